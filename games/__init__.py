@@ -1,0 +1,1 @@
+"""Rules engines for Kamen's games: pure, immutable, no I/O."""
