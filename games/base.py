@@ -142,6 +142,10 @@ class Variant:
                 return value
         raise KeyError(key)
 
+    def as_dict(self) -> dict[str, str]:
+        """Every option's key with its chosen value."""
+        return {option.key: value for option, value in zip(self.options, self.values, strict=True)}
+
     def changes(self) -> tuple[str, ...]:
         """The `key=value` pairs that differ from the defaults."""
         return tuple(
@@ -248,7 +252,7 @@ class GameSpec:
         combos: list[tuple[str, ...]] = [()]
         for option in self.options:
             ordered = (option.default, *(v for v in option.values if v != option.default))
-            combos = [combo + (value,) for combo in combos for value in ordered]
+            combos = [(*combo, value) for combo in combos for value in ordered]
         return tuple(Variant(self.options, combo) for combo in combos)
 
     def side_name(self, side: Side) -> str:

@@ -1,0 +1,1 @@
+"""Benchmarks that print figures (DESIGN.md §6). Run each as `python -m bench.NAME`."""

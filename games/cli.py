@@ -1,0 +1,125 @@
+"""The engines on the command line: list moves, count perft, play in a terminal.
+
+    python -m games moves GAME [--variant KEY=VALUE ...] [MOVE ...]
+    python -m games perft GAME DEPTH [--variant KEY=VALUE ...]
+    python -m games play GAME [--variant KEY=VALUE ...]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from typing import TextIO
+
+from games import registry
+from games.base import GameError, GameSpec, GameState
+from games.perft import perft
+from games.record import record_of
+
+EXIT_BAD_INPUT = 2
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = _parser()
+    args = parser.parse_args(argv)
+    try:
+        spec = registry.get(args.game)
+        state = spec.new(args.variant or ())
+    except GameError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    if args.command == "moves":
+        return _moves(spec, state, args.moves)
+    if args.command == "perft":
+        for depth in range(1, args.depth + 1):
+            print(depth, perft(state, depth), flush=True)
+        return 0
+    return play_interactively(spec, state, sys.stdin, sys.stdout)
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m games", description=__doc__.splitlines()[0])
+    commands = parser.add_subparsers(dest="command", required=True)
+    names = ", ".join(registry.GAMES)
+
+    def command(name: str, help: str) -> argparse.ArgumentParser:
+        sub = commands.add_parser(name, help=help, description=help)
+        sub.add_argument("game", help=f"one of {names}")
+        sub.add_argument(
+            "--variant",
+            action="append",
+            metavar="KEY=VALUE",
+            help="a rule option (RULES.md); repeat for more",
+        )
+        return sub
+
+    moves = command("moves", "play moves from the start; print the legal moves and the outcome")
+    moves.add_argument("moves", nargs="*", metavar="MOVE")
+    perft_command = command("perft", "count the move tree from the start, depth by depth")
+    perft_command.add_argument("depth", type=int, metavar="DEPTH")
+    command("play", "two people play in the terminal")
+    return parser
+
+
+def _moves(spec: GameSpec, state: GameState, moves: Sequence[str]) -> int:
+    for index, move in enumerate(moves):
+        try:
+            state = state.play(move)
+        except GameError as error:
+            side = spec.side_names[state.to_move]
+            print(f"error: move {index + 1} ({side}): {error}", file=sys.stderr)
+            return EXIT_BAD_INPUT
+    for move in sorted(state.legal_moves()):
+        print(move)
+    outcome = state.outcome()
+    print(f"outcome: {outcome.label if outcome else 'none'}")
+    return 0
+
+
+PLAY_HELP = "Type a move, `undo`, `record` or `quit`."
+
+
+def play_interactively(spec: GameSpec, state: GameState, stdin: TextIO, stdout: TextIO) -> int:
+    """A terminal game between two people sharing the keyboard."""
+    history: list[GameState] = []
+
+    def say(text: str = "") -> None:
+        print(text, file=stdout, flush=True)
+
+    say(f"{spec.title}{f' ({state.variant})' if str(state.variant) else ''}. {PLAY_HELP}")
+    while True:
+        say()
+        say(state.to_text())
+        outcome = state.outcome()
+        if outcome is not None:
+            say(f"Game over: {outcome.reason} ({outcome.result}).")
+            say(record_of(spec, state).to_text())
+            return 0
+        say(f"Legal moves: {' '.join(state.legal_moves())}")
+        stdout.write(f"{spec.side_names[state.to_move]}> ")
+        stdout.flush()
+        line = stdin.readline()
+        if not line:
+            say()
+            return 0
+        text = line.strip()
+        if text == "quit":
+            return 0
+        if text == "undo":
+            if history:
+                state = history.pop()
+            else:
+                say("Nothing to undo.")
+        elif text == "record":
+            say(record_of(spec, state).to_text())
+        elif text in ("", "help"):
+            say(PLAY_HELP)
+        else:
+            try:
+                after = state.play(text)
+            except GameError as error:
+                say(str(error))
+            else:
+                history.append(state)
+                state = after

@@ -1,0 +1,80 @@
+"""The layers of DESIGN.md §4, read from the imports themselves."""
+
+from __future__ import annotations
+
+import ast
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PROJECT = {"bot", "games", "render", "matches", "store", "bench", "tests"}
+RULE_MODULES = ("oska", "lasca", "oware", "base")
+
+
+def imports_of(path: Path) -> set[str]:
+    """Every module a file imports, by its full dotted name."""
+    tree = ast.parse(path.read_text(), filename=str(path))
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            found.add(node.module)
+            found.update(f"{node.module}.{alias.name}" for alias in node.names)
+    return found
+
+
+def files_under(package: str) -> list[Path]:
+    return sorted((ROOT / package).rglob("*.py"))
+
+
+def top(name: str) -> str:
+    return name.split(".")[0]
+
+
+def test_the_layering_test_sees_the_engines() -> None:
+    names = {path.stem for path in files_under("games")}
+    assert {"oska", "lasca", "oware", "base", "registry"} <= names
+
+
+def test_games_import_only_the_standard_library_and_games() -> None:
+    offenders = [
+        f"{path.relative_to(ROOT)}: {name}"
+        for path in files_under("games")
+        for name in imports_of(path)
+        if top(name) != "games" and top(name) not in sys.stdlib_module_names
+        and top(name) != "__future__"
+    ]
+    assert offenders == []
+
+
+def test_rule_modules_import_nothing_of_the_project_but_base_and_no_chance() -> None:
+    offenders = []
+    for stem in RULE_MODULES:
+        for name in imports_of(ROOT / "games" / f"{stem}.py"):
+            if top(name) == "games" and not name.startswith("games.base"):
+                offenders.append(f"{stem}: {name}")
+            if top(name) in {"random", "time", "os", "io", "pathlib", "socket"}:
+                offenders.append(f"{stem}: {name}")
+    assert offenders == []
+
+
+def test_no_discord_below_the_bot_and_nothing_reaches_the_bot() -> None:
+    offenders = []
+    for package in PROJECT - {"bot"}:
+        for path in files_under(package):
+            for name in imports_of(path):
+                if top(name) == "bot" or (package != "tests" and top(name) == "discord"):
+                    offenders.append(f"{path.relative_to(ROOT)}: {name}")
+    assert offenders == []
+
+
+def test_games_never_draw_nor_store() -> None:
+    forbidden = {"PIL", "aiosqlite", "asyncpg", "sqlite3", "discord", "render", "store", "matches"}
+    offenders = [
+        f"{path.relative_to(ROOT)}: {name}"
+        for path in files_under("games")
+        for name in imports_of(path)
+        if top(name) in forbidden
+    ]
+    assert offenders == []
