@@ -82,7 +82,7 @@ class GameError(Exception):
 
 def _with_legal(message: str, legal: Sequence[str]) -> str:
     if not legal:
-        return f"{message}. The game is over: there is no legal move."
+        return message if "over" in message else f"{message}. The game is over."
     return f"{message}. Legal moves: {', '.join(legal)}"
 
 

@@ -22,7 +22,12 @@ EXIT_BAD_INPUT = 2
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = _parser()
-    args = parser.parse_args(argv)
+    # Moves may follow `--variant`; argparse alone would refuse them there.
+    args, extra = parser.parse_known_args(argv)
+    if extra and (args.command != "moves" or any(text.startswith("-") for text in extra)):
+        parser.error(f"unrecognized arguments: {' '.join(extra)}")
+    if args.command == "moves":
+        args.moves = [*args.moves, *extra]
     try:
         spec = registry.get(args.game)
         state = spec.new(args.variant or ())

@@ -19,7 +19,7 @@ from games.base import GameState, Side, Variant
 from games.record import load, record_of
 from games.registry import GAMES
 
-GAMES_PER_VARIANT = 4
+GAMES_PER_VARIANT = 10
 MAX_PLIES = 3000
 
 LASCA_SQUARES = [

@@ -27,7 +27,7 @@ def test_moves_lists_the_legal_moves_sorted_then_the_outcome() -> None:
 def test_moves_plays_the_given_moves_first() -> None:
     done = run("moves", "oska", "a1-b2", "a5-b4", "c1-d2", "g5-f4", "g1-f2", "f4-e3")
     assert done.returncode == 0
-    assert done.stdout.splitlines() == ["d2xf4", "outcome: none"]
+    assert done.stdout.splitlines() == ["d2xf4", "f2xd4", "outcome: none"]
 
 
 def test_moves_takes_variants() -> None:

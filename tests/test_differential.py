@@ -16,7 +16,7 @@ import pytest
 from games.base import Variant
 from games.registry import GAMES
 
-GAMES_PER_VARIANT = {"oska": 40, "oware": 15, "lasca": 6}
+GAMES_PER_VARIANT = {"oska": 500, "oware": 200, "lasca": 200}
 
 CASES = [
     pytest.param(name, variant, id=f"{name}-{variant or 'default'}")

@@ -93,7 +93,7 @@ def test_a_malformed_move_in_a_record_names_the_move() -> None:
     ("change", "complaint"),
     [
         (('[Game "Oska"]', '[Game "Chess"]'), "not a game"),
-        (('[Game "Oska"]\n', ""), "no [Game"),
+        (('[Game "Oska"]\n', ""), r"no \[Game"),
         (('[Variant ""]', '[Variant "capture=sometimes"]'), "capture=forced"),
         (('[Variant ""]', '[Variant "speed=fast"]'), "unknown option"),
         (("2. c1-d2", "3. c1-d2"), "expected move number 2"),

@@ -1,0 +1,597 @@
+"""Oska (Michael Woodward & Bryn Jones, 1995), as RULES.md describes it.
+
+Sixteen squares in an hourglass of rows of 4, 3, 2, 3 and 4. Blue starts with
+four stones on row 1 and moves first, Red with four on row 5. Stones move only
+forward, one row and half a square sideways, to an empty square, or jump an
+enemy stone in a straight line to capture it; a capture goes on while the same
+stone can capture again, and the path may bend. A player with no move passes;
+when neither player can move the game is drawn.
+
+Variants (`key=value`, defaults first):
+
+- `capture=forced`: whoever can capture must (any complete sequence).
+  `capture=huff`: capturing is optional, but a plain step played when a
+  capture was possible forfeits a stone that could have captured, named in the
+  move (`c1-d2/a1`). `capture=optional`: capturing is optional, no penalty.
+- `win=goal`: a player wins when every stone they still have is on their goal
+  row (Blue row 5, Red row 1), checked for both players after every move, so a
+  player without stones wins; both at once is a draw. `win=elimination`: a
+  player who loses every stone loses, otherwise the goal rule holds.
+
+Notation: `c1-d2`, `a1xc3xe5` (every landing square), `pass`, and under huff
+`c1-d2/a1` (a stone that stepped and is forfeited is named by its new square).
+
+The position is two bitmasks of the 16 squares; the legal-move table of a
+state, with the masks each move leads to, is computed once and kept.
+"""
+
+from __future__ import annotations
+
+import re
+from itertools import pairwise
+
+from games.base import (
+    GameSpec,
+    IllegalMove,
+    MalformedMove,
+    MoveInfo,
+    Outcome,
+    PositionError,
+    Side,
+    Variant,
+    VariantOption,
+)
+
+OPTIONS: tuple[VariantOption, ...] = (
+    VariantOption(
+        "capture",
+        ("forced", "huff", "optional"),
+        "forced",
+        "forced: a capture must be made; huff: a step instead forfeits a stone that "
+        "could have captured; optional: no penalty",
+    ),
+    VariantOption(
+        "win",
+        ("goal", "elimination"),
+        "goal",
+        "goal: win with every stone left on the far row (losing all stones wins); "
+        "elimination: losing all stones loses",
+    ),
+)
+
+# ------------------------------------------------------------------- geometry
+
+# Board order: row 1 to row 5, files left to right. Bit i of a mask is SQUARES[i].
+SQUARES: tuple[str, ...] = (
+    "a1", "c1", "e1", "g1",
+    "b2", "d2", "f2",
+    "c3", "e3",
+    "b4", "d4", "f4",
+    "a5", "c5", "e5", "g5",
+)  # fmt: skip
+_INDEX: dict[str, int] = {name: i for i, name in enumerate(SQUARES)}
+_COORD: tuple[tuple[int, int], ...] = tuple((ord(n[0]) - ord("a"), int(n[1])) for n in SQUARES)
+_AT: dict[tuple[int, int], int] = {coord: i for i, coord in enumerate(_COORD)}
+_ROW_LENGTHS: dict[int, int] = {5: 4, 4: 3, 3: 2, 2: 3, 1: 4}
+
+_ALL = (1 << len(SQUARES)) - 1
+_ROW1 = sum(1 << i for i, (_, row) in enumerate(_COORD) if row == 1)
+_ROW5 = sum(1 << i for i, (_, row) in enumerate(_COORD) if row == 5)
+_NOT_ROW5 = _ALL ^ _ROW5
+_NOT_ROW1 = _ALL ^ _ROW1
+_FORWARD = (1, -1)  # rows per step for Blue, Red
+_NAMES = ("Blue", "Red")
+_SIDES = (Side.FIRST, Side.SECOND)
+
+
+_Steps = tuple[tuple[tuple[int, int, str], ...], ...]  # per square: (to bit, to index, text)
+_Jumps = tuple[tuple[tuple[int, int, int, str], ...], ...]  # (over bit, land bit, index, `xLAND`)
+
+
+def _forward_moves(side: int) -> tuple[_Steps, _Jumps]:
+    """The steps and jumps forward from every square, by destination in board order."""
+    ahead = _FORWARD[side]
+    steps: list[tuple[tuple[int, int, str], ...]] = []
+    jumps: list[tuple[tuple[int, int, int, str], ...]] = []
+    for i, (file, row) in enumerate(_COORD):
+        step_list: list[tuple[int, int, str]] = []
+        jump_list: list[tuple[int, int, int, str]] = []
+        for sideways in (-1, 1):
+            to = _AT.get((file + sideways, row + ahead))
+            if to is None:
+                continue
+            step_list.append((1 << to, to, f"{SQUARES[i]}-{SQUARES[to]}"))
+            land = _AT.get((file + 2 * sideways, row + 2 * ahead))
+            if land is not None:
+                jump_list.append((1 << to, 1 << land, land, f"x{SQUARES[land]}"))
+        steps.append(tuple(sorted(step_list, key=lambda s: s[1])))
+        jumps.append(tuple(sorted(jump_list, key=lambda j: j[2])))
+    return tuple(steps), tuple(jumps)
+
+
+_STEPS_BLUE, _JUMPS_BLUE = _forward_moves(0)
+_STEPS_RED, _JUMPS_RED = _forward_moves(1)
+_STEPS = (_STEPS_BLUE, _STEPS_RED)
+_JUMPS = (_JUMPS_BLUE, _JUMPS_RED)
+
+# ------------------------------------------------------------------- outcomes
+
+_DRAW_BLOCKED = Outcome(None, "neither player can move")
+_DRAW_HOME = Outcome(None, "both players have every stone home")
+_DRAW_EMPTY = Outcome(None, "both players have lost every stone")
+_HOME = (Outcome(Side.FIRST, "Blue has every stone home"),
+         Outcome(Side.SECOND, "Red has every stone home"))  # fmt: skip
+_NONE_LEFT = (
+    Outcome(Side.FIRST, "Blue has lost every stone, so every stone it has left is home"),
+    Outcome(Side.SECOND, "Red has lost every stone, so every stone it has left is home"),
+)
+_ELIMINATED = (Outcome(Side.SECOND, "Blue has lost every stone"),
+               Outcome(Side.FIRST, "Red has lost every stone"))  # fmt: skip
+
+
+def _decided(blue: int, red: int, elimination: bool) -> Outcome | None:
+    """The win check made after every move (blocking is not looked at here)."""
+    if elimination and not (blue and red):
+        if blue:
+            return _ELIMINATED[1]
+        return _ELIMINATED[0] if red else _DRAW_EMPTY
+    blue_home = not blue & _NOT_ROW5
+    red_home = not red & _NOT_ROW1
+    if blue_home:
+        if red_home:
+            return _DRAW_HOME
+        return _HOME[0] if blue else _NONE_LEFT[0]
+    if red_home:
+        return _HOME[1] if red else _NONE_LEFT[1]
+    return None
+
+
+# ---------------------------------------------------------------- generation
+
+# A table entry: the mover's stones and the opponent's stones after the move.
+_Table = dict[str, tuple[int, int]]
+_FORCED, _HUFF, _OPTIONAL = 0, 1, 2
+
+
+def _can_move(own: int, opp: int, side: int) -> bool:
+    empty = _ALL ^ own ^ opp
+    steps, jumps = _STEPS[side], _JUMPS[side]
+    while own:
+        bit = own & -own
+        own ^= bit
+        i = bit.bit_length() - 1
+        for to, _, _ in steps[i]:
+            if empty & to:
+                return True
+        for over, land, _, _ in jumps[i]:
+            if opp & over and empty & land:
+                return True
+    return False
+
+
+def _generate(own: int, opp: int, side: int, mode: int) -> _Table:
+    """Every move of the side with stones `own`, in board order of origin, then destination."""
+    empty = _ALL ^ own ^ opp
+    steps_from, jumps_from = _STEPS[side], _JUMPS[side]
+    # Entries are (sort key, text, own after, opp after); the key orders mixed lists.
+    captures: list[tuple[int, str, int, int]] = []
+    steps: list[tuple[int, str, int, int]] = []
+    capturers: list[int] = []
+    stones = own
+    while stones:
+        bit = stones & -stones
+        stones ^= bit
+        i = bit.bit_length() - 1
+        rest = own ^ bit
+        before = len(captures)
+        for over, land, li, suffix in jumps_from[i]:
+            if opp & over and empty & land:
+                taken = opp ^ over
+                text = SQUARES[i] + suffix
+                ended = True
+                for over2, land2, li2, suffix2 in jumps_from[li]:
+                    if taken & over2 and empty & land2:
+                        ended = False
+                        key = (i << 10) | (li << 5) | li2
+                        captures.append((key, text + suffix2, rest | land2, taken ^ over2))
+                if ended:
+                    captures.append(((i << 10) | (li << 5) | 31, text, rest | land, taken))
+        if len(captures) > before:
+            capturers.append(i)
+        for to, ti, text in steps_from[i]:
+            if empty & to:
+                steps.append(((i << 10) | (ti << 5), text, rest | to, opp))
+    if not captures:
+        return {text: (mine, theirs) for _, text, mine, theirs in steps}
+    if mode == _FORCED or not steps:
+        return {text: (mine, theirs) for _, text, mine, theirs in captures}
+    if mode == _HUFF:
+        steps = _with_forfeits(steps, capturers)
+    merged = sorted(captures + steps)
+    return {text: (mine, theirs) for _, text, mine, theirs in merged}
+
+
+def _with_forfeits(
+    steps: list[tuple[int, str, int, int]], capturers: list[int]
+) -> list[tuple[int, str, int, int]]:
+    """Each step paired with each stone that could have captured, that stone removed."""
+    huffs: list[tuple[int, str, int, int]] = []
+    for key, text, mine, theirs in steps:
+        origin, to = key >> 10, (key >> 5) & 31
+        for stone in capturers:
+            lost = to if stone == origin else stone
+            huffs.append((key | lost, f"{text}/{SQUARES[lost]}", mine ^ (1 << lost), theirs))
+    return huffs
+
+
+# --------------------------------------------------------------------- state
+
+_STEP_SHAPE = "write a step as c1-d2, a capture as a1xc3"
+_SQUARE_LIKE = re.compile(r"[a-z][0-9]+")
+
+
+class OskaState:
+    """One Oska position with the moves that led to it. Immutable.
+
+    Built by `start`, `from_text` and `play`. The stones are bitmasks over
+    `SQUARES`; `stones(side)` names them.
+    """
+
+    __slots__ = ("_blue", "_elim", "_legal", "_mode", "_moves", "_outcome", "_red", "_side",
+                 "_table", "_variant")  # fmt: skip
+
+    def __init__(
+        self, variant: Variant, blue: int, red: int, to_move: Side, moves: tuple[str, ...] = ()
+    ) -> None:
+        self._variant = variant
+        self._mode = ("forced", "huff", "optional").index(variant["capture"])
+        self._elim = variant["win"] == "elimination"
+        self._blue = blue
+        self._red = red
+        self._side = int(to_move)
+        self._moves = moves
+        self._table: _Table | None = None
+        self._legal: tuple[str, ...] = ()
+        self._outcome: Outcome | None = None
+
+    # ------------------------------------------------------------ protocol
+
+    @property
+    def variant(self) -> Variant:
+        return self._variant
+
+    @property
+    def to_move(self) -> Side:
+        return _SIDES[self._side]
+
+    @property
+    def moves(self) -> tuple[str, ...]:
+        return self._moves
+
+    def legal_moves(self) -> tuple[str, ...]:
+        if self._table is None:
+            self._analyse()
+        return self._legal
+
+    def outcome(self) -> Outcome | None:
+        if self._table is None:
+            self._analyse()
+        return self._outcome
+
+    def play(self, move: str) -> OskaState:
+        """The state after `move` (canonical, or anything `parse_move` reads)."""
+        table = self._table
+        if table is None:
+            table = self._analyse()
+        entry = table.get(move)
+        if entry is None:
+            move = self.parse_move(move)
+            entry = table[move]
+        child = _new(OskaState)
+        child._variant = self._variant
+        child._mode = self._mode
+        child._elim = self._elim
+        side = self._side
+        if side:
+            child._red, child._blue = entry
+        else:
+            child._blue, child._red = entry
+        child._side = side ^ 1
+        child._moves = (*self._moves, move)
+        child._table = None
+        return child
+
+    def parse_move(self, text: str) -> str:
+        """The canonical legal move `text` stands for; any case and spacing is read.
+
+        Under huff a bare step stands for its slashed form when only one stone
+        could be forfeited. Raises MalformedMove or IllegalMove with the reason.
+        """
+        table = self._table
+        if table is None:
+            table = self._analyse()
+        if text in table:
+            return text
+        return _Parser(self, table, text).canonical()
+
+    def describe(self, move: str) -> MoveInfo:
+        move = self.parse_move(move)
+        if move == "pass":
+            return MoveInfo(move, ())
+        main, _, lost = move.partition("/")
+        if "x" in main:
+            path = tuple(main.split("x"))
+            captured = tuple(_between(a, b) for a, b in pairwise(path))
+        else:
+            path, captured = tuple(main.split("-")), ()
+        return MoveInfo(move, path, captured, (lost,) if lost else ())
+
+    def to_text(self) -> str:
+        lines = []
+        for row in range(5, 0, -1):
+            cells = [
+                "b" if self._blue >> i & 1 else "r" if self._red >> i & 1 else "."
+                for i, (_, r) in enumerate(_COORD)
+                if r == row
+            ]
+            first_file = min(f for f, r in _COORD if r == row)
+            lines.append(f"{row}{' ' * (2 + first_file)}{' '.join(cells)}")
+        lines.append(f"{_NAMES[self._side]} to move")
+        return "\n".join(lines)
+
+    # -------------------------------------------------------------- extras
+
+    def stones(self, side: Side) -> tuple[str, ...]:
+        """The squares of `side`'s stones, in board order."""
+        mask = self._red if side else self._blue
+        return tuple(name for i, name in enumerate(SQUARES) if mask >> i & 1)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, OskaState):
+            return NotImplemented
+        return (
+            self._blue == other._blue
+            and self._red == other._red
+            and self._side == other._side
+            and self._moves == other._moves
+            and self._variant == other._variant
+        )
+
+    def __hash__(self) -> int:
+        return hash((self._blue, self._red, self._side, self._moves, self._variant))
+
+    def __repr__(self) -> str:
+        variant = str(self._variant)
+        return f"OskaState({self.to_text()!r}, moves={self._moves!r}, variant={variant!r})"
+
+    # ------------------------------------------------------------ internals
+
+    def _analyse(self) -> _Table:
+        """Fill the outcome and the legal-move table, once."""
+        blue, red, side = self._blue, self._red, self._side
+        outcome = _decided(blue, red, self._elim)
+        table: _Table = {}
+        if outcome is None:
+            own, opp = (red, blue) if side else (blue, red)
+            table = _generate(own, opp, side, self._mode)
+            if not table:
+                if _can_move(opp, own, side ^ 1):
+                    table = {"pass": (own, opp)}
+                else:
+                    outcome = _DRAW_BLOCKED
+        self._outcome = outcome
+        self._legal = tuple(table)
+        self._table = table
+        return table
+
+    def _stone_side(self, i: int) -> int | None:
+        if self._blue >> i & 1:
+            return 0
+        return 1 if self._red >> i & 1 else None
+
+
+_new = object.__new__
+
+
+def _between(a: str, b: str) -> str:
+    (fa, ra), (fb, rb) = _COORD[_INDEX[a]], _COORD[_INDEX[b]]
+    return SQUARES[_AT[(fa + fb) // 2, (ra + rb) // 2]]
+
+
+class _Parser:
+    """Reads a move text that is not a canonical legal move, and says why it fails."""
+
+    def __init__(self, state: OskaState, table: _Table, text: str) -> None:
+        self.state = state
+        self.legal = tuple(table)
+        self.text = text.strip()
+
+    def malformed(self, why: str) -> MalformedMove:
+        return MalformedMove(self.text, why, self.legal)
+
+    def illegal(self, why: str) -> IllegalMove:
+        return IllegalMove(self.text, f"`{self.text}`: {why}", self.legal)
+
+    def not_legal(self) -> IllegalMove:
+        return IllegalMove(self.text, f"`{self.text}` is not a legal move here", self.legal)
+
+    def canonical(self) -> str:
+        low = "".join(self.text.split()).lower()
+        if not low:
+            raise self.malformed(f"an empty text is not a move: {_STEP_SHAPE}, or pass")
+        if low == "pass":
+            return self.check("pass", None, None, [])
+        main, slash, lost = low.partition("/")
+        parts = re.split(r"([-x])", main)
+        names, separators = parts[0::2], set(parts[1::2])
+        not_a_move = self.malformed(f"`{self.text}` is not a move: {_STEP_SHAPE}")
+        if not all(_SQUARE_LIKE.fullmatch(name) for name in names):
+            raise not_a_move
+        for name in (*names, lost) if slash else names:
+            if name not in _INDEX:
+                raise self.malformed(f"`{name}` is not a square")
+        if len(separators) != 1:
+            raise not_a_move
+        squares = [_INDEX[name] for name in names]
+        if "-" in separators:
+            self.check_step_shape(squares)
+            return self.check(f"{names[0]}-{names[1]}", squares, lost if slash else None, [])
+        if slash:
+            raise self.malformed(f"`{self.text}`: only a step names a forfeited stone")
+        over = [self.check_jump_shape(a, b) for a, b in pairwise(squares)]
+        return self.check("x".join(names), squares, None, over)
+
+    def check_step_shape(self, squares: list[int]) -> None:
+        if len(squares) != 2:
+            raise self.malformed(f"`{self.text}` is not a move: a step goes one square, as c1-d2")
+        (fa, ra), (fb, rb) = _COORD[squares[0]], _COORD[squares[1]]
+        if abs(fa - fb) != 1 or abs(ra - rb) != 1:
+            hint = "; a capture is written a1xc3" if abs(fa - fb) == abs(ra - rb) == 2 else ""
+            raise self.malformed(
+                f"`{self.text}` is not a move: a step goes to a neighbouring square{hint}"
+            )
+
+    def check_jump_shape(self, a: int, b: int) -> int:
+        (fa, ra), (fb, rb) = _COORD[a], _COORD[b]
+        over = _AT.get(((fa + fb) // 2, (ra + rb) // 2))
+        if abs(fa - fb) != 2 or abs(ra - rb) != 2 or over is None:
+            raise self.malformed(
+                f"`{self.text}` is not a move: a capture jumps over a neighbouring stone "
+                "to the square beyond it, as a1xc3"
+            )
+        return over
+
+    def check(self, move: str, squares: list[int] | None, lost: str | None, over: list[int]) -> str:
+        """`move` is well formed: return the canonical legal move or say why it is illegal."""
+        state = self.state
+        outcome = state.outcome()
+        if outcome is not None:
+            raise self.illegal(f"the game is over ({outcome.reason})")
+        canonical = f"{move}/{lost}" if lost else move
+        if canonical in self.legal:
+            return canonical
+        if squares is None:
+            raise self.illegal("you may pass only when you have no legal move")
+        side = state._side
+        names = [SQUARES[i] for i in squares]
+        if state._stone_side(squares[0]) != side:
+            raise self.illegal(f"there is no stone of yours on {names[0]}")
+        rows = [_COORD[i][1] for i in squares]
+        if any((b - a) * _FORWARD[side] < 0 for a, b in pairwise(rows)):
+            raise self.illegal("stones move only forward")
+        for jumped in over:
+            if state._stone_side(jumped) != side ^ 1:
+                raise self.illegal(f"there is no {_NAMES[side ^ 1]} stone on {SQUARES[jumped]}")
+        for i in squares[1:]:
+            if state._stone_side(i) is not None:
+                raise self.illegal(f"{SQUARES[i]} is not empty")
+        if over:
+            longer = [m for m in self.legal if m.startswith(move + "x")]
+            if longer:
+                raise self.illegal(f"the capture must go on ({' or '.join(longer)})")
+        else:
+            bare = self.check_step_rules(move, squares, lost)
+            if bare is not None:
+                return bare
+        raise self.not_legal()
+
+    def check_step_rules(self, move: str, squares: list[int], lost: str | None) -> str | None:
+        """A step whose stone and target are in order: the huff move a bare step stands for,
+        None when no rule explains the refusal, else IllegalMove with the rule."""
+        mode = self.state._mode
+        can_capture = any("x" in m for m in self.legal)
+        huffs = [m for m in self.legal if m.startswith(move + "/")]
+        if lost is None:
+            if can_capture and mode == _FORCED:
+                raise self.illegal("a capture is compulsory")
+            if len(huffs) == 1:
+                return huffs[0]
+            if huffs:
+                raise self.illegal(f"name the stone you forfeit ({' or '.join(huffs)})")
+            return None
+        if mode != _HUFF:
+            raise self.illegal("a forfeited stone is named only under capture=huff")
+        if not can_capture:
+            raise self.illegal("no stone is forfeited: no capture was possible")
+        if lost == SQUARES[squares[0]] and f"{move}/{SQUARES[squares[1]]}" in huffs:
+            raise self.illegal(
+                f"the stone that stepped is named by its new square ({move}/{SQUARES[squares[1]]})"
+            )
+        raise self.illegal(f"{lost} could not have captured ({' or '.join(huffs)})")
+
+
+# ---------------------------------------------------------------- positions
+
+
+def start(variant: Variant) -> OskaState:
+    """Blue's four stones on row 1, Red's on row 5, Blue to move."""
+    return OskaState(variant, _ROW1, _ROW5, Side.FIRST)
+
+
+def from_text(text: str, variant: Variant) -> OskaState:
+    """Read a position written as `OskaState.to_text` writes it (moves=()).
+
+    Five board lines, rows 5 down to 1, then a line `Blue to move` or
+    `Red to move`::
+
+        5  r . . r
+        4   . . .
+        3    . b
+        2   . . .
+        1  b . b .
+        Blue to move
+
+    A board line is an optional row number (which must be the expected row)
+    followed by the row's squares from file a to g: `b` a Blue stone, `r` a Red
+    stone, `.` an empty square (4, 3, 2, 3 and 4 of them). Spaces between and
+    around the squares, blank lines, and letter case do not matter. Each side
+    has at most 4 stones. Raises PositionError, saying what is wrong.
+    """
+    lines = [line.strip() for line in text.strip().splitlines() if line.strip()]
+    if len(lines) != 6:
+        raise PositionError(
+            f"an Oska position is 5 board lines (rows 5 to 1) and a line `Blue to move` "
+            f"or `Red to move`, not {len(lines)} lines"
+        )
+    blue = red = 0
+    for row, line in zip(range(5, 0, -1), lines, strict=False):
+        cells = "".join(line.split()).lower()
+        if cells[:1].isdigit():
+            if cells[0] != str(row):
+                raise PositionError(f"line `{line}` should be row {row}")
+            cells = cells[1:]
+        squares = [i for i, (_, r) in enumerate(_COORD) if r == row]
+        if len(cells) != len(squares):
+            raise PositionError(
+                f"row {row} has {_ROW_LENGTHS[row]} squares, not {len(cells)}: `{line}`"
+            )
+        for i, cell in zip(squares, cells, strict=True):
+            if cell == "b":
+                blue |= 1 << i
+            elif cell == "r":
+                red |= 1 << i
+            elif cell != ".":
+                raise PositionError(f"`{cell}` on row {row} is not b (Blue), r (Red) or . (empty)")
+    for name, mask in zip(_NAMES, (blue, red), strict=True):
+        if mask.bit_count() > 4:
+            raise PositionError(f"{name} has {mask.bit_count()} stones; a side has at most 4")
+    mover = " ".join(lines[5].split()).lower()
+    if mover not in ("blue to move", "red to move"):
+        raise PositionError(f"the last line is `Blue to move` or `Red to move`, not `{lines[5]}`")
+    return OskaState(variant, blue, red, Side.FIRST if mover.startswith("blue") else Side.SECOND)
+
+
+SPEC = GameSpec(
+    name="oska",
+    title="Oska",
+    side_names=("Blue", "Red"),
+    options=OPTIONS,
+    start=start,
+    from_text=from_text,
+    summary=(
+        "Move your stones forward across the hourglass; jump an enemy stone to capture it "
+        "(captures chain on, and are compulsory by default).\n"
+        "Win when every stone you have left stands on the far row; "
+        "with no move you pass, and if neither side can move it is a draw."
+    ),
+)

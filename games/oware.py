@@ -1,0 +1,501 @@
+"""Oware (Abapa), the tournament rules of RULES.md.
+
+Two rows of six pits, 4 seeds in each. South (the first player) owns pits
+`A`-`F`, North `a`-`f`; sowing runs A -> F -> a -> f -> A, skipping the origin
+pit when it held 12 or more seeds. The last seed landing on the opponent's row
+in a pit that then holds 2 or 3 captures it and the unbroken run of 2s and 3s
+before it on that row. A player must feed an opponent who has no seeds.
+
+The game ends when a player has captured 25 seeds (the board is not handed
+out), when the player to move has no seeds, when the opponent has none and
+cannot be fed, or when a position (pits, stores, player to move) occurs a second
+time; in the last three cases each player captures the seeds on their own row,
+and the final state shows them in the stores with the pits empty, so pits and
+stores always hold 48 seeds.
+
+Variants:
+
+- `grandslam`: a move whose captures would leave the opponent's row empty.
+  `forbidden` (default): it may not be played, unless every move left is one,
+  and then it captures nothing. `nocapture`: it may be played and captures
+  nothing. `opponent-takes`: it captures, and the starved player takes every
+  seed left on the mover's row as part of the same move.
+- `must-play-12` (`off` by default): a move that takes one of a player's pits
+  from 11 or fewer seeds to more than 11 obliges that player to play a pit of
+  more than 11 seeds on their next turn.
+
+The restrictions apply in the order feeding, must-play-12, grand slam. A move
+is written as its pit's letter, case-sensitive: `C` (South), `d` (North).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from operator import add
+
+from games.base import (
+    GameSpec,
+    IllegalMove,
+    MalformedMove,
+    MoveInfo,
+    Outcome,
+    PositionError,
+    Side,
+    Variant,
+    VariantOption,
+)
+
+OPTIONS: tuple[VariantOption, ...] = (
+    VariantOption(
+        key="grandslam",
+        values=("forbidden", "nocapture", "opponent-takes"),
+        default="forbidden",
+        help="a move capturing every seed of the opponent: forbidden, allowed but "
+        "capturing nothing, or allowed and the opponent takes the mover's row",
+    ),
+    VariantOption(
+        key="must-play-12",
+        values=("off", "on"),
+        default="off",
+        help="a player whose pit grows past 11 seeds must play such a pit next turn",
+    ),
+)
+
+SEEDS = 48
+PITS = "ABCDEFabcdef"
+SIDE_NAMES = ("South", "North")
+_INDEX = {letter: index for index, letter in enumerate(PITS)}
+_LETTERS = tuple(PITS)
+_OTHER = (Side.SECOND, Side.FIRST)
+_ROWS = (range(0, 6), range(6, 12))
+# Seeds a pit needs for its sowing to reach the opponent's row.
+_NEED = tuple(6 - index % 6 for index in range(12))
+_EMPTY = (0,) * 12
+_OBLIGATION = "must play a pit with more than 11 seeds"
+
+# Grand-slam rules.
+_FORBIDDEN, _NOCAPTURE, _OPPONENT_TAKES = 0, 1, 2
+_GRANDSLAM = {"forbidden": _FORBIDDEN, "nocapture": _NOCAPTURE, "opponent-takes": _OPPONENT_TAKES}
+
+# Why a game ended with the seeds shared out (0: it did not, or not that way).
+_REPEATED, _NO_SEEDS, _CANNOT_FEED = 1, 2, 3
+
+
+def _sowing_tables() -> tuple[tuple[tuple[tuple[int, ...], ...], ...], tuple[tuple[int, ...], ...]]:
+    """What sowing n seeds from each pit adds to every pit, and where the last seed lands.
+
+    `delta[origin][n]` holds -n at the origin, so adding it to the pits sows the
+    move in one step; `last[origin][n]` is the pit of the last seed.
+    """
+    delta = []
+    last = []
+    for origin in range(12):
+        deltas = []
+        lasts = []
+        for n in range(SEEDS + 1):
+            laps, rest = divmod(n, 11)  # 11 pits, the origin is skipped
+            added = [laps] * 12
+            added[origin] = -n
+            for step in range(1, rest + 1):
+                added[(origin + step) % 12] += 1
+            deltas.append(tuple(added))
+            lasts.append((origin + (rest or 11)) % 12)
+        delta.append(tuple(deltas))
+        last.append(tuple(lasts))
+    return tuple(delta), tuple(last)
+
+
+_DELTA, _LAST = _sowing_tables()
+
+
+def _sow(pits: tuple[int, ...], origin: int) -> tuple[list[int], int, int]:
+    """The pits after sowing `origin`, and the pits `low:high` its captures would take.
+
+    `low == high == 0` when the move captures nothing. Captures run back from
+    the last seed's pit and stay on the opponent's row.
+    """
+    n = pits[origin]
+    new = list(map(add, pits, _DELTA[origin][n]))
+    last = _LAST[origin][n]
+    start = 6 if origin < 6 else 0
+    if not start <= last < start + 6 or new[last] not in (2, 3):
+        return new, 0, 0
+    low = last
+    while low > start and new[low - 1] in (2, 3):
+        low -= 1
+    return new, low, last + 1
+
+
+def _is_grand_slam(new: list[int], low: int, high: int) -> bool:
+    """Whether capturing `low:high` empties the row it lies on."""
+    if low == high:
+        return False
+    start = 6 if low >= 6 else 0
+    return not any(new[start:low]) and not any(new[high : start + 6])
+
+
+def _would_grand_slam(pits: tuple[int, ...], origin: int) -> bool:
+    n = pits[origin]
+    last = _LAST[origin][n]
+    if (last < 6) == (origin < 6) or pits[last] + _DELTA[origin][n][last] not in (2, 3):
+        return False  # cheap test first: the last seed captures nothing
+    return _is_grand_slam(*_sow(pits, origin))
+
+
+def _can_feed(pits: tuple[int, ...], side: int) -> bool:
+    return any(pits[index] >= _NEED[index] for index in _ROWS[side])
+
+
+def _capture(
+    new: list[int], stores: tuple[int, int], side: int, low: int, high: int, takes: bool
+) -> tuple[int, int]:
+    """Empty the captured pits `low:high` (and the mover's row when the starved
+    opponent takes it) into the stores; return the stores."""
+    gained = [0, 0]
+    gained[side] = sum(new[low:high])
+    new[low:high] = _EMPTY[low:high]
+    if takes:
+        row = slice(6 * side, 6 * side + 6)
+        gained[1 - side] = sum(new[row])
+        new[row] = _EMPTY[:6]
+    return (stores[0] + gained[0], stores[1] + gained[1])
+
+
+def _starved(pits: tuple[int, ...], mover: int) -> int:
+    """After `mover`'s move: _NO_SEEDS, _CANNOT_FEED or 0 (the game goes on)."""
+    nxt = 1 - mover
+    if not any(pits[6 * nxt : 6 * nxt + 6]):
+        return _NO_SEEDS
+    if not any(pits[6 * mover : 6 * mover + 6]) and not _can_feed(pits, nxt):
+        return _CANNOT_FEED
+    return 0
+
+
+def _score(totals: tuple[int, int]) -> str:
+    if totals[0] == totals[1]:
+        return f"{totals[0]} each"
+    return f"South {totals[0]} - North {totals[1]}"
+
+
+@dataclass(frozen=True, slots=True)
+class OwareState:
+    """One Oware position with the moves that led to it. Immutable.
+
+    `pits` holds the 12 counts in sowing order A..F then a..f, `stores` the
+    seeds South and North have captured, `obliged` whether South and North
+    must play a pit of more than 11 seeds on their next turn (must-play-12).
+    Make states with `start`, `from_text` and `play`.
+    """
+
+    variant: Variant
+    pits: tuple[int, ...]
+    stores: tuple[int, int]
+    to_move: Side
+    obliged: tuple[bool, bool] = (False, False)
+    moves: tuple[str, ...] = ()
+    # The pits of every position since the stores last changed, this one last;
+    # a position can only come back while the stores stay the same.
+    _history: tuple[tuple[int, ...], ...] = field(default=(), compare=False, repr=False)
+    _ending: int = field(default=0, compare=False, repr=False)
+    _grandslam: int = field(default=_FORBIDDEN, compare=False, repr=False)
+    _must_play_12: bool = field(default=False, compare=False, repr=False)
+    _legal: tuple[str, ...] | None = field(default=None, compare=False, repr=False)
+
+    # ------------------------------------------------------------- moves
+
+    def legal_moves(self) -> tuple[str, ...]:
+        """The pits the player to move may play, in order; empty when the game is over."""
+        legal = self._legal
+        if legal is None:
+            legal = tuple(map(_LETTERS.__getitem__, self._generate()))
+            object.__setattr__(self, "_legal", legal)
+        return legal
+
+    def _generate(self) -> list[int]:
+        stores = self.stores
+        if self._ending or stores[0] > 24 or stores[1] > 24:
+            return []
+        pits = self.pits
+        side = self.to_move
+        moves = [index for index in _ROWS[side] if pits[index]]
+        if not moves:
+            return []
+        start = 6 - 6 * side
+        if not any(pits[start : start + 6]):
+            moves = [index for index in moves if pits[index] >= _NEED[index]]
+            if not moves:
+                return []
+        if self._must_play_12 and self.obliged[side]:
+            # Never empty in a reachable position: the pit that grew past 11
+            # stays so until played, and from_text checks it.
+            moves = [index for index in moves if pits[index] > 11] or moves
+        if self._grandslam == _FORBIDDEN:
+            moves = [index for index in moves if not _would_grand_slam(pits, index)] or moves
+        return moves
+
+    def parse_move(self, text: str) -> str:
+        """The canonical text of a legal move; raises MalformedMove or IllegalMove."""
+        legal = self.legal_moves()
+        move = text.strip()
+        if move in legal:
+            return move
+        if not move:
+            raise MalformedMove(text, "`` is empty: name a pit", legal)
+        if move not in _INDEX:
+            raise MalformedMove(text, f"`{move}` is not a pit: South plays A-F, North a-f", legal)
+        if not legal:
+            raise IllegalMove(text, "the game is over", legal)
+        raise IllegalMove(text, self._why_illegal(move), legal)
+
+    def _why_illegal(self, move: str) -> str:
+        index = _INDEX[move]
+        side = self.to_move
+        pits = self.pits
+        mover, opponent = SIDE_NAMES[side], SIDE_NAMES[1 - side]
+        if index // 6 != side:
+            return f"`{move}` is {opponent}'s pit: {mover} plays {'A-F' if side == 0 else 'a-f'}"
+        if not pits[index]:
+            return f"`{move}` is empty"
+        start = 6 - 6 * side
+        if not any(pits[start : start + 6]) and pits[index] < _NEED[index]:
+            return f"`{move}`: {opponent} has no seeds and must be fed"
+        if self._must_play_12 and self.obliged[side] and pits[index] <= 11:
+            return f"`{move}`: a pit with more than 11 seeds must be played"
+        if self._grandslam == _FORBIDDEN and _would_grand_slam(pits, index):
+            return f"`{move}` would capture every seed of {opponent} (grand slam)"
+        return f"`{move}` cannot be played here"  # not reached: the checks above are the rules
+
+    def _resolve(self, origin: int) -> tuple[list[int], int, int, bool]:
+        """Sow a legal move: the pits after sowing, the pits `low:high` it
+        captures, and whether the starved opponent takes the mover's row."""
+        new, low, high = _sow(self.pits, origin)
+        if _is_grand_slam(new, low, high):
+            if self._grandslam != _OPPONENT_TAKES:
+                # nocapture; or forbidden, where a legal grand slam is one of
+                # the moves left when all are.
+                return new, 0, 0, False
+            return new, low, high, True
+        return new, low, high, False
+
+    def play(self, move: str) -> OwareState:
+        """The state after `move`; raises MalformedMove or IllegalMove."""
+        if move not in self.legal_moves():
+            move = self.parse_move(move)
+        side = self.to_move
+        new, low, high, takes = self._resolve(_INDEX[move])
+        stores = _capture(new, self.stores, side, low, high, takes) if high else self.stores
+
+        obliged = self.obliged
+        if self._must_play_12:
+            grew = [before <= 11 < now for before, now in zip(self.pits, new, strict=True)]
+            if side:
+                obliged = (obliged[0] or any(grew[:6]), any(grew[6:]))
+            else:
+                obliged = (any(grew[:6]), obliged[1] or any(grew[6:]))
+
+        after = tuple(new)
+        if high:  # the stores changed: no earlier position can come back
+            repeated = False
+            history: tuple[tuple[int, ...], ...] = (after,)
+        else:  # positions with the same player to move lie two apart
+            repeated = after in self._history[-2::-2]
+            history = (*self._history, after)
+
+        ending = 0
+        if stores[0] < 25 and stores[1] < 25:
+            ending = _REPEATED if repeated else _starved(after, side)
+        if ending:
+            stores = (stores[0] + sum(after[:6]), stores[1] + sum(after[6:]))
+            after = _EMPTY
+        if ending or stores[0] > 24 or stores[1] > 24:
+            obliged = (False, False)
+        return OwareState(
+            self.variant,
+            after,
+            stores,
+            _OTHER[side],
+            obliged,
+            (*self.moves, move),
+            history,
+            ending,
+            self._grandslam,
+            self._must_play_12,
+        )
+
+    def describe(self, move: str) -> MoveInfo:
+        """The pit emptied, and the pits whose seeds the move captures in sowing
+        order (under grandslam=opponent-takes, also the mover's pits the starved
+        opponent takes)."""
+        move = self.parse_move(move)
+        origin = _INDEX[move]
+        new, low, high, takes = self._resolve(origin)
+        captured = list(range(low, high))
+        if takes:
+            start = 6 * self.to_move
+            captured += [index for index in range(start, start + 6) if new[index]]
+        captured.sort()
+        return MoveInfo(move, (move,), tuple(_LETTERS[index] for index in captured))
+
+    # ----------------------------------------------------------- the end
+
+    def outcome(self) -> Outcome | None:
+        """None while the game goes on; else who won and why, in words."""
+        south, north = self.stores
+        pits = self.pits
+        side = self.to_move
+        ending = self._ending  # set when play() shared the rows out
+        if not ending:
+            if south > 24:
+                return Outcome(Side.FIRST, f"South has captured {south} seeds")
+            if north > 24:
+                return Outcome(Side.SECOND, f"North has captured {north} seeds")
+            if self.legal_moves():
+                return None
+            # A finished position read from text: its rows are not shared out yet.
+            ending = _NO_SEEDS if not any(pits[6 * side : 6 * side + 6]) else _CANNOT_FEED
+        totals = (south + sum(pits[:6]), north + sum(pits[6:]))
+        if ending == _REPEATED:
+            why = "position repeated"
+        elif ending == _NO_SEEDS:
+            why = f"{SIDE_NAMES[side]} has no seeds"
+        else:
+            why = f"{SIDE_NAMES[1 - side]} cannot be fed"
+        reason = f"{why}; {_score(totals)}"
+        if totals[0] > 24:
+            return Outcome(Side.FIRST, reason)
+        if totals[1] > 24:
+            return Outcome(Side.SECOND, reason)
+        return Outcome(None, reason)
+
+    # ---------------------------------------------------------------- text
+
+    def to_text(self) -> str:
+        """The position as text; see `from_text` for the form."""
+        pits = self.pits
+        north = "".join(f"{pits[index]:3d}" for index in range(11, 5, -1))
+        south = "".join(f"{pits[index]:3d}" for index in range(6))
+        lines = [
+            f"North  f  e  d  c  b  a     store {self.stores[1]}",
+            f"     {north}",
+            f"     {south}",
+            f"South  A  B  C  D  E  F     store {self.stores[0]}",
+            f"{SIDE_NAMES[self.to_move]} to move",
+        ]
+        lines += [f"{SIDE_NAMES[side]} {_OBLIGATION}" for side in (0, 1) if self.obliged[side]]
+        return "\n".join(lines)
+
+
+def _rules(variant: Variant) -> tuple[int, bool]:
+    if variant.options != OPTIONS:
+        raise ValueError(f"not an Oware variant: {variant}")
+    return _GRANDSLAM[variant["grandslam"]], variant["must-play-12"] == "on"
+
+
+def _position(
+    variant: Variant,
+    pits: tuple[int, ...],
+    stores: tuple[int, int],
+    to_move: Side,
+    obliged: tuple[bool, bool] = (False, False),
+) -> OwareState:
+    grandslam, must_play_12 = _rules(variant)
+    return OwareState(
+        variant, pits, stores, to_move, obliged, (), (pits,), 0, grandslam, must_play_12
+    )
+
+
+def start(variant: Variant) -> OwareState:
+    """The opening position: 4 seeds in every pit, South to move."""
+    return _position(variant, (4,) * 12, (0, 0), Side.FIRST)
+
+
+def _label_line(words: list[str], side: str, letters: str, which: str) -> int:
+    if (
+        len(words) != 9
+        or words[0].lower() != side.lower()
+        or words[1:7] != list(letters)
+        or words[7].lower() != "store"
+        or not words[8].isdecimal()
+    ):
+        shown = "  ".join(letters)
+        raise PositionError(f"the {which} line must read `{side}  {shown}     store N`")
+    return int(words[8])
+
+
+def _count_line(words: list[str], side: str) -> list[int]:
+    if len(words) != 6 or not all(word.isdecimal() for word in words):
+        raise PositionError(f"{side}'s row must be six seed counts")
+    return [int(word) for word in words]
+
+
+def _side_named(word: str, line: str) -> Side:
+    for side in Side:
+        if word.lower() == SIDE_NAMES[side].lower():
+            return side
+    raise PositionError(f"`{line}`: name South or North")
+
+
+def from_text(text: str, variant: Variant) -> OwareState:
+    """Read a position written by `to_text` (moves = ()).
+
+    Five lines, blank lines and extra spaces ignored, keywords in any case::
+
+        North  f  e  d  c  b  a     store 0
+               4  4  4  4  4  4
+               4  4  4  4  4  4
+        South  A  B  C  D  E  F     store 0
+        South to move
+
+    North's counts are written f..a (as South sees the board), South's A..F.
+    Under must-play-12=on a line `South must play a pit with more than 11
+    seeds` (or North) follows for each player so obliged. Pits and stores must
+    hold 48 seeds, and an obliged player must have such a pit. A finished
+    position is accepted; its seeds are shared out only in `outcome()`.
+    Raises PositionError.
+    """
+    lines = [line.split() for line in text.splitlines() if line.strip()]
+    if len(lines) < 5:
+        raise PositionError(
+            "an Oware position is five lines: North's letters and store, North's "
+            "counts, South's counts, South's letters and store, who is to move"
+        )
+    north_store = _label_line(lines[0], "North", "fedcba", "first")
+    north = _count_line(lines[1], "North")
+    south = _count_line(lines[2], "South")
+    south_store = _label_line(lines[3], "South", "ABCDEF", "fourth")
+    turn = lines[4]
+    if len(turn) != 3 or [word.lower() for word in turn[1:]] != ["to", "move"]:
+        raise PositionError("the fifth line must read `South to move` or `North to move`")
+    to_move = _side_named(turn[0], " ".join(turn))
+    pits = (*south, *reversed(north))
+    must_play_12 = _rules(variant)[1]
+    obliged = [False, False]
+    for words in lines[5:]:
+        line = " ".join(words)
+        if " ".join(words[1:]).lower() != _OBLIGATION:
+            raise PositionError(f"`{line}`: expected `South {_OBLIGATION}` or North")
+        side = _side_named(words[0], line)
+        if not must_play_12:
+            raise PositionError(f"`{line}`: only under must-play-12=on")
+        if not any(pits[index] > 11 for index in _ROWS[side]):
+            raise PositionError(f"`{line}`: {SIDE_NAMES[side]} has no such pit")
+        obliged[side] = True
+    total = sum(pits) + north_store + south_store
+    if total != SEEDS:
+        raise PositionError(f"the position holds {total} seeds, not {SEEDS}")
+    return _position(variant, pits, (south_store, north_store), to_move, (obliged[0], obliged[1]))
+
+
+SPEC = GameSpec(
+    name="oware",
+    title="Oware",
+    side_names=("South", "North"),
+    options=OPTIONS,
+    start=start,
+    from_text=from_text,
+    summary=(
+        "Sow a pit of your row counter-clockwise; if the last seed makes 2 or 3 in an "
+        "opponent's pit, capture it and the 2s and 3s just before it.\n"
+        "Feed an opponent who has no seeds; 25 captured seeds win, 24 each is a draw."
+    ),
+)

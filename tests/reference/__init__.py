@@ -1,0 +1,1 @@
+"""Naive, independent reference implementations used to cross-check the real engines."""
