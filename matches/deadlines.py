@@ -1,0 +1,87 @@
+"""The sweeper: challenges that expire, reminders at half time, losses on time.
+
+Deadlines live in the database, so a restart loses none: `sweep(now)` acts on
+every deadline that has passed and returns what it did, for the bot to
+announce. Each action is a versioned write, so when several processes sweep
+(or a player moves at the last moment) exactly one of them acts on a deadline.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from datetime import datetime
+
+from matches import transitions
+from matches.core import Loaded, ServiceCore
+from matches.positions import ReplayError
+from matches.views import Ending, SweepEvent, SweepKind
+from store import Status, StoredGame
+
+log = logging.getLogger(__name__)
+
+Announce = Callable[[list[SweepEvent]], Awaitable[None]]
+
+
+class Deadlines(ServiceCore):
+    """The sweep over passed deadlines, and the loop that runs it."""
+
+    async def sweep(self, now: datetime | None = None, *, batch: int = 100) -> list[SweepEvent]:
+        """Act on the deadlines passed by `now` (the clock's time by default), earliest first."""
+        now = now or self.clock()
+        events: list[SweepEvent] = []
+        for row in await self.store.due(now, batch):
+            event = await self._sweep_one(row, now)
+            if event is not None:
+                events.append(event)
+        return events
+
+    async def _sweep_one(self, row: StoredGame, now: datetime) -> SweepEvent | None:
+        try:
+            loaded = self._loaded(row)
+        except ReplayError:
+            log.exception("game #%s cannot be replayed; its deadline is left alone", row.id)
+            return None
+        if row.deadline is not None and row.deadline <= now:
+            if row.status is Status.CHALLENGE:
+                new = transitions.closed(row, Status.EXPIRED, now)
+                kind, user_id = SweepKind.EXPIRED, row.challenger_id
+            else:
+                side = loaded.state.to_move
+                reason = f"{loaded.spec.side_name(side)} ran out of time"
+                new = transitions.lost_by(row, side, Ending.TIME, reason, now)
+                kind, user_id = SweepKind.TIMEOUT, _player(row, side)
+        elif row.status is Status.ACTIVE:
+            new = transitions.reminded(row, now)
+            kind, user_id = SweepKind.REMINDER, _player(row, loaded.state.to_move)
+        else:
+            return None
+        saved = await self.store.update_game(new)
+        if saved is None:  # a move, or another sweeper, got there first
+            return None
+        return SweepEvent(kind, self._view(Loaded(saved, loaded.spec, loaded.state)), user_id)
+
+    async def run_sweeper(self, announce: Announce, *, interval: float = 5.0) -> None:
+        """Sweep forever, every `interval` seconds (at once again after a full batch).
+
+        A failed sweep or announcement is logged and the loop goes on: one bad
+        game must not stop the clocks of all the others.
+        """
+        batch = 100
+        while True:
+            events: list[SweepEvent] = []
+            try:
+                events = await self.sweep(batch=batch)
+                if events:
+                    await announce(events)
+            except Exception:
+                log.exception("the sweep failed; trying again in %s s", interval)
+            if len(events) < batch:
+                await asyncio.sleep(interval)
+
+
+def _player(row: StoredGame, side: int) -> int:
+    players = row.players
+    assert players is not None, "an active game has its players"
+    return players[side]

@@ -1,0 +1,99 @@
+"""Checking what strangers typed before anything is written.
+
+Texts are capped (a game name, variant options, a move, a record, names in an
+exported record), ids must be Discord snowflakes, time controls and levels
+must be ones we know. Every refusal is a `BadInput` that says what is allowed.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from datetime import timedelta
+
+from games import registry
+from games.base import GameError, GameSpec, Variant
+from matches.errors import BadInput, from_game_error
+from matches.picker import LEVELS
+from store import FirstChoice
+
+MAX_GAME_NAME = 32
+MAX_VARIANT = 200
+MAX_MOVE = 64
+MAX_RECORD = 64 * 1024
+MAX_NAME = 256
+MIN_MOVE_TIME = timedelta(minutes=1)
+MAX_MOVE_TIME = timedelta(days=14)
+
+_UNITS = {"s": 1, "m": 60, "min": 60, "h": 3600, "d": 86400}
+_TIME = re.compile(r"^(\d{1,6})\s*(s|m|min|h|d)$")
+_ID_LIMIT = 2**63
+
+
+def capped(text: str, limit: int, what: str) -> str:
+    """The text itself, if it is a string no longer than `limit`."""
+    if not isinstance(text, str):
+        raise BadInput(f"The {what} must be text.")
+    if len(text) > limit:
+        raise BadInput(f"The {what} is too long: at most {limit} characters ({len(text)} given).")
+    return text
+
+
+def snowflake(value: int, what: str) -> int:
+    """A Discord id: a positive integer that fits the database."""
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 < value < _ID_LIMIT:
+        raise BadInput(f"`{value!r}` is not a valid {what} id.")
+    return value
+
+
+def game_spec(name: str) -> GameSpec:
+    try:
+        return registry.get(capped(name, MAX_GAME_NAME, "game name"))
+    except GameError as error:
+        raise from_game_error(error) from error
+
+
+def variant_of(spec: GameSpec, texts: Iterable[str] | str) -> Variant:
+    """The variant `key=value` texts ask for; BadInput names the allowed values."""
+    texts = [texts] if isinstance(texts, str) else list(texts)
+    capped(" ".join(texts), MAX_VARIANT, "variant")
+    try:
+        return spec.variant(texts)
+    except GameError as error:
+        raise from_game_error(error) from error
+
+
+def move_seconds(time: str | timedelta | None) -> int | None:
+    """A per-move limit in seconds, or None for no time control.
+
+    Text is `none` or a number and a unit: `90s`, `5m`, `5min`, `1h`, `3d`.
+    """
+    if time is None:
+        return None
+    if isinstance(time, str):
+        text = capped(time, 32, "time control").strip().lower()
+        if text in ("", "none", "off"):
+            return None
+        match = _TIME.match(text)
+        if match is None:
+            raise BadInput(f"`{time}` is not a time control: write none, 5m, 1h, 1d or 3d.")
+        time = timedelta(seconds=int(match.group(1)) * _UNITS[match.group(2)])
+    if not MIN_MOVE_TIME <= time <= MAX_MOVE_TIME:
+        raise BadInput("A move's time limit is between 1 minute and 14 days.")
+    return int(time.total_seconds())
+
+
+def level_of(level: str) -> str:
+    text = capped(level, 16, "level").strip().lower()
+    if text not in LEVELS:
+        raise BadInput(f"`{level}` is not a level: write one of {', '.join(LEVELS)}.")
+    return text
+
+
+def first_choice(first: str | FirstChoice) -> FirstChoice:
+    text = capped(str(first), 16, "first player").strip().lower()
+    try:
+        return FirstChoice(text)
+    except ValueError:
+        names = ", ".join(choice.value for choice in FirstChoice)
+        raise BadInput(f"`{first}`: who plays first is one of {names}.") from None

@@ -1,0 +1,106 @@
+"""How a stored game changes, as pure functions: no I/O, no clock of their own.
+
+The service loads a game, checks who may act, calls one of these to get the
+new row, and saves it with the version it read. Keeping them pure keeps the
+rules of challenges, turns, clocks and endings in one readable place.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+from datetime import datetime, timedelta
+
+from games.base import GameState, Side
+from matches.views import Ending
+from store import FirstChoice, Status, StoredGame
+
+PASS = "pass"
+_RESULT_FOR_LOSER = {Side.FIRST: "0-1", Side.SECOND: "1-0"}
+
+
+def sides(
+    challenger: int, opponent: int, choice: FirstChoice, rng: random.Random
+) -> tuple[int, int]:
+    """The first and second player, as the challenger chose (or chance decides)."""
+    if choice is FirstChoice.RANDOM:
+        choice = rng.choice((FirstChoice.CHALLENGER, FirstChoice.OPPONENT))
+    if choice is FirstChoice.CHALLENGER:
+        return challenger, opponent
+    return opponent, challenger
+
+
+def settle(state: GameState) -> tuple[GameState, tuple[Side, ...]]:
+    """Play `pass` for every player whose only legal move it is; the sides that passed."""
+    passes: list[Side] = []
+    # Two passes in a row cannot happen (neither side able to move is a draw): bounded anyway.
+    while len(passes) < 2 and state.outcome() is None and state.legal_moves() == (PASS,):
+        passes.append(state.to_move)
+        state = state.play(PASS)
+    return state, tuple(passes)
+
+
+def clock(game: StoredGame, now: datetime) -> StoredGame:
+    """A fresh move clock for the player to move: a deadline and a reminder at half time."""
+    if game.move_seconds is None or game.status is not Status.ACTIVE:
+        return replace(game, deadline=None, remind_at=None)
+    limit = timedelta(seconds=game.move_seconds)
+    return replace(game, deadline=now + limit, remind_at=now + limit / 2)
+
+
+def begin(
+    game: StoredGame, players: tuple[int, int], state: GameState, now: datetime
+) -> StoredGame:
+    """A challenge turned into a game being played, from `state` (settled: passes played)."""
+    started = replace(
+        game,
+        status=Status.ACTIVE,
+        first_id=players[0],
+        second_id=players[1],
+        moves=state.moves,
+        updated_at=now,
+    )
+    return clock(started, now)
+
+
+def played(
+    game: StoredGame, state: GameState, now: datetime, draw_offer_by: int | None
+) -> StoredGame:
+    """The game after a move that led to `state`: ended by the rules, or the next clock."""
+    moved = replace(game, moves=state.moves, draw_offer_by=draw_offer_by, updated_at=now)
+    outcome = state.outcome()
+    if outcome is not None:
+        return finished(moved, outcome.result, Ending.RULES, outcome.reason, now)
+    return clock(moved, now)
+
+
+def finished(
+    game: StoredGame, result: str, ending: Ending, reason: str, now: datetime
+) -> StoredGame:
+    return replace(
+        game,
+        status=Status.FINISHED,
+        result=result,
+        ending=str(ending),
+        reason=reason,
+        draw_offer_by=None,
+        deadline=None,
+        remind_at=None,
+        updated_at=now,
+    )
+
+
+def lost_by(
+    game: StoredGame, loser: Side, ending: Ending, reason: str, now: datetime
+) -> StoredGame:
+    return finished(game, _RESULT_FOR_LOSER[loser], ending, reason, now)
+
+
+def closed(game: StoredGame, status: Status, now: datetime) -> StoredGame:
+    """A challenge that ended without a game: declined, expired or cancelled."""
+    return replace(game, status=status, deadline=None, remind_at=None, updated_at=now)
+
+
+def reminded(game: StoredGame, now: datetime) -> StoredGame:
+    """The reminder has been sent: it is not due again until the next move."""
+    return replace(game, remind_at=None, updated_at=now)

@@ -1,0 +1,1 @@
+"""Numbered SQL migrations, one folder per backend (read with importlib.resources)."""

@@ -1,0 +1,1 @@
+"""The SQLite schema, as numbered forward migrations `NNNN_name.sql`."""

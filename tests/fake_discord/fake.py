@@ -1,0 +1,429 @@
+"""FakeDiscord: the server, and the test-facing API to build a world and read it back."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from types import TracebackType
+from typing import Any
+
+from aiohttp import web
+
+from . import perms
+from .core import GUILD_MEMBERS, GUILDS, Core
+from .driver import Driver
+from .gateway import Connection, GatewayHub, Session
+from .interactions import InteractionRecord
+from .model import DM, JSON, TEXT, Channel, Guild, Member, Message, Overwrite, Role, User
+from .rest import Rest
+from .router import Router
+from .webhooks import Webhooks
+
+
+class FakeDiscord(Driver):
+    """A Discord for one bot application, on 127.0.0.1, that the real discord.py talks to.
+
+    ::
+
+        async with FakeDiscord() as fake:
+            guild = fake.add_guild("Stone Club")          # #games, an owner, the bot as a member
+            ann, bob = fake.add_user("ann"), fake.add_user("bob")
+            start_the_bot(fake.env())                     # or point_discord_py_at(fake) in-process
+            await fake.wait_ready()
+            reply = await fake.slash(ann, guild.channel("games"), "oska challenge", opponent=bob)
+            reply = await fake.click(bob, reply.message, "Accept")
+            assert fake.violations == []
+    """
+
+    def __init__(
+        self,
+        *,
+        bot_name: str = "Kamen",
+        privileged_intents: Iterable[str] = (),
+        heartbeat_interval: float = 41.25,
+        recommended_shards: int = 1,
+    ) -> None:
+        self.core = Core(bot_name=bot_name, privileged_intents=frozenset(privileged_intents))
+        self.world = self.core.world
+        self.hub = GatewayHub(
+            self.core,
+            heartbeat_interval_ms=int(heartbeat_interval * 1000),
+            recommended_shards=recommended_shards,
+        )
+        self.core.hub = self.hub
+        self.router = Router(self.core)
+        Rest(self.core, self.hub, self.router)
+        Webhooks(self.core, self.router)
+        self._runner: web.AppRunner | None = None
+        self.port = 0
+
+    # ------------------------------------------------------------ lifecycle
+
+    async def start(self) -> FakeDiscord:
+        app = web.Application(client_max_size=64 * 1024 * 1024)
+        app.router.add_route("*", "/api/v10/{tail:.*}", self.router.handle)
+        app.router.add_get("/gateway", self.hub.handle)
+        app.router.add_get("/gateway-resume", self.hub.handle)
+        app.router.add_get("/attachments/{channel_id}/{attachment_id}/{filename}", self._cdn)
+        self._runner = web.AppRunner(app, shutdown_timeout=1.0, access_log=None)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        await site.start()
+        self.port = int(self._runner.addresses[0][1])
+        self.core.http_base = f"http://127.0.0.1:{self.port}"
+        self.hub.gateway_url = f"ws://127.0.0.1:{self.port}/gateway"
+        self.hub.resume_url = f"ws://127.0.0.1:{self.port}/gateway-resume"
+        return self
+
+    async def stop(self) -> None:
+        self.core.cancel_timers()
+        await self.hub.close_all()
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    async def __aenter__(self) -> FakeDiscord:
+        return await self.start()
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.stop()
+
+    async def _cdn(self, request: web.Request) -> web.StreamResponse:
+        att = self.world.attachments.get(int(request.match_info["attachment_id"]))
+        if att is None or att.filename != request.match_info["filename"]:
+            return web.Response(status=404, text="Not Found")
+        return web.Response(
+            body=att.data,
+            content_type=(att.content_type or "application/octet-stream").split(";")[0],
+        )
+
+    # ------------------------------------------------------------ where the bot connects
+
+    @property
+    def token(self) -> str:
+        return self.core.token
+
+    @property
+    def api_base(self) -> str:
+        """The value for `discord.http.Route.BASE` (env `DISCORD_API_BASE`)."""
+        return f"{self.core.http_base}/api/v10"
+
+    @property
+    def gateway_url(self) -> str:
+        """The value for `DiscordWebSocket.DEFAULT_GATEWAY` (env `DISCORD_GATEWAY_URL`)."""
+        return self.hub.gateway_url
+
+    def env(self) -> dict[str, str]:
+        """Environment variables for a bot process run against this fake."""
+        return {
+            "DISCORD_API_BASE": self.api_base,
+            "DISCORD_GATEWAY_URL": self.gateway_url,
+            "DISCORD_TOKEN": self.token,
+        }
+
+    # ------------------------------------------------------------ what happened
+
+    @property
+    def bot(self) -> User:
+        return self.world.bot
+
+    @property
+    def application_id(self) -> int:
+        return self.world.application_id
+
+    @property
+    def violations(self) -> list[str]:
+        """Every rule of Discord the bot broke (each was also answered with Discord's error)."""
+        return self.core.violations
+
+    @property
+    def requests(self) -> list[str]:
+        """Every REST request, as "METHOD /route/{pattern} -> status"."""
+        return self.core.requests
+
+    @property
+    def connections(self) -> list[Connection]:
+        return self.hub.connections
+
+    @property
+    def sessions(self) -> list[Session]:
+        return list(self.hub.sessions.values())
+
+    @property
+    def identify_count(self) -> int:
+        return self.hub.identifies
+
+    @property
+    def resume_count(self) -> int:
+        return self.hub.resumes
+
+    @property
+    def interactions(self) -> list[InteractionRecord]:
+        return list(self.core.interactions.values())
+
+    def commands(self, guild: Guild | None = None) -> list[JSON]:
+        """The commands the bot registered, globally or for `guild`, as Discord stores them."""
+        return self.core.commands.get(guild.id if guild is not None else None, [])
+
+    def messages(
+        self, channel: Channel, *, viewer: User | None = None, include_deleted: bool = False
+    ) -> list[Message]:
+        """Messages of a channel or thread, oldest first, as they are now (edits applied).
+
+        Ephemeral messages are left out, except those shown to `viewer`.
+        """
+        found = [
+            m
+            for m in self.world.channel_messages(channel.id)
+            if (include_deleted or not m.deleted)
+            and (not m.ephemeral or (viewer is not None and m.visible_to == viewer.id))
+        ]
+        return sorted(found, key=lambda m: m.id)
+
+    def last_message(self, channel: Channel, *, viewer: User | None = None) -> Message:
+        found = self.messages(channel, viewer=viewer)
+        if not found:
+            raise LookupError(f"no messages in #{channel.name}")
+        return found[-1]
+
+    def ephemeral_messages(self, user: User) -> list[Message]:
+        """Every ephemeral message shown to `user`, oldest first."""
+        return sorted(
+            (m for m in self.world.messages.values() if m.ephemeral and m.visible_to == user.id),
+            key=lambda m: m.id,
+        )
+
+    def dm_channel(self, user: User) -> Channel:
+        """The direct-message channel the bot opened with `user`."""
+        for channel in self.world.channels.values():
+            if channel.type == DM and user in channel.recipients:
+                return channel
+        raise LookupError(f"the bot has opened no DM with {user.username}")
+
+    def threads(self, channel: Channel) -> list[Channel]:
+        """Threads started in `channel`, oldest first."""
+        return sorted(
+            (c for c in self.world.channels.values() if c.parent_id == channel.id),
+            key=lambda c: c.id,
+        )
+
+    def assert_no_violations(self) -> None:
+        assert self.violations == [], "Discord's rules broken:\n" + "\n".join(self.violations)
+
+    # ------------------------------------------------------------ time and the gateway, for tests
+
+    def advance(self, seconds: float) -> None:
+        """Move the fake's clock forward (interaction deadlines, token lifetimes, timestamps)."""
+        self.world.clock.advance(seconds)
+        self.core.check_all_deadlines()
+
+    async def wait_for(
+        self, predicate: Callable[[], bool], *, timeout: float = 5.0, what: str = "a condition"
+    ) -> None:
+        """Until `predicate()` holds; it is checked whenever the fake's state changes."""
+        await self.core.wait_until(predicate, timeout, what)
+
+    async def wait_ready(self, *, commands: bool = True, timeout: float = 10.0) -> None:
+        """Until a bot session is identified and live (and, with `commands`, has synced)."""
+        await self.core.wait_until(
+            lambda: (
+                bool(self.hub.live_sessions()) and (not commands or self.core.command_syncs > 0)
+            ),
+            timeout,
+            "the bot to identify" + (" and sync its commands" if commands else ""),
+        )
+
+    async def wait_disconnected(self, timeout: float = 10.0) -> None:
+        """Until no bot session is connected (e.g. after its process was killed)."""
+        await self.core.wait_until(
+            lambda: not self.hub.live_sessions(), timeout, "the bot to disconnect"
+        )
+
+    async def wait_resumed(self, count: int = 1, timeout: float = 10.0) -> None:
+        """Until `count` RESUMEs have succeeded since the fake started."""
+        await self.core.wait_until(
+            lambda: self.hub.resumes >= count and bool(self.hub.live_sessions()),
+            timeout,
+            f"{count} RESUME(s)",
+        )
+
+    async def drop_gateway(self, *, code: int = 1001, abrupt: bool = False) -> None:
+        """Close the bot's gateway connections (a network blip); its session stays resumable.
+
+        `abrupt` cuts the TCP connection without a close frame.
+        """
+        if not await self.hub.drop(code=code, abrupt=abrupt):
+            raise RuntimeError("no gateway connection to drop")
+
+    def request_reconnect(self) -> None:
+        """Send op 7 RECONNECT; discord.py closes and resumes."""
+        self.hub.reconnect()
+
+    def invalidate_session(self, *, resumable: bool = False) -> None:
+        """Send op 9 INVALID_SESSION (discord.py waits about 5 s before identifying again)."""
+        self.hub.invalidate(resumable=resumable)
+
+    # ------------------------------------------------------------ building the world
+
+    def add_guild(
+        self,
+        name: str,
+        *,
+        channels: Iterable[str] = ("games",),
+        bot_permissions: Any = perms.BOT_DEFAULT,
+        everyone_permissions: Any = perms.EVERYONE_DEFAULT,
+        locale: str = "en-US",
+        with_bot: bool = True,
+    ) -> Guild:
+        """A server with text channels, an owner (`guild.owner`), and the bot as a member."""
+        world = self.world
+        now = world.now()
+        guild_id = world.ids.next()
+        owner = self._new_user(_slug(name) + "-owner")
+        guild = Guild(
+            id=guild_id, name=name, owner_id=owner.id, created_at=now, preferred_locale=locale
+        )
+        guild.roles[guild_id] = Role(
+            guild_id, "@everyone", perms.as_int(everyone_permissions), position=0
+        )
+        guild.members[owner.id] = Member(owner, joined_at=now)
+        world.guilds[guild_id] = guild
+        for channel_name in channels:
+            self._new_channel(guild, channel_name)
+        if with_bot:
+            role = Role(
+                world.ids.next(),
+                self.bot.username.capitalize(),
+                perms.as_int(bot_permissions),
+                position=1,
+                bot_id=self.bot.id,
+            )
+            guild.roles[role.id] = role
+            guild.members[self.bot.id] = Member(self.bot, joined_at=now, roles=[role.id])
+            for session in list(self.hub.sessions.values()):
+                if not session.invalid and session.owns(guild_id) and session.intents & GUILDS:
+                    session.send_dispatch("GUILD_CREATE", self.hub.guild_create(session, guild_id))
+        self.core.pulse()
+        return guild
+
+    def add_channel(
+        self, guild: Guild, name: str, *, overwrites: Iterable[Overwrite] = ()
+    ) -> Channel:
+        channel = self._new_channel(guild, name, overwrites=list(overwrites))
+        self.core.dispatch("CHANNEL_CREATE", channel.payload(), guild_id=guild.id, intent=GUILDS)
+        return channel
+
+    def add_user(
+        self,
+        name: str,
+        *,
+        guilds: Iterable[Guild] | None = None,
+        locale: str = "en-US",
+        global_name: str | None = None,
+        roles: Iterable[Role] = (),
+    ) -> User:
+        """A person, a member of `guilds` (by default every server so far)."""
+        user = self._new_user(name, locale=locale, global_name=global_name)
+        role_ids = [r.id for r in roles]
+        for guild in list(guilds) if guilds is not None else list(self.world.guilds.values()):
+            member = Member(
+                user, joined_at=self.world.now(), roles=[r for r in role_ids if r in guild.roles]
+            )
+            guild.members[user.id] = member
+            data = dict(member.payload(), guild_id=str(guild.id))
+            self.core.dispatch("GUILD_MEMBER_ADD", data, guild_id=guild.id, intent=GUILD_MEMBERS)
+        return user
+
+    def add_role(self, guild: Guild, name: str, permissions: Any = 0) -> Role:
+        role = Role(
+            self.world.ids.next(), name, perms.as_int(permissions), position=len(guild.roles)
+        )
+        guild.roles[role.id] = role
+        self.core.dispatch(
+            "GUILD_ROLE_CREATE",
+            {"guild_id": str(guild.id), "role": role.payload()},
+            guild_id=guild.id,
+            intent=GUILDS,
+        )
+        return role
+
+    def give_role(self, guild: Guild, user: User, role: Role) -> None:
+        member = guild.members[user.id]
+        if role.id not in member.roles:
+            member.roles.append(role.id)
+        data = dict(member.payload(), guild_id=str(guild.id))
+        self.core.dispatch("GUILD_MEMBER_UPDATE", data, guild_id=guild.id, intent=GUILD_MEMBERS)
+
+    def set_role_permissions(self, guild: Guild, role: Role, permissions: Any) -> None:
+        role.permissions = perms.as_int(permissions)
+        self.core.dispatch(
+            "GUILD_ROLE_UPDATE",
+            {"guild_id": str(guild.id), "role": role.payload()},
+            guild_id=guild.id,
+            intent=GUILDS,
+        )
+
+    def set_bot_permissions(self, guild: Guild, permissions: Any) -> None:
+        """Change what the bot's own role may do in `guild`."""
+        role = next(r for r in guild.roles.values() if r.bot_id == self.bot.id)
+        self.set_role_permissions(guild, role, permissions)
+
+    def set_overwrite(
+        self, channel: Channel, target: Role | User | Guild, *, allow: Any = 0, deny: Any = 0
+    ) -> None:
+        """A permission overwrite on a channel for a role, a member or @everyone (the guild)."""
+        target_id = target.id
+        kind = 1 if isinstance(target, User) else 0
+        channel.overwrites = [ow for ow in channel.overwrites if ow.id != target_id]
+        channel.overwrites.append(
+            Overwrite(target_id, kind, perms.as_int(allow), perms.as_int(deny))
+        )
+        self.core.dispatch(
+            "CHANNEL_UPDATE", channel.payload(), guild_id=channel.guild_id, intent=GUILDS
+        )
+
+    def say(self, user: User, channel: Channel, content: str) -> Message:
+        """`user` writes a message (the bot gets its text only with the message content intent)."""
+        if channel.guild_id is not None:
+            bits = perms.SEND_MESSAGES_IN_THREADS if channel.is_thread else perms.SEND_MESSAGES
+            if not self.world.permissions(channel, user.id) & bits:
+                raise PermissionError(f"{user.username} may not write in #{channel.name}")
+        return self.core.create_message(channel, user, {"content": content}, {})
+
+    def user(self, name: str) -> User:
+        return self.world.user_named(name)
+
+    def _new_user(
+        self, name: str, *, locale: str = "en-US", global_name: str | None = None
+    ) -> User:
+        username = _slug(name)
+        if any(u.username == username for u in self.world.users.values()):
+            raise ValueError(f"there is already a user named {username!r}")
+        user = User(self.world.ids.next(), username, global_name=global_name or name, locale=locale)
+        self.world.users[user.id] = user
+        return user
+
+    def _new_channel(
+        self, guild: Guild, name: str, *, overwrites: list[Overwrite] | None = None
+    ) -> Channel:
+        channel = Channel(
+            id=self.world.ids.next(),
+            type=TEXT,
+            name=_slug(name.removeprefix("#")),
+            guild_id=guild.id,
+            created_at=self.world.now(),
+            position=len(guild.text_channels),
+            overwrites=overwrites or [],
+        )
+        guild.channels[channel.id] = channel
+        self.world.channels[channel.id] = channel
+        return channel
+
+
+def _slug(name: str) -> str:
+    return re.sub(r"[^a-z0-9_.-]+", "-", name.lower()).strip("-") or "x"

@@ -1,0 +1,361 @@
+"""The store on real SQLite files: pragmas, migrations, versioned writes, queries, URLs."""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import sqlite3
+from dataclasses import replace
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from store import (
+    DEFAULT_DATABASE_URL,
+    ChannelBusy,
+    FirstChoice,
+    GuildSettings,
+    Status,
+    Store,
+    StoredGame,
+    StoreError,
+    database_url,
+    open_store,
+    store_for,
+)
+from store.schema import migrations
+from store.sqlite import MIGRATIONS, SqliteStore
+
+NOW = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
+
+
+def a_game(**changes: object) -> StoredGame:
+    game = StoredGame(
+        guild_id=1,
+        channel_id=10,
+        game="oska",
+        status=Status.ACTIVE,
+        challenger_id=100,
+        created_at=NOW,
+        updated_at=NOW,
+        opponent_id=200,
+        first_id=100,
+        second_id=200,
+    )
+    return replace(game, **changes)
+
+
+@pytest.fixture
+async def store(tmp_path: Path):
+    opened = SqliteStore(tmp_path / "kamen.db")
+    await opened.open()
+    yield opened
+    await opened.close()
+
+
+# ----------------------------------------------------------------- connection
+
+
+async def test_open_creates_the_folder_and_sets_the_pragmas(tmp_path: Path) -> None:
+    path = tmp_path / "deep" / "er" / "kamen.db"
+    store = await open_store(f"sqlite:///{path}")
+    try:
+        assert path.exists()
+        db = store._db  # the pragmas are per connection: ask the store's own
+        assert db is not None
+        pragmas = {}
+        for name in ("journal_mode", "foreign_keys", "synchronous", "busy_timeout"):
+            rows = await db.execute_fetchall(f"PRAGMA {name}")
+            pragmas[name] = next(iter(rows))[0]
+        assert pragmas == {
+            "journal_mode": "wal",
+            "foreign_keys": 1,
+            "synchronous": 2,  # FULL
+            "busy_timeout": 10_000,
+        }
+    finally:
+        await store.close()
+
+
+async def test_a_fresh_database_has_every_migration(store: SqliteStore) -> None:
+    assert await store.schema_version() == len(migrations(MIGRATIONS)) == 3
+
+
+def test_migrations_split_into_statements() -> None:
+    first = migrations(MIGRATIONS)[0]
+    statements = first.statements()
+    assert statements[0].startswith("CREATE TABLE games")
+    assert all(sqlite3.complete_statement(s) for s in statements)
+    assert not any(s.lstrip().startswith("--") for s in statements)
+
+
+def test_the_sqlite_store_meets_the_store_protocol() -> None:
+    """The protocol is the contract a PostgreSQL backend will meet: same names, same parameters."""
+    wanted = [name for name in vars(Store) if not name.startswith("_")]
+    assert "update_game" in wanted and "due" in wanted
+    for name in wanted:
+        mine, contract = getattr(SqliteStore, name), getattr(Store, name)
+        assert inspect.iscoroutinefunction(mine), name
+        assert inspect.signature(mine).parameters.keys() == (
+            inspect.signature(contract).parameters.keys()
+        ), name
+
+
+async def test_a_closed_store_refuses_work(tmp_path: Path) -> None:
+    store = SqliteStore(tmp_path / "k.db")
+    with pytest.raises(StoreError, match="not open"):
+        await store.get_game(1)
+
+
+# ----------------------------------------------------------------- migrations
+
+
+def make_version_1(path: Path) -> None:
+    """A database as the first migration alone left it, with a challenge and a game."""
+    db = sqlite3.connect(path)
+    db.execute(
+        "CREATE TABLE schema_migrations ("
+        " version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at REAL NOT NULL)"
+    )
+    first = migrations(MIGRATIONS)[0]
+    for statement in first.statements():
+        db.execute(statement)
+    db.execute("INSERT INTO schema_migrations VALUES (1, ?, 0)", (first.name,))
+    created = NOW.timestamp()
+    db.execute(
+        "INSERT INTO games (guild_id, channel_id, game, status, challenger_id, opponent_id,"
+        " created_at, updated_at) VALUES (1, 10, 'lasca', 'challenge', 100, 200, ?, ?)",
+        (created, created),
+    )
+    db.execute(
+        "INSERT INTO games (guild_id, channel_id, game, status, challenger_id, opponent_id,"
+        " first_id, second_id, moves, created_at, updated_at, version)"
+        " VALUES (1, 11, 'oska', 'active', 100, 200, 100, 200, 'a1-b2 a5-b4', ?, ?, 2)",
+        (created, created),
+    )
+    db.commit()
+    db.close()
+
+
+async def test_a_version_1_database_is_upgraded_in_place(tmp_path: Path) -> None:
+    path = tmp_path / "old.db"
+    make_version_1(path)
+    async with SqliteStore(path) as store:
+        assert await store.schema_version() == 3
+        challenge = await store.get_game(1)
+        game = await store.get_game(2)
+        assert challenge is not None and game is not None
+        # The old challenge was given the default 24 hours by migration 2.
+        assert challenge.deadline == NOW + timedelta(hours=24)
+        assert game.moves == ("a1-b2", "a5-b4") and game.version == 2
+        assert game.move_seconds is None and game.deadline is None
+        saved = await store.update_game(replace(game, moves=(*game.moves, "c1-d2")))
+        assert saved is not None and saved.version == 3
+        assert await store.guild_settings(1) == GuildSettings(1, threads=True)
+    db = sqlite3.connect(path)
+    versions = [row[0] for row in db.execute("SELECT version FROM schema_migrations")]
+    db.close()
+    assert versions == [1, 2, 3]
+
+
+async def test_opening_twice_applies_nothing_again(tmp_path: Path) -> None:
+    path = tmp_path / "k.db"
+    async with SqliteStore(path) as store:
+        await store.create_game(a_game())
+    async with SqliteStore(path) as store:
+        assert await store.schema_version() == 3
+        assert (await store.get_game(1)) is not None
+
+
+async def test_a_failed_upgrade_leaves_the_database_as_it_was(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    package = tmp_path / "broken_migrations"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "0001_one.sql").write_text("CREATE TABLE one (x INTEGER);\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setattr("store.sqlite.MIGRATIONS", "broken_migrations")
+    path = tmp_path / "k.db"
+    async with SqliteStore(path) as store:
+        assert await store.schema_version() == 1
+    (package / "0002_two.sql").write_text(
+        "CREATE TABLE two (x INTEGER);\nINSERT INTO nowhere VALUES (1);\n"
+    )
+    with pytest.raises(sqlite3.OperationalError, match="nowhere"):
+        await SqliteStore(path).open()
+    db = sqlite3.connect(path)
+    tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    version = db.execute("SELECT max(version) FROM schema_migrations").fetchone()[0]
+    db.close()
+    assert version == 1 and "one" in tables and "two" not in tables
+
+
+async def test_two_processes_opening_a_fresh_file_at_once_both_succeed(tmp_path: Path) -> None:
+    stores = [SqliteStore(tmp_path / "k.db") for _ in range(4)]
+    await asyncio.gather(*(store.open() for store in stores))
+    try:
+        assert [await store.schema_version() for store in stores] == [3, 3, 3, 3]
+    finally:
+        for store in stores:
+            await store.close()
+
+
+async def test_a_database_newer_than_the_code_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "new.db"
+    async with SqliteStore(path):
+        pass
+    db = sqlite3.connect(path)
+    db.execute("INSERT INTO schema_migrations VALUES (99, 'future', 0)")
+    db.commit()
+    db.close()
+    with pytest.raises(StoreError, match="schema version 99"):
+        await SqliteStore(path).open()
+
+
+# ---------------------------------------------------------------------- games
+
+
+async def test_a_game_round_trips_every_field(store: SqliteStore) -> None:
+    game = a_game(
+        message_id=55,
+        variant="capture=huff",
+        first_choice=FirstChoice.OPPONENT,
+        ai_level="hard",
+        moves=("a1-b2", "a5-b4", "c1-d2/a1"),
+        draw_offer_by=200,
+        move_seconds=300,
+        deadline=NOW + timedelta(minutes=5),
+        remind_at=NOW + timedelta(minutes=2, seconds=30),
+    )
+    created = await store.create_game(game)
+    assert created.id > 0 and created.version == 0
+    assert created == replace(game, id=created.id)
+    assert await store.get_game(created.id) == created
+    assert await store.get_game(created.id + 1) is None
+
+
+async def test_an_update_lands_only_on_the_version_it_read(store: SqliteStore) -> None:
+    game = await store.create_game(a_game())
+    first = await store.update_game(replace(game, moves=("a1-b2",)))
+    second = await store.update_game(replace(game, moves=("c1-d2",)))
+    assert first is not None and first.version == 1
+    assert second is None
+    stored = await store.get_game(game.id)
+    assert stored is not None and stored.moves == ("a1-b2",)
+
+
+async def test_one_active_game_per_channel(store: SqliteStore) -> None:
+    await store.create_game(a_game(channel_id=10))
+    with pytest.raises(ChannelBusy):
+        await store.create_game(a_game(channel_id=10))
+    challenge = await store.create_game(a_game(channel_id=10, status=Status.CHALLENGE))
+    with pytest.raises(ChannelBusy):
+        await store.update_game(replace(challenge, status=Status.ACTIVE))
+    assert await store.update_game(replace(challenge, status=Status.ACTIVE, channel_id=12))
+
+
+async def test_a_finished_game_frees_its_channel(store: SqliteStore) -> None:
+    game = await store.create_game(a_game(channel_id=10))
+    assert await store.update_game(replace(game, status=Status.FINISHED, result="1-0"))
+    assert await store.active_game_in(10) is None
+    assert (await store.create_game(a_game(channel_id=10))).channel_id == 10
+
+
+async def test_moves_with_whitespace_are_refused(store: SqliteStore) -> None:
+    with pytest.raises(ValueError, match="whitespace"):
+        await store.create_game(a_game(moves=("a1 b2",)))
+
+
+async def test_set_message_leaves_the_version_alone(store: SqliteStore) -> None:
+    game = await store.create_game(a_game())
+    await store.set_message(game.id, 777)
+    stored = await store.get_game(game.id)
+    assert stored is not None and stored.message_id == 777 and stored.version == 0
+    saved = await store.update_game(replace(game, moves=("a1-b2",)))
+    assert saved is not None and saved.message_id == 777  # not overwritten by the move
+
+
+async def test_queries_by_channel_guild_and_player(store: SqliteStore) -> None:
+    one = await store.create_game(a_game(channel_id=10))
+    two = await store.create_game(a_game(channel_id=11, guild_id=2, first_id=300, second_id=100))
+    await store.create_game(a_game(channel_id=12, status=Status.FINISHED, result="1-0"))
+    challenge = await store.create_game(
+        a_game(channel_id=13, status=Status.CHALLENGE, challenger_id=400, opponent_id=100,
+               first_id=None, second_id=None)
+    )  # fmt: skip
+    assert await store.active_game_in(10) == one
+    assert await store.active_game_in(12) is None
+    assert await store.active_games(1) == [one]
+    assert await store.active_games(2) == [two]
+    assert [g.id for g in await store.open_games_of(100)] == [one.id, two.id, challenge.id]
+    assert [g.id for g in await store.open_games_of(400)] == [challenge.id]
+
+
+async def test_due_finds_deadlines_and_reminders_earliest_first(store: SqliteStore) -> None:
+    hour = timedelta(hours=1)
+    late = await store.create_game(a_game(channel_id=1, deadline=NOW - hour))
+    remind = await store.create_game(
+        a_game(channel_id=2, deadline=NOW + hour, remind_at=NOW - 2 * hour)
+    )
+    both = await store.create_game(
+        a_game(channel_id=3, deadline=NOW - 3 * hour, remind_at=NOW - 4 * hour)
+    )
+    await store.create_game(a_game(channel_id=4, deadline=NOW + hour, remind_at=NOW + hour))
+    await store.create_game(a_game(channel_id=5, status=Status.FINISHED, deadline=NOW - hour))
+    expired = await store.create_game(
+        a_game(channel_id=6, status=Status.CHALLENGE, deadline=NOW, first_id=None, second_id=None)
+    )
+    due = await store.due(NOW)
+    assert [g.id for g in due] == [both.id, remind.id, late.id, expired.id]
+    assert [g.id for g in await store.due(NOW, limit=2)] == [both.id, remind.id]
+
+
+# ------------------------------------------------------------------- settings
+
+
+async def test_guild_settings_default_then_saved(store: SqliteStore) -> None:
+    assert await store.guild_settings(5) == GuildSettings(5, threads=True)
+    assert await store.save_guild_settings(GuildSettings(5, threads=False), NOW) == GuildSettings(
+        5, threads=False
+    )
+    assert await store.guild_settings(5) == GuildSettings(5, threads=False)
+    await store.save_guild_settings(GuildSettings(5, threads=True), NOW)
+    assert await store.guild_settings(5) == GuildSettings(5, threads=True)
+    assert await store.guild_settings(6) == GuildSettings(6, threads=True)
+
+
+# ----------------------------------------------------------------------- URLs
+
+
+def test_database_url_from_the_environment() -> None:
+    assert database_url({}) == DEFAULT_DATABASE_URL == "sqlite:///data/kamen.db"
+    assert database_url({"DATABASE_URL": "  "}) == DEFAULT_DATABASE_URL
+    assert database_url({"DATABASE_URL": "sqlite:////srv/k.db"}) == "sqlite:////srv/k.db"
+
+
+def test_sqlite_urls_name_relative_and_absolute_paths() -> None:
+    relative = store_for("sqlite:///data/kamen.db")
+    absolute = store_for("sqlite:////srv/kamen/k.db?synchronous=normal")
+    assert isinstance(relative, SqliteStore) and isinstance(absolute, SqliteStore)
+    assert relative.path == Path("data/kamen.db") and relative.synchronous == "FULL"
+    assert absolute.path == Path("/srv/kamen/k.db") and absolute.synchronous == "NORMAL"
+
+
+@pytest.mark.parametrize(
+    ("url", "words"),
+    [
+        ("data/kamen.db", "no scheme"),
+        ("mysql://host/db", "not supported"),
+        ("postgresql://u@host/db", "not built yet"),
+        ("sqlite://host/k.db", "three slashes"),
+        ("sqlite:///", "name a database file"),
+        ("sqlite:///:memory:", "name a database file"),
+        ("sqlite:///k.db?journal=off", "unknown option"),
+        ("sqlite:///k.db?synchronous=off", "synchronous=off"),
+    ],
+)
+def test_bad_urls_say_what_is_wrong(url: str, words: str) -> None:
+    with pytest.raises(StoreError, match=words):
+        store_for(url)
