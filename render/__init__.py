@@ -1,0 +1,22 @@
+"""Board images and replay GIFs of Kamen's games: pure functions of a game state.
+
+    board(state, *, last_move=None, hints=False, perspective=Side.FIRST,
+          size=640, players=None, outcome=None) -> bytes         # a PNG
+    replay(game, *, perspective=Side.FIRST, size=640, players=None,
+           outcome=None, frame_ms=900) -> bytes                  # an animated GIF
+    centre(game, square, *, size=640, perspective=Side.FIRST) -> (x, y)
+    image_size(game, *, size=640, perspective=Side.FIRST) -> (width, height)
+
+One module per game (`oska`, `lasca`, `oware`) draws its board; `theme` holds
+the colours, proportions and the shipped font; `scene` words the caption every
+image carries (whose turn or the result, the last move, the rules). Nothing
+here does I/O or knows Discord, and only Pillow and `games` are imported: the
+bytes go wherever the caller sends them.
+"""
+
+from __future__ import annotations
+
+from render.boards import board, centre, frame, image_size, last_move_of
+from render.gif import replay
+
+__all__ = ["board", "centre", "frame", "image_size", "last_move_of", "replay"]

@@ -1,0 +1,160 @@
+"""The board images: dispatch by the state's type to the game's painter.
+
+`frame` builds the palette image, `board` encodes it as PNG; `last_move_of`
+finds what to highlight when the caller does not say.
+"""
+
+from __future__ import annotations
+
+from PIL import Image
+
+from games import registry
+from games.base import GameError, GameSpec, GameState, MoveInfo, Outcome, Side
+from render import lasca, oska, oware
+from render.draw import png
+from render.scene import Board, Scene, caption, mover
+from render.theme import THEME, Theme, check_size
+
+BOARDS: tuple[Board, ...] = (oska.BOARD, lasca.BOARD, oware.BOARD)
+_BY_TYPE: dict[type, Board] = {b.state_type: b for b in BOARDS}
+_BY_NAME: dict[str, Board] = {b.name: b for b in BOARDS}
+
+
+def board(
+    state: GameState,
+    *,
+    last_move: MoveInfo | None = None,
+    hints: bool = False,
+    perspective: Side = Side.FIRST,
+    size: int = 640,
+    players: tuple[str, str] | None = None,
+    outcome: Outcome | None = None,
+    theme: Theme = THEME,
+) -> bytes:
+    """The PNG of `state`, at most `size` pixels on its longest side.
+
+    `last_move` is what to highlight (`before.describe(move)`); when None it is
+    found by replaying the state's moves, which a state set up from text
+    cannot do, and then nothing is highlighted. `hints` marks the legal moves
+    of the player to move. `perspective` is the side at the bottom. `players`
+    names the first and second player in the caption. `outcome` overrides the
+    engine's (a resignation, a draw by agreement, a loss on time).
+    """
+    return png(
+        frame(
+            state,
+            last_move=last_move,
+            hints=hints,
+            perspective=perspective,
+            size=size,
+            players=players,
+            outcome=outcome,
+            theme=theme,
+        )
+    )
+
+
+def frame(
+    state: GameState,
+    *,
+    last_move: MoveInfo | None = None,
+    hints: bool = False,
+    perspective: Side = Side.FIRST,
+    size: int = 640,
+    players: tuple[str, str] | None = None,
+    outcome: Outcome | None = None,
+    theme: Theme = THEME,
+) -> Image.Image:
+    """The image `board` encodes, in palette mode (what replays and tests use)."""
+    check_size(size)
+    painter = painter_of(state)
+    spec = registry.get(painter.name)
+    if last_move is None:
+        last_move = last_move_of(state)
+    if outcome is None:
+        outcome = state.outcome()
+    words = caption(spec, painter, state, last_move, outcome, players)
+    legal = state.legal_moves() if hints and outcome is None else ()
+    scene = Scene(last_move, _mover_of_last(state), legal, words, Side(perspective), size, theme)
+    return painter.paint(state, scene)
+
+
+def last_move_of(state: GameState) -> MoveInfo | None:
+    """What the last move (passes after it aside) touched, replaying the game from its start.
+
+    None when there is no such move, or when the moves do not lead from the
+    start to `state` (a position set up from text).
+    """
+    moves = state.moves
+    ply = last_real_ply(moves)
+    if ply < 0:
+        return None
+    spec = spec_of(state)
+    try:
+        current = spec.start(state.variant)
+        for move in moves[:ply]:
+            current = current.play(move)
+        info = current.describe(moves[ply])
+        for move in moves[ply:]:
+            current = current.play(move)
+    except GameError:
+        return None
+    return info if current.to_text() == state.to_text() else None
+
+
+def centre(
+    game: str | GameState,
+    square: str,
+    *,
+    size: int = 640,
+    perspective: Side = Side.FIRST,
+    theme: Theme = THEME,
+) -> tuple[int, int]:
+    """The pixel at the centre of a square (Oska, Lasca) or pit (Oware) in `board`'s image.
+
+    `game` is a registry name or a state. For hit-testing and for tests.
+    """
+    check_size(size)
+    return _layout_board(game).layout(size, Side(perspective), theme).centre(square)
+
+
+def image_size(
+    game: str | GameState, *, size: int = 640, perspective: Side = Side.FIRST, theme: Theme = THEME
+) -> tuple[int, int]:
+    """The width and height of `board`'s image of a game at `size`."""
+    check_size(size)
+    layout = _layout_board(game).layout(size, Side(perspective), theme)
+    return layout.width, layout.height
+
+
+# ---------------------------------------------------------------- helpers
+
+
+def painter_of(state: GameState) -> Board:
+    painter = _BY_TYPE.get(type(state))
+    if painter is None:
+        raise TypeError(f"no board is drawn for {type(state).__name__}")
+    return painter
+
+
+def spec_of(state: GameState) -> GameSpec:
+    return registry.get(painter_of(state).name)
+
+
+def _layout_board(game: str | GameState) -> Board:
+    if isinstance(game, str):
+        spec = registry.get(game)
+        return _BY_NAME[spec.name]
+    return painter_of(game)
+
+
+def last_real_ply(moves: tuple[str, ...]) -> int:
+    ply = len(moves) - 1
+    while ply >= 0 and moves[ply] == "pass":
+        ply -= 1
+    return ply
+
+
+def _mover_of_last(state: GameState) -> Side | None:
+    ply = last_real_ply(state.moves)
+    return mover(state, ply) if ply >= 0 else None

@@ -1,0 +1,380 @@
+"""Lasca: the 7x7 board, its 25 playing squares, columns drawn as stacks.
+
+A column is seen from the side, as a stack of discs, bottom piece lowest, so
+every prisoner's colour shows on its edge. Rank is shown by shape as well as
+colour: an officer's edge carries a stripe of its owner's colour and the
+commander's face, if it is an officer, a crown. A column taller than
+`VISIBLE_PIECES` shows its top pieces and a badge counting the rest.
+
+Squares and labels are drawn once per size and perspective; a stack is built
+once per size and column text (`bbW`) and pasted.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from functools import lru_cache
+
+from PIL import Image, ImageDraw
+
+from games.base import Side
+from games.lasca import FILES, SQUARES, LascaState
+from render.draw import cross, crown, ellipse, indexed, palette, put, sprite, write
+from render.scene import (
+    Board,
+    Box,
+    Caption,
+    Layout,
+    Scene,
+    caption_box,
+    marks,
+    paint_caption,
+)
+from render.theme import (
+    DISC_WIDTH,
+    FACE_HEIGHT,
+    PIECE_THICKNESS,
+    RGB,
+    SIZES,
+    VISIBLE_PIECES,
+    Scale,
+    Theme,
+    font,
+)
+
+_COORD = {name: (FILES.index(name[0]), int(name[1])) for name in SQUARES}
+
+
+@dataclass(frozen=True)
+class _Geometry:
+    layout: Layout
+    square: int
+    board: Box
+    boxes: dict[tuple[int, int], Box]  # (file, rank) -> the square's box, every square
+
+
+def _geometry(size: int, perspective: Side) -> _Geometry:
+    scale = Scale(size)
+    margin, label = scale(SIZES.margin), scale(SIZES.label)
+    top = scale(SIZES.caption) + scale(6)
+    square = (size - top - label - margin) // 7
+    left = margin + label
+    flipped = perspective is Side.SECOND
+    boxes = {}
+    for file in range(7):
+        for rank in range(1, 8):
+            column = 6 - file if flipped else file
+            row = rank - 1 if flipped else 7 - rank
+            x, y = left + column * square, top + row * square
+            boxes[file, rank] = (x, y, x + square, y + square)
+    centres = {}
+    for name, coord in _COORD.items():
+        x0, y0, x1, y1 = boxes[coord]
+        centres[name] = ((x0 + x1) // 2, (y0 + y1) // 2)
+    width = left + 7 * square + label + margin
+    layout = Layout(width, size, caption_box(scale, width), centres)
+    return _Geometry(layout, square, (left, top, left + 7 * square, top + 7 * square), boxes)
+
+
+def layout(size: int, perspective: Side, theme: Theme) -> Layout:
+    """Where each playing square's centre is, for hit-testing and tests."""
+    return _geometry(size, perspective).layout
+
+
+# ------------------------------------------------------------------ pieces
+
+
+@dataclass(frozen=True)
+class _Look:
+    face: RGB
+    side: RGB
+    edge: RGB
+    stripe: RGB | None  # an officer's edge stripe, its owner's colour
+
+
+def _looks(theme: Theme) -> dict[str, _Look]:
+    return {
+        "w": _Look(theme.white_face, theme.white_side, theme.outline, None),
+        "b": _Look(theme.black_face, theme.black_side, theme.black_edge, None),
+        "W": _Look(
+            theme.white_officer_face, theme.white_officer_side, theme.outline, theme.white_face
+        ),
+        "B": _Look(
+            theme.black_officer_face, theme.black_officer_side, theme.outline, theme.black_face
+        ),
+    }
+
+
+@dataclass(frozen=True)
+class _Pieces:
+    """The sprites of one size: a disc of each piece, crowns, and what a stack measures."""
+
+    width: int
+    face: int
+    thickness: int
+    discs: dict[str, Image.Image]
+    crowns: dict[str, Image.Image]
+
+
+@lru_cache(maxsize=8)
+def _pieces(square: int, theme: Theme) -> _Pieces:
+    width = round(square * DISC_WIDTH) | 1
+    face = round(square * FACE_HEIGHT)
+    thickness = round(square * PIECE_THICKNESS)
+    looks = _looks(theme)
+    discs = {piece: _disc(width, face, thickness, look) for piece, look in looks.items()}
+    crown_width = round(width * 0.46) | 1
+    crowns = {
+        "W": _crown(crown_width, theme.white_face, theme.outline),
+        "B": _crown(crown_width, theme.black_face, theme.white_face),
+    }
+    return _Pieces(width, face, thickness, discs, crowns)
+
+
+def _disc(width: int, face: int, thickness: int, look: _Look) -> Image.Image:
+    """One piece seen from a little above: its face and the edge below it."""
+
+    def paint(draw: ImageDraw.ImageDraw, k: float) -> None:
+        rx, ry = width * k / 2 - k / 2, face * k / 2 - k / 2
+        cx, top = width * k / 2, face * k / 2
+        bottom = top + thickness * k
+        line = max(1.0, k * 1.2)
+        ellipse(draw, (cx, bottom), rx, ry, look.side, look.edge, line)
+        draw.rectangle((cx - rx, top, cx + rx, bottom), fill=look.side)
+        draw.line((cx - rx, top, cx - rx, bottom), fill=look.edge, width=round(line))
+        draw.line((cx + rx, top, cx + rx, bottom), fill=look.edge, width=round(line))
+        if look.stripe is not None:
+            middle = (top + bottom) / 2
+            box = (cx - rx, middle - ry, cx + rx, middle + ry)
+            draw.arc(box, 0, 180, fill=look.stripe, width=round(thickness * k * 0.34))
+        ellipse(draw, (cx, top), rx, ry, look.face, look.edge, line)
+
+    return sprite(width, face + thickness, paint)
+
+
+def _crown(width: int, fill: RGB, edge: RGB) -> Image.Image:
+    def paint(draw: ImageDraw.ImageDraw, k: float) -> None:
+        crown(draw, (width * k / 2, width * k / 2), width * k * 0.9, fill, edge)
+
+    return sprite(width, width, paint)
+
+
+@lru_cache(maxsize=512)
+def _stack(square: int, theme: Theme, column: str) -> Image.Image:
+    """The column as one sprite: its top pieces, bottom to top, crowned if an officer leads."""
+    pieces = _pieces(square, theme)
+    height = pieces.face + len(column) * pieces.thickness
+    image = Image.new("RGBA", (pieces.width, height), (0, 0, 0, 0))
+    for level, piece in enumerate(column):
+        disc = pieces.discs[piece]
+        image.alpha_composite(disc, (0, (len(column) - 1 - level) * pieces.thickness))
+    top = column[-1]
+    if top in pieces.crowns:
+        mark = pieces.crowns[top]
+        image.alpha_composite(
+            mark, ((pieces.width - mark.width) // 2, (pieces.face - mark.height) // 2)
+        )
+    return image
+
+
+@lru_cache(maxsize=64)
+def _badge(pixels: int, text: str, theme: Theme) -> Image.Image:
+    """A pill saying how many pieces of a tall column are not drawn."""
+    face = font(pixels)
+    width = round(face.getlength(text)) + pixels
+    height = round(pixels * 1.45)
+
+    def paint(draw: ImageDraw.ImageDraw, k: float) -> None:
+        draw.rounded_rectangle(
+            (0, 0, width * k - 1, height * k - 1),
+            height * k / 2,
+            fill=theme.badge,
+            outline=theme.badge_text,
+            width=round(k),
+        )
+
+    image = sprite(width, height, paint)
+    write(ImageDraw.Draw(image), (width / 2, height / 2), text, face, theme.badge_text)
+    return image
+
+
+# -------------------------------------------------------------------- kit
+
+
+@dataclass(frozen=True)
+class _Kit:
+    geometry: _Geometry
+    scale: Scale
+    base: Image.Image
+    marks: dict[str, Image.Image]  # `dot` (hint target), `x` (captured, empty), `corner_x`
+    chips: tuple[Image.Image, Image.Image]
+    palette: Image.Image
+
+
+@lru_cache(maxsize=4)  # a kit holds a whole board image; a bot uses one size, two sides
+def _kit(size: int, perspective: Side, theme: Theme) -> _Kit:
+    geometry = _geometry(size, perspective)
+    scale = Scale(size)
+    square = geometry.square
+    chip = scale(SIZES.chip + 2)  # a disc is flatter than a stone
+    kit = _Kit(
+        geometry=geometry,
+        scale=scale,
+        base=_base(geometry, scale, theme),
+        marks={
+            "dot": _spot(scale(SIZES.dot) * 2 + 1, theme.hint, theme.hint_edge),
+            "x": _cross(round(square * 0.6) | 1, scale, theme),
+            "corner_x": _cross(round(square * 0.34) | 1, scale, theme),
+        },
+        chips=(_stack(chip, theme, "w"), _stack(chip, theme, "b")),
+        palette=Image.new("P", (1, 1)),
+    )
+    return _with_palette(kit, theme)
+
+
+def _spot(diameter: int, fill: RGB, edge: RGB) -> Image.Image:
+    def paint(draw: ImageDraw.ImageDraw, k: float) -> None:
+        r = diameter * k / 2
+        ellipse(draw, (r, r), r - k, r - k, fill, edge, 1.5 * k)
+
+    return sprite(diameter, diameter, paint)
+
+
+def _cross(size: int, scale: Scale, theme: Theme) -> Image.Image:
+    def paint(draw: ImageDraw.ImageDraw, k: float) -> None:
+        c = size * k / 2
+        cross(draw, (c, c), size * k * 0.3, scale(SIZES.cross) * k, theme.taken, theme.taken_edge)
+
+    return sprite(size, size, paint)
+
+
+def _base(geometry: _Geometry, scale: Scale, theme: Theme) -> Image.Image:
+    layout = geometry.layout
+    base = Image.new("RGB", (layout.width, layout.height), theme.panel)
+    draw = ImageDraw.Draw(base)
+    for (file, rank), box in geometry.boxes.items():
+        playing = (file + rank) % 2 == 1
+        draw.rectangle(_inclusive(box), fill=theme.dark_square if playing else theme.light_square)
+    face = font(scale(SIZES.label_font))
+    left, _, right, bottom = geometry.board
+    label = scale(SIZES.label)
+    for (file, rank), (x0, y0, x1, y1) in geometry.boxes.items():
+        if file == 0:
+            write(draw, (left - label / 2, (y0 + y1) / 2), str(rank), face, theme.muted)
+            write(draw, (right + label / 2, (y0 + y1) / 2), str(rank), face, theme.muted)
+        if rank == 1:
+            write(draw, ((x0 + x1) / 2, bottom + label / 2), FILES[file], face, theme.muted)
+    return base
+
+
+def _inclusive(box: Box) -> Box:
+    x0, y0, x1, y1 = box
+    return (x0, y0, x1 - 1, y1 - 1)
+
+
+def _with_palette(kit: _Kit, theme: Theme) -> _Kit:
+    """The kit with a palette made from a frame holding every piece, mark and tile."""
+    names = list(SQUARES)
+    columns = dict(
+        zip(names, ("w", "b", "W", "B", "wbWB", "BWbw", "bbbwwwW", "wwwbbbB"), strict=False)
+    )
+    plan = _Plan(
+        columns=columns,
+        tiles={name: kind for name, kind in zip(names, ("from", "path", "to") * 3, strict=False)},
+        captured=frozenset(names[8:12]),
+        dots=frozenset(names[12:16]),
+        origins=frozenset(names[:4]),
+    )
+    words = Caption(
+        "White to move: Ann", "Move 12: Black played c5xe3, taking d4", "Lasca", Side.FIRST
+    )
+    specimen = _compose(kit, plan, words, theme)
+    return replace(kit, palette=palette(theme.colours(), [specimen, *kit.chips]))
+
+
+# ------------------------------------------------------------------ frames
+
+
+@dataclass(frozen=True)
+class _Plan:
+    columns: dict[str, str]
+    tiles: dict[str, str]  # square -> `from`, `path` or `to`
+    captured: frozenset[str]
+    dots: frozenset[str]
+    origins: frozenset[str]
+
+
+def _compose(kit: _Kit, plan: _Plan, words: Caption, theme: Theme) -> Image.Image:
+    canvas = kit.base.copy()
+    draw = ImageDraw.Draw(canvas)
+    geometry = kit.geometry
+    edge = kit.scale(SIZES.edge)
+    fills = {"from": theme.came_from_dark, "path": theme.went_to, "to": theme.went_to}
+    for square, kind in plan.tiles.items():
+        box = _inclusive(geometry.boxes[_COORD[square]])
+        draw.rectangle(box, fill=fills[kind])
+        if kind == "to":
+            draw.rectangle(box, outline=theme.went_to_edge, width=edge)
+    for square in plan.origins:
+        # A green frame lined with light, unlike the plain dark frame of the square reached.
+        x0, y0, x1, y1 = _inclusive(geometry.boxes[_COORD[square]])
+        draw.rectangle((x0, y0, x1, y1), outline=theme.hint, width=edge + 1)
+        inset = edge + 1
+        draw.rectangle(
+            (x0 + inset, y0 + inset, x1 - inset, y1 - inset),
+            outline=theme.hint_edge,
+            width=max(1, edge // 3),
+        )
+    centres = geometry.layout.centres
+    for square in plan.dots:
+        put(canvas, kit.marks["dot"], centres[square])
+    for square, column in plan.columns.items():
+        _put_column(canvas, kit, theme, square, column)
+    for square in plan.captured:
+        if plan.columns.get(square):
+            x0, y0, _, _ = geometry.boxes[_COORD[square]]
+            mark = kit.marks["corner_x"]
+            canvas.paste(mark, (x0 + 1, y0 + 1), mark)
+        else:
+            put(canvas, kit.marks["x"], centres[square])
+    chip = kit.chips[words.side] if words.side is not None else None
+    paint_caption(canvas, geometry.layout.caption, words, kit.scale, theme, chip)
+    return canvas
+
+
+def _put_column(canvas: Image.Image, kit: _Kit, theme: Theme, square: str, column: str) -> None:
+    hidden = len(column) - VISIBLE_PIECES + 1 if len(column) > VISIBLE_PIECES else 0
+    shown = column[hidden:]
+    stack = _stack(kit.geometry.square, theme, shown)
+    cx, cy = kit.geometry.layout.centres[square]
+    put(canvas, stack, (cx, cy))
+    if hidden:
+        badge = _badge(kit.scale(SIZES.badge_font), f"+{hidden}", theme)
+        _, _, x1, y1 = kit.geometry.boxes[_COORD[square]]
+        canvas.paste(badge, (x1 - badge.width - 1, y1 - badge.height - 1), badge)
+
+
+def paint(state: LascaState, scene: Scene) -> Image.Image:
+    """The frame of `state` as a palette image."""
+    kit = _kit(scene.size, scene.perspective, scene.theme)
+    seen = marks(scene)
+    tiles: dict[str, str] = {}
+    if seen.came_from:
+        tiles[seen.came_from] = "from"
+    for square in seen.passed:
+        tiles[square] = "path"
+    if seen.went_to:
+        tiles[seen.went_to] = "to"
+    columns = {square: column for square in SQUARES if (column := state.column(square))}
+    plan = _Plan(columns, tiles, frozenset(seen.captured), seen.targets, seen.origins)
+    return indexed(_compose(kit, plan, scene.caption, scene.theme), kit.palette)
+
+
+def note(state: LascaState) -> str:
+    """How near the 80-move draw is, once it is worth knowing."""
+    if state.quiet_moves >= 40:
+        return f"{state.quiet_moves} of 80 moves without a capture or a soldier move"
+    return ""
+
+
+BOARD = Board("lasca", LascaState, layout, paint, note, "taking")

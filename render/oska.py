@@ -1,0 +1,290 @@
+"""Oska: the hourglass of sixteen bricks, blue and red stones.
+
+The board is five rows of bricks (4, 3, 2, 3, 4) offset by half a brick, each
+brick named in its corner because the hourglass makes squares hard to name at
+a glance; files a-g run under the board, rows 1-5 beside it. Blue's home is
+row 1, at the bottom unless Red's perspective turns the board round.
+
+Everything but the stones and marks is drawn once per size and perspective
+(`_kit`) and copied for each frame.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from functools import lru_cache
+
+from PIL import Image, ImageDraw
+
+from games.base import Side
+from games.oska import SQUARES, OskaState
+from render.draw import cross, ellipse, indexed, palette, put, sprite, write
+from render.scene import Board, Caption, Layout, Point, Scene, caption_box, marks, paint_caption
+from render.theme import BRICK_RATIO, RGB, SIZES, STONE, Scale, Theme, font
+
+FILES = "abcdefg"
+_COORD = {name: (FILES.index(name[0]), int(name[1])) for name in SQUARES}
+
+
+@dataclass(frozen=True)
+class _Geometry:
+    layout: Layout
+    brick: tuple[int, int]  # width, height
+    board: tuple[int, int, int, int]  # the box the bricks fill
+    rows: dict[int, int]  # row number -> y
+    files: dict[int, int]  # file index -> x
+
+
+def _geometry(size: int, perspective: Side) -> _Geometry:
+    scale = Scale(size)
+    margin, label = scale(SIZES.margin), scale(SIZES.label)
+    top = scale(SIZES.caption) + scale(6)
+    height = (size - top - label - margin) // 5
+    width = round(height * BRICK_RATIO)
+    left = margin + label
+    flipped = perspective is Side.SECOND
+    files = {f: left + round(((7 - f) if flipped else (f + 1)) * width / 2) for f in range(7)}
+    rows = {r: top + round(((r - 1) if flipped else (5 - r)) * height + height / 2)
+            for r in range(1, 6)}  # fmt: skip
+    centres = {name: (files[f], rows[r]) for name, (f, r) in _COORD.items()}
+    image_width = left + 4 * width + label + margin
+    layout = Layout(image_width, size, caption_box(scale, image_width), centres)
+    return _Geometry(
+        layout, (width, height), (left, top, left + 4 * width, top + 5 * height), rows, files
+    )
+
+
+def layout(size: int, perspective: Side, theme: Theme) -> Layout:
+    """Where each square's centre is, for hit-testing and tests."""
+    return _geometry(size, perspective).layout
+
+
+# ------------------------------------------------------------------ sprites
+
+
+def _brick(kit_scale: Scale, size: tuple[int, int], fill: RGB, edge: RGB | None) -> Image.Image:
+    width, height = size
+    gap, radius, border = kit_scale(SIZES.gap), kit_scale(SIZES.radius), kit_scale(SIZES.edge)
+
+    def paint(draw: ImageDraw.ImageDraw, k: float) -> None:
+        box = (gap / 2 * k, gap / 2 * k, (width - gap / 2) * k, (height - gap / 2) * k)
+        draw.rounded_rectangle(box, radius * k, fill=fill)
+        if edge is not None:
+            draw.rounded_rectangle(box, radius * k, outline=edge, width=round(border * k))
+
+    return sprite(width, height, paint)
+
+
+def _stone(diameter: int, face: RGB, rim: RGB, theme: Theme) -> Image.Image:
+    def paint(draw: ImageDraw.ImageDraw, k: float) -> None:
+        r = diameter * k / 2
+        c = (r, r)
+        ellipse(draw, c, r - k / 2, r - k / 2, theme.outline)
+        ellipse(draw, c, r * 0.90, r * 0.90, rim)
+        ellipse(draw, c, r * 0.80, r * 0.80, face)
+        ellipse(draw, c, r * 0.56, r * 0.56, None, rim, r * 0.07)
+
+    return sprite(diameter | 1, diameter | 1, paint)
+
+
+def _ghost(diameter: int, colour: RGB, theme: Theme, scale: Scale) -> Image.Image:
+    """Where a stone was taken: its outline in its colour, crossed out."""
+
+    def paint(draw: ImageDraw.ImageDraw, k: float) -> None:
+        r = diameter * k / 2
+        ellipse(draw, (r, r), r * 0.86, r * 0.86, None, colour, scale(SIZES.ring) * k)
+        cross(draw, (r, r), r * 0.42, scale(SIZES.cross) * k, theme.taken, theme.taken_edge)
+
+    return sprite(diameter | 1, diameter | 1, paint)
+
+
+def _dot(radius: int, theme: Theme) -> Image.Image:
+    def paint(draw: ImageDraw.ImageDraw, k: float) -> None:
+        r = radius * k
+        ellipse(draw, (r, r), r - k, r - k, theme.hint, theme.hint_edge, k * 1.5)
+
+    return sprite(2 * radius | 1, 2 * radius | 1, paint)
+
+
+def _ring(diameter: int, theme: Theme, scale: Scale) -> Image.Image:
+    """Around a stone that may move: a light edge keeps it apart from the stone's dark one."""
+
+    def paint(draw: ImageDraw.ImageDraw, k: float) -> None:
+        r = diameter * k / 2
+        stroke = scale(SIZES.ring) * k
+        ellipse(draw, (r, r), r - k, r - k, None, theme.hint_edge, stroke + 2 * k)
+        ellipse(draw, (r, r), r - 2 * k, r - 2 * k, None, theme.hint, stroke)
+
+    return sprite(diameter | 1, diameter | 1, paint)
+
+
+def _label(text: str, pixels: int, colour: RGB) -> Image.Image:
+    face = font(pixels)
+    left, top, right, bottom = (round(edge) for edge in face.getbbox(text))
+    image = Image.new("RGBA", (right - left + 2, bottom - top + 2), (0, 0, 0, 0))
+    ImageDraw.Draw(image).text((1 - left, 1 - top), text, font=face, fill=colour)
+    return image
+
+
+@dataclass(frozen=True)
+class _Kit:
+    """Everything drawn once per size, perspective and theme."""
+
+    geometry: _Geometry
+    scale: Scale
+    base: Image.Image
+    tiles: dict[str, Image.Image]  # a brick coloured for `from`, `path`, `to`
+    names: dict[str, tuple[Image.Image, Point]]  # each brick's corner name and where it goes
+    stones: tuple[Image.Image, Image.Image]  # Blue, Red
+    ghosts: tuple[Image.Image, Image.Image]
+    dot: Image.Image
+    ring: Image.Image
+    chips: tuple[Image.Image, Image.Image]
+    palette: Image.Image
+
+
+@lru_cache(maxsize=4)  # a kit holds a whole board image; a bot uses one size, two sides
+def _kit(size: int, perspective: Side, theme: Theme) -> _Kit:
+    geometry = _geometry(size, perspective)
+    scale = Scale(size)
+    brick = geometry.brick
+    tiles = {
+        "plain": _brick(scale, brick, theme.brick, None),
+        "from": _brick(scale, brick, theme.came_from, None),
+        "path": _brick(scale, brick, theme.went_to, None),
+        "to": _brick(scale, brick, theme.went_to, theme.went_to_edge),
+    }
+    corner = scale(SIZES.corner_font)
+    names: dict[str, tuple[Image.Image, Point]] = {}
+    for name, (x, y) in geometry.layout.centres.items():
+        image = _label(name, corner, theme.brick_label)
+        inset = scale(SIZES.gap) // 2 + scale(5)
+        at = (x - brick[0] // 2 + inset, y - brick[1] // 2 + inset)
+        names[name] = (image, at)
+    diameter = round(brick[1] * STONE)
+    chip = scale(SIZES.chip)
+    kit = _Kit(
+        geometry=geometry,
+        scale=scale,
+        base=_base(geometry, scale, theme, tiles["plain"], names),
+        tiles=tiles,
+        names=names,
+        stones=(
+            _stone(diameter, theme.blue, theme.blue_rim, theme),
+            _stone(diameter, theme.red, theme.red_rim, theme),
+        ),
+        ghosts=(
+            _ghost(diameter, theme.blue, theme, scale),
+            _ghost(diameter, theme.red, theme, scale),
+        ),
+        dot=_dot(scale(SIZES.dot), theme),
+        ring=_ring(round(diameter * 1.17), theme, scale),
+        chips=(
+            _stone(chip, theme.blue, theme.blue_rim, theme),
+            _stone(chip, theme.red, theme.red_rim, theme),
+        ),
+        palette=Image.new("P", (1, 1)),
+    )
+    return _with_palette(kit, theme)
+
+
+def _base(
+    geometry: _Geometry,
+    scale: Scale,
+    theme: Theme,
+    brick: Image.Image,
+    names: dict[str, tuple[Image.Image, Point]],
+) -> Image.Image:
+    layout = geometry.layout
+    base = Image.new("RGB", (layout.width, layout.height), theme.panel)
+    for name, centre in layout.centres.items():
+        put(base, brick, centre)
+        image, at = names[name]
+        base.paste(image, at, image)
+    draw = ImageDraw.Draw(base)
+    face = font(scale(SIZES.label_font))
+    left, _, right, bottom = geometry.board
+    label = scale(SIZES.label)
+    for row, y in geometry.rows.items():
+        write(draw, (left - label / 2, y), str(row), face, theme.muted)
+        write(draw, (right + label / 2, y), str(row), face, theme.muted)
+    for file, x in geometry.files.items():
+        write(draw, (x, bottom + label / 2), FILES[file], face, theme.muted)
+    return base
+
+
+def _with_palette(kit: _Kit, theme: Theme) -> _Kit:
+    """The kit with a palette made from a frame that shows every sprite on every tile."""
+    squares = list(kit.geometry.layout.centres)
+    plan = _Plan(
+        stones={sq: Side(i % 2) for i, sq in enumerate(squares[:12])},
+        tiles={sq: kind for sq, kind in zip(squares[:12], ("from", "path", "to") * 4, strict=True)},
+        ghosts={squares[12]: Side.FIRST, squares[13]: Side.SECOND},
+        dots=frozenset(squares[14:]),
+        rings=frozenset(squares[:2]),
+    )
+    words = Caption("Blue to move: Ann", "Move 12: Red played a5xc3, taking b4", "Oska", Side.FIRST)
+    specimen = _compose(kit, plan, words, theme)
+    colours = palette(theme.colours(), [specimen, *kit.tiles.values(), *kit.chips])
+    return replace(kit, palette=colours)
+
+
+# ------------------------------------------------------------------ frames
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """What goes on the board in one frame."""
+
+    stones: dict[str, Side]
+    tiles: dict[str, str]
+    ghosts: dict[str, Side]
+    dots: frozenset[str]
+    rings: frozenset[str]
+
+
+def _compose(kit: _Kit, plan: _Plan, words: Caption, theme: Theme) -> Image.Image:
+    canvas = kit.base.copy()
+    centres = kit.geometry.layout.centres
+    for square, kind in plan.tiles.items():
+        put(canvas, kit.tiles[kind], centres[square])
+        image, at = kit.names[square]
+        canvas.paste(image, at, image)
+    for square, side in plan.ghosts.items():
+        put(canvas, kit.ghosts[side], centres[square])
+    for square in plan.dots:
+        put(canvas, kit.dot, centres[square])
+    for square, side in plan.stones.items():
+        put(canvas, kit.stones[side], centres[square])
+    for square in plan.rings:
+        put(canvas, kit.ring, centres[square])
+    chip = kit.chips[words.side] if words.side is not None else None
+    paint_caption(canvas, kit.geometry.layout.caption, words, kit.scale, theme, chip)
+    return canvas
+
+
+def paint(state: OskaState, scene: Scene) -> Image.Image:
+    """The frame of `state` as a palette image."""
+    kit = _kit(scene.size, scene.perspective, scene.theme)
+    seen = marks(scene)
+    tiles: dict[str, str] = {}
+    if seen.came_from:
+        tiles[seen.came_from] = "from"
+    for square in seen.passed:
+        tiles[square] = "path"
+    if seen.went_to:
+        tiles[seen.went_to] = "to"
+    mover = scene.mover if scene.mover is not None else state.to_move.other
+    ghosts = {square: mover.other for square in seen.captured}
+    ghosts.update({square: mover for square in seen.forfeited})
+    stones = {square: side for side in Side for square in state.stones(side)}
+    plan = _Plan(stones, tiles, ghosts, seen.targets, seen.origins)
+    return indexed(_compose(kit, plan, scene.caption, scene.theme), kit.palette)
+
+
+def note(state: OskaState) -> str:
+    """Nothing beyond the rules line: Oska has no state the board does not show."""
+    return ""
+
+
+BOARD = Board("oska", OskaState, layout, paint, note, "taking")

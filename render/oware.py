@@ -1,0 +1,313 @@
+"""Oware: two rows of six pits between the two stores.
+
+The player whose perspective it is sits at the bottom, their pits lettered
+left to right (A-F for South, a-f for North) and their store at their right
+hand; sowing runs counter-clockwise. Every pit has its count written in a
+badge on its outer side, and up to `SEEDS_DRAWN` seeds drawn as dots; each
+store shows its side's name, seeds and count.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+from functools import lru_cache
+
+from PIL import Image, ImageDraw
+
+from games.base import Side
+from games.oware import PITS, SIDE_NAMES, OwareState
+from render.draw import cross, ellipse, indexed, palette, put, sprite, write
+from render.scene import Board, Box, Caption, Layout, Point, Scene, caption_box, paint_caption
+from render.theme import (
+    PIT,
+    RGB,
+    SEED,
+    SEEDS_DRAWN,
+    SIZES,
+    STORE_SEEDS_DRAWN,
+    Scale,
+    Theme,
+    font,
+)
+
+_GOLDEN = math.pi * (3 - math.sqrt(5))
+
+
+@dataclass(frozen=True)
+class _Geometry:
+    layout: Layout
+    cell: int
+    plate: Box
+    stores: tuple[Box, Box]  # South's, North's
+    outward: dict[str, int]  # pit -> -1 (top row) or 1 (bottom row)
+
+
+def _geometry(size: int, perspective: Side) -> _Geometry:
+    scale = Scale(size)
+    margin, label, pad = scale(SIZES.margin), scale(SIZES.label), scale(SIZES.plate_pad)
+    store = scale(SIZES.store)
+    cell = (size - 2 * margin - 2 * store - 4 * pad) // 6
+    top = scale(SIZES.caption) + scale(4) + label
+    plate = (margin, top, size - margin, top + 2 * cell + 2 * pad)
+    pits_left = margin + store + 2 * pad
+    upper, lower = plate[1] + pad + cell // 2, plate[1] + pad + cell + cell // 2
+    bottom_side = Side(perspective)
+    centres: dict[str, Point] = {}
+    outward: dict[str, int] = {}
+    for index, pit in enumerate(PITS):
+        side, place = Side(index // 6), index % 6
+        if side is bottom_side:
+            centres[pit] = (pits_left + place * cell + cell // 2, lower)
+            outward[pit] = 1
+        else:
+            centres[pit] = (pits_left + (5 - place) * cell + cell // 2, upper)
+            outward[pit] = -1
+    right = (size - margin - pad - store, plate[1] + pad, size - margin - pad, plate[3] - pad)
+    left = (margin + pad, plate[1] + pad, margin + pad + store, plate[3] - pad)
+    # Each side's store is at its owner's right hand.
+    stores = (right, left) if bottom_side is Side.FIRST else (left, right)
+    height = plate[3] + label + margin
+    layout = Layout(size, height, caption_box(scale, size), centres)
+    return _Geometry(layout, cell, plate, stores, outward)
+
+
+def layout(size: int, perspective: Side, theme: Theme) -> Layout:
+    """Where each pit's centre is, for hit-testing and tests."""
+    return _geometry(size, perspective).layout
+
+
+# ------------------------------------------------------------------ sprites
+
+
+def _spiral(count: int, rx: float, ry: float, full: int) -> list[tuple[float, float]]:
+    """Seed positions: a sunflower spiral that `full` seeds would fill to the radii.
+
+    Fewer seeds keep the same spacing, gathered in the middle, so a pit's
+    seeds look like a heap and not like a ring.
+    """
+    return [
+        (rx * math.sqrt((i + 0.5) / full) * math.cos(i * _GOLDEN),
+         ry * math.sqrt((i + 0.5) / full) * math.sin(i * _GOLDEN))
+        for i in range(count)
+    ]  # fmt: skip
+
+
+@lru_cache(maxsize=512)
+def _heap(width: int, height: int, seed: int, count: int, full: int, theme: Theme) -> Image.Image:
+    """`count` seeds as one sprite of `width` x `height`."""
+
+    def paint(draw: ImageDraw.ImageDraw, k: float) -> None:
+        r = seed * k / 2
+        rx, ry = width * k / 2 - r - k, height * k / 2 - r - k
+        for dx, dy in _spiral(count, rx, ry, full):
+            ellipse(
+                draw,
+                (width * k / 2 + dx, height * k / 2 + dy),
+                r,
+                r,
+                theme.seed,
+                theme.seed_edge,
+                max(1.0, k * 1.1),
+            )
+
+    return sprite(width | 1, height | 1, paint)
+
+
+def _ring(diameter: int, colour: RGB, stroke: int, edge: RGB | None = None) -> Image.Image:
+    """A ring round a pit; `edge` lines it on both sides, to stand out on dark wood too."""
+
+    def paint(draw: ImageDraw.ImageDraw, k: float) -> None:
+        r = diameter * k / 2
+        if edge is None:
+            ellipse(draw, (r, r), r - k, r - k, None, colour, stroke * k)
+        else:
+            ellipse(draw, (r, r), r - k, r - k, None, edge, (stroke + 2) * k)
+            ellipse(draw, (r, r), r - 2 * k, r - 2 * k, None, colour, stroke * k)
+
+    return sprite(diameter | 1, diameter | 1, paint)
+
+
+@lru_cache(maxsize=128)
+def _count(pixels: int, number: int, theme: Theme) -> Image.Image:
+    """A pit's count in a round badge."""
+    face = font(pixels)
+    text = str(number)
+    diameter = max(round(pixels * 1.55), round(face.getlength(text)) + pixels // 2) | 1
+    height = round(pixels * 1.55) | 1
+
+    def paint(draw: ImageDraw.ImageDraw, k: float) -> None:
+        draw.rounded_rectangle(
+            (k, k, (diameter - 1) * k, (height - 1) * k),
+            height * k / 2,
+            fill=theme.count,
+            outline=theme.seed,
+            width=round(k * 1.5),
+        )
+
+    image = sprite(diameter, height, paint)
+    write(ImageDraw.Draw(image), (diameter / 2, height / 2 + 0.5), text, face, theme.count_text)
+    return image
+
+
+@dataclass(frozen=True)
+class _Kit:
+    geometry: _Geometry
+    scale: Scale
+    base: Image.Image
+    pit: int  # diameter
+    seed: int
+    sown: Image.Image
+    playable: Image.Image
+    taken: Image.Image
+    palette: Image.Image
+
+
+@lru_cache(maxsize=4)  # a kit holds a whole board image; a bot uses one size, two sides
+def _kit(size: int, perspective: Side, theme: Theme) -> _Kit:
+    geometry = _geometry(size, perspective)
+    scale = Scale(size)
+    pit = round(geometry.cell * PIT) | 1
+    seed = round(pit * SEED) | 1
+
+    def taken(draw: ImageDraw.ImageDraw, k: float) -> None:
+        c = pit * k / 2
+        cross(draw, (c, c), pit * k * 0.2, scale(SIZES.cross) * k, theme.taken, theme.taken_edge)
+
+    kit = _Kit(
+        geometry=geometry,
+        scale=scale,
+        base=_base(geometry, scale, theme, pit),
+        pit=pit,
+        seed=seed,
+        sown=_ring(pit + 2 * scale(SIZES.ring), theme.went_to, scale(SIZES.ring)),
+        playable=_ring(
+            pit + 2 * scale(SIZES.ring), theme.hint, scale(SIZES.ring) - 1, theme.hint_edge
+        ),
+        taken=sprite(pit, pit, taken),
+        palette=Image.new("P", (1, 1)),
+    )
+    return _with_palette(kit, theme)
+
+
+def _base(geometry: _Geometry, scale: Scale, theme: Theme, pit: int) -> Image.Image:
+    layout = geometry.layout
+    base = Image.new("RGB", (layout.width, layout.height), theme.panel)
+    draw = ImageDraw.Draw(base)
+    radius = scale(SIZES.radius) * 2
+    draw.rounded_rectangle(
+        geometry.plate, radius, fill=theme.wood, outline=theme.wood_edge, width=scale(3)
+    )
+
+    def hollow(paint_draw: ImageDraw.ImageDraw, k: float) -> None:
+        r = pit * k / 2
+        ellipse(paint_draw, (r, r), r - k / 2, r - k / 2, theme.pit_shade)
+        ellipse(paint_draw, (r, r + k * scale(2)), r * 0.94, r * 0.92, theme.pit)
+
+    hole = sprite(pit, pit, hollow)
+    face = font(scale(SIZES.label_font))
+    label = scale(SIZES.label)
+    for pit_name, centre in layout.centres.items():
+        put(base, hole, centre)
+        x = centre[0]
+        edge = geometry.plate[3] if geometry.outward[pit_name] > 0 else geometry.plate[1]
+        write(draw, (x, edge + geometry.outward[pit_name] * label / 2), pit_name, face, theme.muted)
+    for box in geometry.stores:
+        draw.rounded_rectangle(box, radius, fill=theme.pit, outline=theme.pit_shade, width=scale(3))
+    return base
+
+
+def _with_palette(kit: _Kit, theme: Theme) -> _Kit:
+    """The kit with a palette made from a frame holding every mark and a crowd of seeds."""
+    pits = tuple(range(12))
+    plan = _Plan(pits, (10, 30), frozenset("AB"), frozenset("cd"), frozenset("EF"))
+    words = Caption(
+        "South to move: Ann", "Move 12: North played e, capturing B and C", "Oware", None
+    )
+    specimen = _compose(kit, plan, words, theme)
+    return replace(kit, palette=palette(theme.colours(), [specimen]))
+
+
+# ------------------------------------------------------------------ frames
+
+
+@dataclass(frozen=True)
+class _Plan:
+    pits: tuple[int, ...]
+    stores: tuple[int, int]
+    sown: frozenset[str]
+    taken: frozenset[str]
+    playable: frozenset[str]
+
+
+def _compose(kit: _Kit, plan: _Plan, words: Caption, theme: Theme) -> Image.Image:
+    canvas = kit.base.copy()
+    geometry = kit.geometry
+    centres = geometry.layout.centres
+    badge_pixels = kit.scale(SIZES.count_font)
+    inner = round(kit.pit * 0.8)
+    radius = kit.pit / 2
+    for pit_name in plan.playable:
+        put(canvas, kit.playable, centres[pit_name])
+    for pit_name in plan.sown:
+        put(canvas, kit.sown, centres[pit_name])
+    for index, pit_name in enumerate(PITS):
+        seeds = plan.pits[index]
+        x, y = centres[pit_name]
+        if seeds:
+            heap = _heap(inner, inner, kit.seed, min(seeds, SEEDS_DRAWN), SEEDS_DRAWN, theme)
+            # Off the badge, which covers the pit's outer rim.
+            put(canvas, heap, (x, y - geometry.outward[pit_name] * radius * 0.1))
+        if pit_name in plan.taken:
+            put(canvas, kit.taken, (x, y))
+        badge = _count(badge_pixels, seeds, theme)
+        put(canvas, badge, (x, y + geometry.outward[pit_name] * radius * 1.02))
+    draw = ImageDraw.Draw(canvas)
+    for side in Side:
+        _paint_store(canvas, draw, kit, theme, geometry.stores[side], side, plan.stores[side])
+    paint_caption(canvas, geometry.layout.caption, words, kit.scale, theme, None)
+    return canvas
+
+
+def _paint_store(
+    canvas: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    kit: _Kit,
+    theme: Theme,
+    box: Box,
+    side: Side,
+    seeds: int,
+) -> None:
+    x0, y0, x1, y1 = box
+    scale = kit.scale
+    name_y, count_y = y0 + scale(14), y1 - scale(19)
+    name_font = font(scale(SIZES.store_name_font))
+    write(draw, ((x0 + x1) / 2, name_y), SIDE_NAMES[side], name_font, theme.text)
+    count_font = font(scale(SIZES.store_count_font))
+    write(draw, ((x0 + x1) / 2, count_y), str(seeds), count_font, theme.text)
+    if seeds:
+        width, height = x1 - x0 - scale(10), (count_y - name_y) - scale(34)
+        heap = _heap(
+            width, height, kit.seed, min(seeds, STORE_SEEDS_DRAWN), STORE_SEEDS_DRAWN, theme
+        )
+        put(canvas, heap, ((x0 + x1) / 2, (name_y + count_y) / 2))
+
+
+def paint(state: OwareState, scene: Scene) -> Image.Image:
+    """The frame of `state` as a palette image."""
+    kit = _kit(scene.size, scene.perspective, scene.theme)
+    last = scene.last
+    sown = frozenset(last.path) if last else frozenset()
+    taken = frozenset(last.captured) if last else frozenset()
+    plan = _Plan(state.pits, state.stores, sown, taken, frozenset(scene.hints))
+    return indexed(_compose(kit, plan, scene.caption, scene.theme), kit.palette)
+
+
+def note(state: OwareState) -> str:
+    """The must-play-12 obligation of the player to move, which the board cannot show."""
+    if state.obliged[state.to_move]:
+        return f"{SIDE_NAMES[state.to_move]} must play a pit with more than 11 seeds"
+    return ""
+
+
+BOARD = Board("oware", OwareState, layout, paint, note, "capturing")
