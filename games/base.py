@@ -95,6 +95,10 @@ class MoveError(GameError):
         self.legal = tuple(legal)
         super().__init__(_with_legal(message, self.legal))
 
+    def __reduce__(self) -> tuple[type[MoveError], tuple[str, str, tuple[str, ...]]]:
+        # Errors cross process boundaries (the AI runs in a pool); rebuild from the parts.
+        return (type(self), (self.move, self.why, self.legal))
+
 
 class MalformedMove(MoveError):
     """The text is not a move at all in this game's notation (`z9`)."""

@@ -1,0 +1,109 @@
+"""The one entry of the computer opponent: a state, a level, a time budget -> a move.
+
+`choose_move` works on any engine state. `play_move` takes plain values (the
+game's name, its variant text, the move list) so that a
+`concurrent.futures.ProcessPoolExecutor` can run it in a worker process;
+`warm_up` is a worker initializer that loads the Oska tables ahead of time.
+
+The budget counts from the call: a move comes back within it, with a margin
+for the last iteration's bookkeeping (the search looks at the clock every few
+hundred nodes, a few milliseconds).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Sequence
+
+from games.ai import oska_player, oska_solver, search_player
+from games.ai.levels import LEVELS, level_of
+from games.ai.search import SearchResult
+from games.base import GameError, GameState
+from games.oska import OskaState
+from games.registry import get
+
+MARGIN = 0.1  # the share of the budget kept back
+MIN_MARGIN = 0.015  # seconds
+
+
+def deadline_of(began: float, budget: float) -> float:
+    return began + budget - max(MIN_MARGIN, MARGIN * budget)
+
+
+def choose_move(
+    state: GameState, level: str, *, budget: float | None = None, seed: int | None = None
+) -> str:
+    """A legal move for the player to move at `level` (one of LEVELS).
+
+    `budget` is the most seconds to spend (default: the level's, 1 s for
+    `hard`, 2 s for `max`); `seed` fixes the level's random choices (the
+    mistakes and the choice among equal moves). A search cut by the clock
+    returns the best move of its last finished depth, so only moves from
+    fixed-depth levels (`easy`, `medium`) and Oska are reproducible exactly.
+    Raises ValueError for an unknown level or a finished game.
+    """
+    return think(state, level, budget=budget, seed=seed).move
+
+
+def think(
+    state: GameState, level: str, *, budget: float | None = None, seed: int | None = None
+) -> SearchResult:
+    """`choose_move` with what the search saw: its depth, nodes and score."""
+    began = time.perf_counter()
+    chosen = level_of(level)
+    legal = state.legal_moves()
+    if not legal:
+        raise ValueError("the game is over: there is no move to choose")
+    if len(legal) == 1:
+        return SearchResult(legal[0], 0, 0, 0, time.perf_counter() - began)
+    rng = random.Random(seed)
+    if isinstance(state, OskaState):
+        result = SearchResult(oska_player.choose(state, chosen, rng), 0, 0, 0, 0.0)
+    else:
+        deadline = deadline_of(began, chosen.budget if budget is None else budget)
+        result = search_player.choose(state, chosen, deadline, rng)
+    if result.move not in legal:  # never expected: the mirrors are tested against the engines
+        raise RuntimeError(f"the AI chose `{result.move}`, which is not legal here")
+    result.elapsed = time.perf_counter() - began
+    return result
+
+
+def play_move(
+    game: str,
+    variant: str,
+    moves: Sequence[str],
+    level: str,
+    budget: float | None = None,
+    seed: int | None = None,
+) -> str:
+    """`choose_move` from plain values, for a process pool: replays `moves`
+    from the start of `game` under `variant` (`key=value` text) and returns
+    the move's text. The replay counts against the budget.
+
+    A game, variant or move the engine refuses raises ValueError with the
+    engine's message (the engine's own errors do not survive the trip back
+    from a worker process: they cannot be unpickled).
+    """
+    began = time.perf_counter()
+    try:
+        state = get(game).new(variant)
+        for move in moves:
+            state = state.play(move)
+    except GameError as error:
+        raise ValueError(error.message) from None
+    if budget is None:
+        budget = level_of(level).budget
+    left = budget - (time.perf_counter() - began)
+    return choose_move(state, level, budget=max(left, 0.02), seed=seed)
+
+
+def warm_up() -> None:
+    """Load every Oska table now (about 0.2 s and 27 MB), e.g. as the
+    initializer of the process pool, so no player waits for it."""
+    if oska_solver.has_table():
+        for mode, elimination in oska_solver.VARIANTS:
+            oska_solver.table(mode, elimination)
+
+
+__all__ = ["LEVELS", "choose_move", "play_move", "warm_up"]

@@ -1,0 +1,161 @@
+"""The computer opponent's entry: legal moves everywhere, the time budget, the
+seed, the process pool, and the wins a player must not miss."""
+
+from __future__ import annotations
+
+import pickle
+import random
+import time
+from concurrent.futures import ProcessPoolExecutor
+from textwrap import dedent
+
+import pytest
+
+from games import lasca, oware
+from games.ai import LEVELS, choose_move, play_move
+from games.ai.search_player import baseline_move, greedy_move, with_mistakes
+from games.base import GameState, Variant
+from games.registry import GAMES
+
+CASES = [
+    pytest.param(name, variant, id=f"{name}-{variant or 'default'}")
+    for name, spec in GAMES.items()
+    for variant in spec.all_variants()
+]
+
+
+def random_position(name: str, variant: Variant, rng: random.Random) -> GameState:
+    """A position of a random game, with at least two legal moves."""
+    while True:
+        state = GAMES[name].start(variant)
+        for _ in range(rng.randrange(0, 60)):
+            legal = state.legal_moves()
+            if not legal:
+                break
+            state = state.play(rng.choice(legal))
+        if len(state.legal_moves()) > 1:
+            return state
+
+
+@pytest.mark.parametrize(("name", "variant"), CASES)
+def test_every_level_returns_a_legal_move(name: str, variant: Variant) -> None:
+    rng = random.Random(f"{name}{variant}")
+    for level in LEVELS:
+        state = random_position(name, variant, rng)
+        move = choose_move(state, level, budget=0.05, seed=1)
+        assert move in state.legal_moves()
+
+
+def test_the_levels_are_named() -> None:
+    assert LEVELS == ("easy", "medium", "hard", "max")
+    with pytest.raises(ValueError, match="not a level"):
+        choose_move(GAMES["oware"].new(), "expert")
+
+
+def test_a_finished_game_has_no_move() -> None:
+    state = GAMES["oska"].new()
+    while legal := state.legal_moves():
+        state = state.play(legal[0])
+    with pytest.raises(ValueError, match="over"):
+        choose_move(state, "hard")
+
+
+@pytest.mark.parametrize("name", ["oware", "lasca"])
+@pytest.mark.parametrize("level", ["hard", "max"])
+def test_the_time_budget_is_kept(name: str, level: str) -> None:
+    state = random_position(name, GAMES[name].variant(), random.Random(3))
+    began = time.perf_counter()
+    choose_move(state, level, budget=0.2, seed=1)
+    assert time.perf_counter() - began < 0.3
+
+
+@pytest.mark.parametrize("name", ["oware", "lasca", "oska"])
+def test_a_seed_fixes_the_moves_of_the_fixed_depth_levels(name: str) -> None:
+    rng = random.Random(8)
+    positions = [random_position(name, GAMES[name].variant(), rng) for _ in range(6)]
+    for level in ("easy", "medium"):
+        first = [choose_move(s, level, budget=5, seed=7) for s in positions]
+        again = [choose_move(s, level, budget=5, seed=7) for s in positions]
+        assert first == again
+    other = [choose_move(s, "easy", budget=5, seed=s_) for s_, s in enumerate(positions * 3)]
+    assert len(set(other)) > 1
+
+
+def test_mistakes_come_at_their_rate_and_prefer_the_better_moves() -> None:
+    rng = random.Random(1)
+    scores = {"best": 500, "close": 450, "poor": 0, "awful": -2000}
+    picks = [with_mistakes(scores, rng, 0.3, 200) for _ in range(4000)]
+    share = 1 - picks.count("best") / len(picks)
+    assert 0.27 < share < 0.33
+    assert picks.count("close") > 5 * picks.count("poor") > 0
+    assert "awful" not in picks  # more than 4 temperatures below the best
+    won = {"win": 999_999, "slower": 999_997, "other": 0}
+    assert {with_mistakes(won, rng, 0.9, 200) for _ in range(200)} == {"win"}
+
+
+def test_play_move_runs_in_a_process_pool() -> None:
+    moves = ("c3-d4", "e5xc3")
+    args = ("lasca", "promotion=continues", moves, "medium", 0.3, 5)
+    pickle.dumps((play_move, args))
+    with ProcessPoolExecutor(1) as pool:
+        move = pool.submit(play_move, *args).result(timeout=30)
+    state = GAMES["lasca"].new("promotion=continues").play(moves[0]).play(moves[1])
+    assert move in state.legal_moves()
+    assert move == play_move(*args)  # a fixed depth and seed: the same move here
+
+
+def test_play_move_reports_a_bad_move_list_in_words() -> None:
+    with ProcessPoolExecutor(1) as pool:
+        future = pool.submit(play_move, "oska", "", ("a1-b2", "a1-b2"), "easy", 0.1, 1)
+        with pytest.raises(ValueError, match="a1-b2"):
+            future.result(timeout=30)
+
+
+# South F sows into North's a, which then holds 2: captured, South reaches 25.
+OWARE_WINNING_CAPTURE = """
+    North  f  e  d  c  b  a     store 15
+           0  2  0  4  0  1
+           2  0  0  0  0  1
+    South  A  B  C  D  E  F     store 23
+    South to move
+"""
+
+# Black's last soldier g3 can only step to f2: White g1-f2 blocks it (and
+# leaves no jump: e1 is still taken). e1-f2 blocks too, but g3xe1 then jumps it.
+LASCA_BLOCKADE = """
+    .  .  .  .
+      .  .  .
+    .  .  .  .
+      .  .  .
+    .  .  .  b
+      .  .  .
+    .  .  w  w
+    White to move
+"""
+
+
+@pytest.mark.parametrize("level", ["medium", "hard", "max"])
+def test_oware_takes_the_capture_that_wins_at_once(level: str) -> None:
+    state = oware.from_text(dedent(OWARE_WINNING_CAPTURE), oware.SPEC.variant())
+    assert state.legal_moves() == ("A", "F")
+    for seed in range(3):
+        move = choose_move(state, level, budget=0.2, seed=seed)
+        assert move == "F"
+    after = state.play("F").outcome()
+    assert after is not None and after.winner == 0
+
+
+@pytest.mark.parametrize("level", ["medium", "hard", "max"])
+def test_lasca_leaves_the_opponent_without_a_move(level: str) -> None:
+    state = lasca.from_text(dedent(LASCA_BLOCKADE), lasca.SPEC.variant())
+    assert state.legal_moves() == ("e1-d2", "e1-f2", "g1-f2")
+    for seed in range(3):
+        assert choose_move(state, level, budget=0.2, seed=seed) == "g1-f2"
+    after = state.play("g1-f2").outcome()
+    assert after is not None and after.winner == 0
+
+
+def test_the_reference_players_see_the_win_too() -> None:
+    state = oware.from_text(dedent(OWARE_WINNING_CAPTURE), oware.SPEC.variant())
+    assert greedy_move(state, seed=1) == "F"
+    assert baseline_move(state, seed=1).move == "F"

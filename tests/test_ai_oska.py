@@ -1,0 +1,207 @@
+"""Oska solved: hand-checked values, perfect play, the shipped table, the levels."""
+
+from __future__ import annotations
+
+import random
+from textwrap import dedent
+
+import pytest
+
+from games import oska
+from games.ai import choose_move, oska_solver
+from games.ai.levels import level_of
+from games.ai.oska_game import masks, rules_of
+from games.ai.oska_player import choose, move_values
+from games.base import Variant
+
+VARIANTS = [pytest.param(v, id=str(v) or "default") for v in oska.SPEC.all_variants()]
+
+
+def position(diagram: str, variant: Variant | str = "") -> oska.OskaState:
+    if isinstance(variant, str):
+        variant = oska.SPEC.variant(variant)
+    return oska.from_text(dedent(diagram), variant)
+
+
+def solved(state: oska.OskaState) -> int:
+    mode, elimination = rules_of(state.variant)
+    return oska_solver.value(*masks(state), mode, elimination)
+
+
+def in_table(state: oska.OskaState) -> bool:
+    mode, elimination = rules_of(state.variant)
+    index = oska_solver.index(*masks(state))
+    return oska_solver.table(mode, elimination)[index] != oska_solver.UNREACHABLE
+
+
+# Blue c3 steps to b4 or d4, Red e3 steps down (it cannot reach Blue), Blue
+# steps home: a win in 3 plies under every variant (no capture is ever possible).
+WIN_IN_THREE = """
+    5  . . . .
+    4   . . .
+    3    b r
+    2   . . .
+    1  . . . .
+    Blue to move
+"""
+
+# Red e3 must step down; then Blue d4 steps home: Red loses in 2 plies.
+RED_LOSES_IN_TWO = """
+    5  . . . .
+    4   . b .
+    3    . r
+    2   . . .
+    1  . . . .
+    Red to move
+"""
+
+# Blue a1's only move jumps Red's last stone: under the goal rule Red, with no
+# stone left, has all its stones home and wins; under elimination Blue wins.
+LAST_CAPTURE = """
+    5  . . . .
+    4   . . .
+    3    . .
+    2   r . .
+    1  b . . .
+    Blue to move
+"""
+
+# Blue c3 can jump Red's last stone (d4) to e5, or step to b4 and win in 3.
+JUMP_OR_STEP = """
+    5  . . . .
+    4   . r .
+    3    b .
+    2   . . .
+    1  . . . .
+    Blue to move
+"""
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_hand_checked_values_from_the_table(variant: Variant) -> None:
+    win3 = position(WIN_IN_THREE, variant)
+    lose2 = position(RED_LOSES_IN_TWO, variant)
+    assert in_table(win3)
+    assert in_table(lose2)
+    assert solved(win3) == 97
+    assert solved(lose2) == -98
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_capturing_the_last_stone_loses_under_the_goal_rule(variant: Variant) -> None:
+    state = position(LAST_CAPTURE, variant)
+    assert state.legal_moves() == ("a1xc3",)
+    expected = 99 if variant["win"] == "elimination" else -99
+    assert solved(state) == expected
+
+
+@pytest.mark.parametrize(
+    ("variant", "values", "best"),
+    [
+        ("", {"c3xe5": 0}, "c3xe5"),
+        ("win=elimination", {"c3xe5": 99}, "c3xe5"),
+        ("capture=huff", {"c3-b4/b4": 99, "c3xe5": 0}, "c3-b4/b4"),
+        ("capture=huff win=elimination", {"c3-b4/b4": -99, "c3xe5": 99}, "c3xe5"),
+        ("capture=optional", {"c3-b4": 97, "c3xe5": 0}, "c3-b4"),
+        ("capture=optional win=elimination", {"c3-b4": 97, "c3xe5": 99}, "c3xe5"),
+    ],
+)
+def test_max_takes_the_best_result_and_the_fastest_win(
+    variant: str, values: dict[str, int], best: str
+) -> None:
+    state = position(JUMP_OR_STEP, variant)
+    assert move_values(state) == values
+    for seed in range(5):
+        assert choose_move(state, "max", seed=seed) == best
+
+
+def test_start_values() -> None:
+    start = {str(v): solved(oska.SPEC.start(v)) for v in oska.SPEC.all_variants()}
+    assert start == {
+        "": 0,
+        "win=elimination": 0,
+        "capture=huff": 79,
+        "capture=huff win=elimination": 79,
+        "capture=optional": 79,
+        "capture=optional win=elimination": 79,
+    }
+
+
+def test_the_shipped_table_is_a_fresh_solve_of_the_default_variant() -> None:
+    solver = oska_solver.solve_variant(0, False)
+    assert oska_solver.table(0, False) == bytes(oska_solver.dense(solver.memo))
+
+
+@pytest.mark.parametrize("variant", VARIANTS[1:])
+def test_the_shipped_table_agrees_with_fresh_solves_of_late_positions(variant: Variant) -> None:
+    rng = random.Random(5)
+    mode, elimination = rules_of(variant)
+    checked = 0
+    for _ in range(3):
+        state = oska.SPEC.start(variant)
+        for _ in range(rng.randrange(8, 12)):
+            if not state.legal_moves():
+                break
+            state = state.play(rng.choice(state.legal_moves()))
+        solver = oska_solver.Solver(mode, elimination)
+        expected = solver.value(*masks(state))
+        assert in_table(state)
+        assert solved(state) == expected
+        for packed, value in list(solver.memo.items())[:: max(1, len(solver.memo) // 500)]:
+            index = oska_solver.index(packed & 0xFFFF, packed >> 16 & 0xFFFF, packed >> 32)
+            byte = oska_solver.table(mode, elimination)[index]
+            assert (byte - 256 if byte > 127 else byte) == value
+            checked += 1
+    assert checked > 100
+
+
+def test_the_index_numbers_every_position_once() -> None:
+    rng = random.Random(1)
+    seen: dict[int, tuple[int, int, int]] = {}
+    for _ in range(20_000):
+        squares = rng.sample(range(16), rng.randrange(0, 9))
+        split = rng.randrange(max(0, len(squares) - 4), min(4, len(squares)) + 1)
+        blue = sum(1 << s for s in squares[:split])
+        red = sum(1 << s for s in squares[split:])
+        side = rng.randrange(2)
+        index = oska_solver.index(blue, red, side)
+        assert 0 <= index < oska_solver.SIZE
+        assert seen.setdefault(index, (blue, red, side)) == (blue, red, side)
+
+
+def random_positions(variant: Variant, count: int, seed: int) -> list[oska.OskaState]:
+    rng = random.Random(seed)
+    found = []
+    while len(found) < count:
+        state = oska.SPEC.start(variant)
+        for _ in range(rng.randrange(0, 14)):
+            if not state.legal_moves():
+                break
+            state = state.play(rng.choice(state.legal_moves()))
+        if len(state.legal_moves()) > 1:
+            found.append(state)
+    return found
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_max_never_worsens_the_solved_value(variant: Variant) -> None:
+    for state in random_positions(variant, 20, seed=2):
+        values = move_values(state)
+        move = choose_move(state, "max", seed=1)
+        assert values[move] == max(values.values()) == solved(state)
+
+
+def test_hard_keeps_the_result_and_easy_makes_mistakes() -> None:
+    hard, easy = level_of("hard"), level_of("easy")
+    rng = random.Random(9)
+    hard_slower = easy_worse = total = 0
+    for state in random_positions(oska.SPEC.variant("capture=optional"), 150, seed=4):
+        values = move_values(state)
+        best = max(values.values())
+        sign = (best > 0) - (best < 0)
+        move = choose(state, hard, rng)
+        assert (values[move] > 0) - (values[move] < 0) == sign
+        hard_slower += values[move] != best
+        easy_worse += values[choose(state, easy, rng)] != best
+        total += 1
+    assert 0 < hard_slower < easy_worse < total
