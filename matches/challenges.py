@@ -19,6 +19,7 @@ from matches.core import ATTEMPTS, Loaded, ServiceCore, Where
 from matches.errors import (
     BadInput,
     CannotChallengeYourself,
+    ChallengeExpired,
     GameAlreadyHere,
     NotAPlayer,
     NotChallenged,
@@ -89,6 +90,20 @@ class Challenges(ServiceCore):
         an opponent it is a challenge like any other, and against the bot it
         starts at once. A record whose game is over cannot be played on.
         """
+        spec, state = self.check_record(text, game)
+        seconds, choice = move_seconds(time), first_choice(first)
+        if opponent_id is None:
+            return await self._study(guild_id, channel_id, user_id, spec, state, seconds)
+        return await self._open(
+            guild_id, channel_id, user_id, opponent_id, spec, state, seconds, choice, level
+        )
+
+    def check_record(self, text: str, game: str | None = None) -> tuple[GameSpec, GameState]:
+        """The game a record describes and the position it reaches, if a game can go on from it.
+
+        The refusal `import_record` would give otherwise; nothing is written. The bot asks
+        before it opens a thread for the game.
+        """
         capped(text, MAX_RECORD, "record")
         try:
             record, state = load(text)
@@ -102,12 +117,7 @@ class Challenges(ServiceCore):
                 f"This record's game is over ({outcome.result}, {outcome.reason}):"
                 " there is nothing left to play."
             )
-        seconds, choice = move_seconds(time), first_choice(first)
-        if opponent_id is None:
-            return await self._study(guild_id, channel_id, user_id, record.spec, state, seconds)
-        return await self._open(
-            guild_id, channel_id, user_id, opponent_id, record.spec, state, seconds, choice, level
-        )
+        return record.spec, state
 
     async def _open(
         self,
@@ -203,10 +213,7 @@ class Challenges(ServiceCore):
             row = loaded.row
             if not self._check_challenge(loaded):
                 await self._expire(loaded)
-            if user_id == row.challenger_id:
-                raise CannotChallengeYourself("You cannot accept your own challenge.")
-            if row.opponent_id is not None and user_id != row.opponent_id:
-                raise NotChallenged("Only the challenged user can accept this challenge.")
+            self._check_acceptor(row, user_id)
             players = transitions.sides(row.challenger_id, user_id, row.first_choice, self.rng)
             state, _ = transitions.settle(loaded.state)
             new = replace(row, opponent_id=user_id, channel_id=place or row.channel_id)
@@ -215,6 +222,25 @@ class Challenges(ServiceCore):
                 self.positions.remember(saved.id, state)
                 return self._view(Loaded(saved, loaded.spec, state))
         raise StaleAction()
+
+    async def may_accept(self, game_id: int, user_id: int) -> GameView:
+        """The challenge, if `user_id` may accept it now; else the refusal `accept` would give.
+
+        Nothing is written: the bot asks before it opens a thread for the game.
+        """
+        snowflake(user_id, "user")
+        loaded = await self._load(Where(game_id=game_id))
+        if not self._check_challenge(loaded):
+            raise ChallengeExpired()
+        self._check_acceptor(loaded.row, user_id)
+        return self._view(loaded)
+
+    @staticmethod
+    def _check_acceptor(row: StoredGame, user_id: int) -> None:
+        if user_id == row.challenger_id:
+            raise CannotChallengeYourself("You cannot accept your own challenge.")
+        if row.opponent_id is not None and user_id != row.opponent_id:
+            raise NotChallenged("Only the challenged user can accept this challenge.")
 
     async def decline(self, game_id: int, user_id: int) -> GameView:
         """Decline a challenge made to you."""

@@ -1,0 +1,74 @@
+"""`python -m bot`: read the settings, open the store, start the client, log in.
+
+A missing or malformed token stops the bot at once with one line on stderr
+saying how to get one, and exit status 2; so does a token Discord refuses.
+The token itself is never printed or logged. The settings are checked
+before discord.py is even imported, so a mistake is reported at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import signal
+import sys
+
+from bot.settings import TOKEN_HELP, Settings, SettingsError
+
+log = logging.getLogger("bot")
+
+
+async def run(settings: Settings) -> None:
+    """Run the bot until it is stopped (SIGTERM, Ctrl-C)."""
+    from bot.client import build_client, point_discord_at
+    from bot.opponent import PooledPicker
+    from store import open_store
+
+    point_discord_at(settings)
+    store = await open_store(settings.database_url)
+    picker = PooledPicker(settings.ai_workers)
+    client = build_client(settings, store, picker, settings.clock())
+    loop = asyncio.get_running_loop()
+    for stop in (signal.SIGTERM, signal.SIGINT):  # `docker stop`, Ctrl-C: close cleanly
+        loop.add_signal_handler(stop, lambda: asyncio.ensure_future(client.close()))
+    try:
+        async with client:
+            await client.start(settings.token, reconnect=True)
+    finally:
+        picker.close()
+        await store.close()
+
+
+def main() -> int:
+    try:
+        settings = Settings.from_env()
+    except SettingsError as error:
+        print(f"kamen: {error}", file=sys.stderr)
+        return 2
+    logging.basicConfig(
+        level=settings.log_level,
+        format="%(asctime)s %(levelname)-7s %(name)s: %(message)s",
+        stream=sys.stderr,
+    )
+    import discord
+
+    from store import StoreError
+
+    try:
+        asyncio.run(run(settings))
+    except discord.LoginFailure:
+        print(
+            f"kamen: Discord refused DISCORD_TOKEN (it may have been reset): {TOKEN_HELP}.",
+            file=sys.stderr,
+        )
+        return 2
+    except StoreError as error:
+        print(f"kamen: the database cannot be used: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        log.info("stopped")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

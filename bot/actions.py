@@ -1,0 +1,550 @@
+"""What each command and component does: read the interaction, call the service, reply.
+
+Every handler is `@guarded`, so refusals become ephemeral replies and
+nothing goes unanswered. The reply comes first; bookkeeping follows.
+Games start either at once (against the bot, or a record studied alone) or
+when a challenge is accepted; either way in a thread of their own when the
+server allows it and the bot may create threads, else in the channel.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+import re
+from collections.abc import Awaitable, Callable
+
+import discord
+
+from bot import components, images, replies
+from bot.table import Table, guarded
+from games.base import GameSpec
+from matches import (
+    BadInput,
+    DrawEvent,
+    GameOver,
+    GameView,
+    MatchError,
+    NotAPlayer,
+    StaleAction,
+)
+from matches.inputs import MAX_RECORD
+from store import FirstChoice, Status
+
+log = logging.getLogger(__name__)
+
+STALE = "That board is out of date: the game has moved on. Look again."
+FIRST = {"me": FirstChoice.CHALLENGER, "them": FirstChoice.OPPONENT, "random": FirstChoice.RANDOM}
+ARCHIVE_MINUTES = 10080  # a week: a slow game's thread stays in the channel list
+
+
+class Actions(Table):
+    """The handlers behind the commands and components."""
+
+    # ---------------------------------------------------------------- challenges
+
+    @guarded
+    async def challenge(
+        self,
+        interaction: discord.Interaction,
+        spec: GameSpec,
+        *,
+        opponent: discord.abc.User | None,
+        variant: list[str],
+        time: str | None,
+        first: str,
+        level: str | None,
+    ) -> None:
+        self.remember(opponent)
+        choice = FIRST.get(first, FirstChoice.RANDOM)
+        me = self.client.user
+        if opponent is not None and opponent.bot and (me is None or opponent.id != me.id):
+            raise BadInput("Other bots cannot play: challenge a person, or Kamen itself.")
+        common = {
+            "game": spec.name,
+            "variant": variant,
+            "time": time,
+            "first": choice,
+            "level": level,
+            "challenger_id": interaction.user.id,
+        }
+        if opponent is not None and me is not None and opponent.id == me.id:
+            who = f"{replies.mention(me.id)} (level {level or 'medium'})"
+            name = me.display_name
+
+            # Kamen's worker process starts now (once), while the player looks at the board.
+            self.spawn(self.opponent.start(), "starting Kamen's worker")
+
+            async def start(channel_id: int) -> GameView:
+                return await self.service.challenge(
+                    guild_id=self._guild_id(interaction),
+                    channel_id=channel_id,
+                    opponent_id=me.id,
+                    **common,
+                )
+
+            await self._start_now(interaction, spec, who, name, start)
+            return
+        view = await self.service.challenge(
+            guild_id=self._guild_id(interaction),
+            channel_id=self._channel_id(interaction),
+            opponent_id=opponent.id if opponent is not None else None,
+            **common,
+        )
+        await self._post_challenge(interaction, view, choice)
+
+    async def _post_challenge(
+        self, interaction: discord.Interaction, view: GameView, choice: FirstChoice
+    ) -> None:
+        out = replies.challenge(view, choice, components.challenge_view(view))
+        response = await interaction.response.send_message(**out.send_kwargs())
+        if response.message_id is not None:
+            await self.service.set_board_message(view.id, response.message_id)
+
+    async def _start_now(
+        self,
+        interaction: discord.Interaction,
+        spec: GameSpec,
+        against: str,
+        against_name: str,
+        start: Callable[[int], Awaitable[GameView]],
+    ) -> None:
+        """A game that begins without an Accept: in a new thread when allowed, else right here."""
+        if not await self._threads_allowed(interaction):
+            view = await start(self._channel_id(interaction))
+            response = await interaction.response.send_message(**self.board(view).send_kwargs())
+            if response.message_id is not None:
+                await self.adopt_board(view, response.message_id)
+            if view.bot_to_move:
+                self.let_bot_move(view)
+            return
+        text = f"{interaction.user.mention} starts a game of **{spec.title}** against {against}."
+        response = await interaction.response.send_message(
+            text, allowed_mentions=replies.MENTION_USERS
+        )
+        assert response.message_id is not None and isinstance(
+            interaction.channel, discord.TextChannel
+        )
+        name = replies.thread_name(spec, interaction.user.display_name, against_name)
+        thread = await interaction.channel.create_thread(
+            name=name,
+            message=discord.Object(response.message_id),
+            auto_archive_duration=ARCHIVE_MINUTES,
+        )
+        try:
+            view = await start(thread.id)
+        except MatchError as error:
+            await interaction.edit_original_response(content=f"~~{text}~~ {error.message}")
+            raise
+        await self.send_board(view, self.board(view))
+        await interaction.edit_original_response(
+            **replies.moved_to_thread(view, thread.id).edit_kwargs()
+        )
+        if view.bot_to_move:
+            self.let_bot_move(view)
+
+    @guarded
+    async def answer_challenge(
+        self, interaction: discord.Interaction, answer: str, game_id: int
+    ) -> None:
+        user = interaction.user.id
+        if answer == "decline":
+            view = await self.service.decline(game_id, user)
+        elif answer == "cancel":
+            view = await self.service.cancel(game_id, user)
+        else:
+            await self._accept(interaction, game_id)
+            return
+        await interaction.response.edit_message(**replies.closed_challenge(view).edit_kwargs())
+
+    async def _accept(self, interaction: discord.Interaction, game_id: int) -> None:
+        offered = await self.service.may_accept(game_id, interaction.user.id)
+        thread_id = await self._thread_for(interaction, offered)
+        view = await self.service.accept(game_id, interaction.user.id, channel_id=thread_id)
+        if thread_id is None:
+            await interaction.response.edit_message(**self.board(view).edit_kwargs())
+            if interaction.message is not None:
+                await self.adopt_board(view, interaction.message.id)
+            return
+        await interaction.response.edit_message(
+            **replies.moved_to_thread(view, thread_id).edit_kwargs()
+        )
+        await self.send_board(view, self.board(view), strip_old=False)
+
+    async def _thread_for(self, interaction: discord.Interaction, offered: GameView) -> int | None:
+        """The thread the accepted game goes to: one started on the challenge message."""
+        message = interaction.message
+        channel = interaction.channel
+        if message is None or not isinstance(channel, discord.TextChannel):
+            return None
+        if not await self._threads_allowed(interaction):
+            return None
+        challenger = await self.display_name(offered.challenger_id)
+        name = replies.thread_name(offered.spec, challenger, interaction.user.display_name)
+        try:
+            thread = await channel.create_thread(
+                name=name, message=message, auto_archive_duration=ARCHIVE_MINUTES
+            )
+        except discord.HTTPException as error:
+            if error.code == 160004:  # two accepts at once: the first made the thread
+                return message.id
+            log.warning("could not open a thread for game #%s: %s", offered.id, error)
+            return None
+        return thread.id
+
+    async def _threads_allowed(self, interaction: discord.Interaction) -> bool:
+        channel = interaction.channel
+        if interaction.guild_id is None or not isinstance(channel, discord.TextChannel):
+            return False
+        allowed = interaction.app_permissions
+        if not (allowed.create_public_threads and allowed.send_messages_in_threads):
+            return False
+        return (await self.service.settings(interaction.guild_id)).threads
+
+    # ---------------------------------------------------------------- moving
+
+    @guarded
+    async def move_by_command(
+        self, interaction: discord.Interaction, spec: GameSpec, text: str
+    ) -> None:
+        result = await self.service.move(
+            interaction.user.id, text, channel_id=self._channel_id(interaction), game=spec.name
+        )
+        response = await interaction.response.send_message(**self.board_after(result).send_kwargs())
+        if response.message_id is not None:
+            await self.adopt_board(result.view, response.message_id)
+        await self.after_move(result, new_message=True)
+
+    @guarded
+    async def move_by_menu(
+        self,
+        interaction: discord.Interaction,
+        game_id: int,
+        ply: int,
+        move: str,
+        *,
+        second_step: bool = False,
+    ) -> None:
+        result = await self.service.move(
+            interaction.user.id, move, game_id=game_id, expected_ply=ply
+        )
+        out = self.board_after(result)
+        clicked = interaction.message.id if interaction.message is not None else None
+        if second_step:
+            await interaction.response.edit_message(
+                content=f"You played {result.move}.", embed=None, attachments=[], view=None
+            )
+            await self.update_board(result.view, out)
+        elif clicked == result.view.message_id:
+            await interaction.response.edit_message(**out.edit_kwargs())
+        else:  # a board shown in a reply (after a stale click): the public one changes too
+            await interaction.response.edit_message(
+                content=f"You played {result.move}.", embed=None, attachments=[], view=None
+            )
+            await self.update_board(result.view, out)
+        await self.after_move(result, new_message=False)
+
+    @guarded
+    async def pick_piece(
+        self, interaction: discord.Interaction, game_id: int, ply: int, square: str
+    ) -> None:
+        view = await self.service.view(game_id=game_id)
+        if view.status is not Status.ACTIVE:
+            raise GameOver(f"This game is over: {view.result} ({view.reason}).")
+        if view.ply != ply:
+            raise StaleAction(STALE)
+        menu = components.destination_view(view, square)
+        if menu is None:
+            raise BadInput(f"No move starts from {square}: pick another piece.")
+        await interaction.response.send_message(
+            f"The moves from {square}:", view=menu, ephemeral=True
+        )
+
+    async def autocomplete(
+        self, interaction: discord.Interaction, spec: GameSpec, typed: str
+    ) -> list[discord.app_commands.Choice[str]]:
+        """The legal moves that start with what was typed (then those containing it)."""
+        try:
+            view = await self.service.view(channel_id=self._channel_id(interaction), game=spec.name)
+        except MatchError as error:
+            return [hint(error.message, typed)]
+        except Exception:  # an answer is due within 3 s whatever happens: an empty list
+            log.exception("autocomplete of %s failed", spec.name)
+            return []
+        if view.status is not Status.ACTIVE:
+            return [hint("This game is not being played.", typed)]
+        if view.to_move_id != interaction.user.id:
+            side = view.side_of(interaction.user.id)
+            why = "It is not your turn." if side is not None else str(NotAPlayer())
+            return [hint(why, typed)]
+        wanted = typed.strip().lower()
+        moves = components.ordered_moves(view)
+        starting = [m for m in moves if m.lower().startswith(wanted)]
+        containing = [m for m in moves if wanted in m.lower() and m not in starting]
+        return [
+            discord.app_commands.Choice(name=m, value=m)
+            for m in (starting + containing)[: components.MAX_OPTIONS]
+        ]
+
+    # ---------------------------------------------------------------- resign and draws
+
+    @guarded
+    async def ask_resign(
+        self,
+        interaction: discord.Interaction,
+        game_id: int | None = None,
+        ply: int | None = None,
+        spec: GameSpec | None = None,
+    ) -> None:
+        view = await self._game(interaction, game_id, spec)
+        if view.status is not Status.ACTIVE:
+            raise GameOver("This game is over: there is nothing to resign.")
+        if view.side_of(interaction.user.id) is None:
+            raise NotAPlayer()
+        await interaction.response.send_message(
+            f"Resign game #{view.id} of {view.spec.title}? This cannot be undone.",
+            view=components.resign_confirm_view(view.id, view.ply),
+            ephemeral=True,
+        )
+
+    @guarded
+    async def resign(self, interaction: discord.Interaction, *, game_id: int) -> None:
+        view = await self.service.resign(interaction.user.id, game_id=game_id)
+        await interaction.response.edit_message(content=f"You resigned game #{view.id}.", view=None)
+        await self.update_board(view, self.board(view))
+        await self.announce_end(view, new_message=False)
+
+    @guarded
+    async def draw(
+        self,
+        interaction: discord.Interaction,
+        *,
+        game_id: int | None = None,
+        ply: int | None = None,
+        spec: GameSpec | None = None,
+    ) -> None:
+        user = interaction.user.id
+        channel_id = self._channel_id(interaction) if game_id is None else None
+        result = await self.service.offer_draw(
+            user,
+            game_id=game_id,
+            channel_id=channel_id,
+            game=spec.name if spec else None,
+            expected_ply=ply,
+        )
+        view = result.view
+        out = self.board(view)
+        if result.event is DrawEvent.ACCEPTED:
+            text = f"{replies.mention(user)} accepts the draw."
+        else:
+            other = next((p for p in view.players or () if p != user), None)
+            text = (
+                f"{replies.mention(other)}, {replies.mention(user)} offers a draw: accept it"
+                f" with `/{view.game} draw` or the board's buttons, or just play on."
+            )
+        await self._answer_on_board(interaction, view, out, text)
+        if result.event is DrawEvent.ACCEPTED:
+            await self.announce_end(view, new_message=True)
+
+    @guarded
+    async def decline_draw(self, interaction: discord.Interaction, game_id: int, ply: int) -> None:
+        result = await self.service.decline_draw(
+            interaction.user.id, game_id=game_id, expected_ply=ply
+        )
+        text = f"{replies.mention(interaction.user.id)} declines the draw offer; play on."
+        await self._answer_on_board(interaction, result.view, self.board(result.view), text)
+
+    async def _answer_on_board(
+        self, interaction: discord.Interaction, view: GameView, out: replies.Outgoing, text: str
+    ) -> None:
+        """Reply with `text` in public, and show the changed board (in place when clicked there)."""
+        clicked = interaction.message.id if interaction.message is not None else None
+        if clicked is not None and clicked == view.message_id:
+            await interaction.response.edit_message(**out.edit_kwargs())
+            await interaction.followup.send(text, allowed_mentions=replies.MENTION_USERS)
+            return
+        await interaction.response.send_message(text, allowed_mentions=replies.MENTION_USERS)
+        await self.update_board(view, out)
+
+    # ---------------------------------------------------------------- looking
+
+    @guarded
+    async def show_board(self, interaction: discord.Interaction, spec: GameSpec) -> None:
+        view = await self.service.view(channel_id=self._channel_id(interaction), game=spec.name)
+        response = await interaction.response.send_message(**self.board(view).send_kwargs())
+        if response.message_id is not None:
+            await self.adopt_board(view, response.message_id)
+
+    @guarded
+    async def history(
+        self, interaction: discord.Interaction, spec: GameSpec, game_id: int | None
+    ) -> None:
+        view = await self._game(interaction, game_id, spec)
+        first, second = view.players or (view.challenger_id, view.opponent_id)
+        guild, channel = interaction.guild, interaction.channel
+        site = f"{guild.name if guild else ''} #{getattr(channel, 'name', '')}".strip()
+        record = await self.service.export_record(
+            game_id=view.id,
+            site=site,
+            first_name=await self.display_name(first),
+            second_name=await self.display_name(second),
+        )
+        file = discord.File(io.BytesIO(record.encode()), f"{view.game}-{view.id}.txt")
+        await interaction.response.send_message(replies.history(view), file=file, ephemeral=True)
+
+    @guarded
+    async def replay(
+        self, interaction: discord.Interaction, spec: GameSpec, game_id: int | None
+    ) -> None:
+        view = await self._game(interaction, game_id, spec)
+        await interaction.response.defer(thinking=True)
+        gif = await images.replay_of(view, self.players(view), self.picture_pool)
+        file = discord.File(io.BytesIO(gif), f"{view.game}-{view.id}.gif")
+        await interaction.followup.send(
+            f"Replay of {view.spec.title} game #{view.id} ({view.ply} moves).", file=file
+        )
+
+    @guarded
+    async def rules(self, interaction: discord.Interaction, spec: GameSpec) -> None:
+        png = images.board_png(spec.new())
+        file = discord.File(io.BytesIO(png), replies.BOARD_FILE)
+        await interaction.response.send_message(
+            embed=replies.rules(spec), file=file, ephemeral=True
+        )
+
+    @guarded
+    async def list_games(self, interaction: discord.Interaction) -> None:
+        guild_id = self._guild_id(interaction)
+        views = await self.service.active_games(guild_id)
+        await interaction.response.send_message(replies.games_list(views, guild_id), ephemeral=True)
+
+    @guarded
+    async def server_settings(self, interaction: discord.Interaction, threads: bool | None) -> None:
+        guild_id = self._guild_id(interaction)
+        if threads is None:
+            current = await self.service.settings(guild_id)
+        else:
+            current = await self.service.set_threads(guild_id, threads)
+        state = (
+            "on: each accepted game gets a thread"
+            if current.threads
+            else ("off: games are played in the channel where they were challenged")
+        )
+        await interaction.response.send_message(f"Threads per game: {state}.", ephemeral=True)
+
+    # ---------------------------------------------------------------- importing
+
+    @guarded
+    async def import_game(
+        self,
+        interaction: discord.Interaction,
+        spec: GameSpec,
+        *,
+        record: str | None,
+        file: discord.Attachment | None,
+        opponent: discord.abc.User | None,
+        time: str | None,
+        first: str,
+        level: str | None,
+    ) -> None:
+        self.remember(opponent)
+        text = await record_text(record, file)
+        self.service.check_record(text, spec.name)  # refused before anything public is posted
+        choice = FIRST.get(first, FirstChoice.RANDOM)
+        me = self.client.user
+        user = interaction.user.id
+        common = {
+            "game": spec.name,
+            "text": text,
+            "time": time,
+            "first": choice,
+            "user_id": user,
+            "guild_id": self._guild_id(interaction),
+        }
+        if opponent is None or (me is not None and opponent.id == me.id):
+            against = "themselves (a study)" if opponent is None else replies.mention(opponent.id)
+            name = "study" if opponent is None else opponent.display_name
+
+            if opponent is not None:
+                self.spawn(self.opponent.start(), "starting Kamen's worker")
+
+            async def start(channel_id: int) -> GameView:
+                return await self.service.import_record(
+                    channel_id=channel_id,
+                    opponent_id=opponent.id if opponent else None,
+                    level=level,
+                    **common,
+                )
+
+            await self._start_now(interaction, spec, against, name, start)
+            return
+        view = await self.service.import_record(
+            channel_id=self._channel_id(interaction),
+            opponent_id=opponent.id,
+            level=level,
+            **common,
+        )
+        await self._post_challenge(interaction, view, choice)
+
+    # ---------------------------------------------------------------- odds and ends
+
+    async def unknown_component(self, interaction: discord.Interaction) -> None:
+        await replies.say(
+            interaction,
+            "This button is from an older Kamen and no longer works:"
+            " `/games` lists the games being played.",
+        )
+
+    async def _game(
+        self, interaction: discord.Interaction, game_id: int | None, spec: GameSpec | None
+    ) -> GameView:
+        """The game a command is about: by its id, else the one in this channel."""
+        game = spec.name if spec is not None else None
+        if game_id is not None:
+            return await self.service.view(game_id=game_id, game=game)
+        return await self.service.view(channel_id=self._channel_id(interaction), game=game)
+
+    @staticmethod
+    def _guild_id(interaction: discord.Interaction) -> int:
+        if interaction.guild_id is None:
+            raise BadInput("Kamen's games are played in servers, not in direct messages.")
+        return interaction.guild_id
+
+    @staticmethod
+    def _channel_id(interaction: discord.Interaction) -> int:
+        if interaction.channel_id is None:
+            raise BadInput("This command works in a server's channels.")
+        return interaction.channel_id
+
+
+def hint(text: str, typed: str) -> discord.app_commands.Choice[str]:
+    """An autocomplete entry that only explains: picking it sends what was typed."""
+    return discord.app_commands.Choice(
+        name=replies.clip(text, 100), value=(typed.strip() or "?")[:100]
+    )
+
+
+async def record_text(record: str | None, file: discord.Attachment | None) -> str:
+    """The record typed in, or read from the attached `.txt` file."""
+    if record and file:
+        raise BadInput("Give the record as text or as a file, not both.")
+    if file is not None:
+        if file.size > MAX_RECORD:
+            raise BadInput(f"The record file is too large: at most {MAX_RECORD} bytes.")
+        try:
+            return (await file.read()).decode("utf-8")
+        except UnicodeDecodeError:
+            raise BadInput("The record file is not UTF-8 text.") from None
+        except discord.HTTPException:
+            raise BadInput("The record file could not be read: attach it again.") from None
+    if not record:
+        raise BadInput("Give the record: paste it into `record`, or attach it as `file`.")
+    return one_line_record(record)
+
+
+def one_line_record(text: str) -> str:
+    """A record pasted into a slash option arrives on one line: put its tags back on theirs."""
+    if "\n" in text:
+        return text
+    text = re.sub(r'"\]\s*(?=\[)', '"]\n', text)
+    return re.sub(r'"\]\s+(?=[^\[\s])', '"]\n\n', text)

@@ -1,0 +1,180 @@
+"""The Discord client: built with its resources, it registers the commands and components.
+
+`KamenClient` receives the settings, the opened store and the AI picker; at
+login (`setup_hook`) it builds the service with the bot's own user id,
+installs the commands and the dynamic components, and syncs the command
+tree (to `DEV_GUILD_ID` only, when set, where it shows at once). Once the
+gateway is ready it resumes the bot's pending moves and starts the sweeper.
+Only the non-privileged `guilds` intent is asked for: interactions carry all
+else the bot needs.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from datetime import timedelta
+from typing import Any
+
+import discord
+import yarl
+from discord import app_commands
+
+from bot import commands, components
+from bot.actions import Actions
+from bot.opponent import Opponent
+from bot.settings import Settings
+from bot.sweeper import Sweeper
+from matches import Clock, MatchService, system_clock
+from store import Store
+
+log = logging.getLogger(__name__)
+
+
+def point_discord_at(settings: Settings) -> None:
+    """Talk to another Discord (the tests' fake) when the settings say so."""
+    if settings.api_base:
+        discord.http.Route.BASE = settings.api_base
+    if settings.gateway_url:
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(settings.gateway_url)
+
+
+def intents() -> discord.Intents:
+    """Servers, channels, threads and permissions: nothing privileged."""
+    wanted = discord.Intents.none()
+    wanted.guilds = True
+    return wanted
+
+
+class KamenMixin:
+    """What Kamen adds to a discord.py client (plain or sharded)."""
+
+    tree: app_commands.CommandTree[Any]
+    actions: Actions
+
+    def _kamen_init(self, settings: Settings, store: Store, picker: Opponent, clock: Clock) -> None:
+        self.settings = settings
+        self.clock = clock
+        self.store = store
+        self.picker = picker
+        self.tree = app_commands.CommandTree(self)  # type: ignore[arg-type]
+        self.tree.on_error = self._on_tree_error  # type: ignore[method-assign]
+        self._started = False
+        self._sweeper_task: asyncio.Task[None] | None = None
+
+    async def setup_hook(self) -> None:
+        me = self.user  # type: ignore[attr-defined]
+        assert me is not None, "setup_hook runs after login"
+        service = MatchService(
+            self.store,
+            bot_user_id=me.id,
+            picker=self.picker,
+            clock=self.clock,
+            challenge_ttl=timedelta(seconds=self.settings.challenge_ttl),
+        )
+        self.actions = Actions(self, service, self.settings, self.picker)  # type: ignore[arg-type]
+        self.actions.remember(me)
+        self.add_dynamic_items(*components.DYNAMIC_ITEMS)  # type: ignore[attr-defined]
+        commands.install(self.tree, self.actions)
+        guild_id = self.settings.dev_guild_id
+        if guild_id is not None:
+            guild = discord.Object(guild_id)
+            self.tree.copy_global_to(guild=guild)
+            synced = await self.tree.sync(guild=guild)
+        else:
+            synced = await self.tree.sync()
+        log.info(
+            "%d commands synced %s",
+            len(synced),
+            f"to server {guild_id}" if guild_id else "globally",
+        )
+
+    async def on_ready(self) -> None:
+        log.info("ready as %s", self.user)  # type: ignore[attr-defined]
+        if self._started:
+            return
+        self._started = True
+        sweeper = Sweeper(self.actions)
+        self._sweeper_task = asyncio.create_task(
+            self.actions.service.run_sweeper(
+                sweeper.announce, interval=self.settings.sweep_interval
+            )
+        )
+        await self.actions.resume_bot_turns()
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """Answer the component clicks discord.py itself would drop (see components)."""
+        if interaction.type is discord.InteractionType.component:
+            try:
+                await components.route_orphan(interaction)
+            except Exception:
+                log.exception("routing component interaction %s failed", interaction.id)
+
+    async def _on_tree_error(
+        self, interaction: discord.Interaction, error: app_commands.AppCommandError
+    ) -> None:
+        log.error(
+            "command %s failed", getattr(interaction.command, "qualified_name", "?"), exc_info=error
+        )
+        if not interaction.response.is_done():
+            await interaction.response.send_message(
+                "Something went wrong on Kamen's side; it has been logged.", ephemeral=True
+            )
+
+    async def close(self) -> None:
+        if self._sweeper_task is not None:
+            self._sweeper_task.cancel()
+        # discord.py 2.7 leaves its wait for the servers running when closed during start-up;
+        # it would then dispatch `ready` on a closed client (an error in the log).
+        state = getattr(self, "_connection", None)
+        ready = getattr(state, "_ready_task", None)
+        if isinstance(ready, asyncio.Task) and not ready.done():
+            ready.cancel()
+        await super().close()  # type: ignore[misc]
+        self.picker.close()
+
+
+class KamenClient(KamenMixin, discord.Client):
+    """Kamen on one connection to the gateway."""
+
+    def __init__(
+        self, settings: Settings, store: Store, picker: Opponent, clock: Clock = system_clock
+    ) -> None:
+        super().__init__(**client_options())
+        self._kamen_init(settings, store, picker, clock)
+
+
+class ShardedKamenClient(KamenMixin, discord.AutoShardedClient):
+    """Kamen on the shards `SHARD_IDS` of `SHARD_COUNT`."""
+
+    def __init__(
+        self, settings: Settings, store: Store, picker: Opponent, clock: Clock = system_clock
+    ) -> None:
+        super().__init__(
+            shard_count=settings.shard_count,
+            shard_ids=list(settings.shard_ids) if settings.shard_ids else None,
+            **client_options(),
+        )
+        self._kamen_init(settings, store, picker, clock)
+
+
+def client_options() -> dict[str, Any]:
+    # Kamen never joins voice: discord.py's warnings about voice libraries are noise here.
+    discord.VoiceClient.warn_nacl = False
+    discord.VoiceClient.warn_dave = False
+    return {
+        "intents": intents(),
+        "max_messages": None,  # no message cache: boards are found by their ids
+        "member_cache_flags": discord.MemberCacheFlags.none(),
+        "chunk_guilds_at_startup": False,
+        "guild_ready_timeout": 0.5,
+    }
+
+
+def build_client(
+    settings: Settings, store: Store, picker: Opponent, clock: Clock = system_clock
+) -> discord.Client:
+    """The client the settings ask for: sharded when `SHARD_COUNT` is set."""
+    if settings.shard_count is not None:
+        return ShardedKamenClient(settings, store, picker, clock)
+    return KamenClient(settings, store, picker, clock)

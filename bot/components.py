@@ -1,0 +1,387 @@
+"""Buttons and menus whose `custom_id` carries the game id and the move number.
+
+Every item here is a `DynamicItem`: discord.py finds it again from the
+`custom_id` alone, so the components of a board posted before a restart
+still work. The move number (`ply`) is the position the board showed; the
+service refuses a click on an older board as stale.
+
+discord.py drops a click whose `custom_id` is no longer on the message
+(a client that had not yet shown an edit). `route_orphan` answers those:
+it parses the `custom_id` with the same templates and runs the same
+callback, so the player hears that the board is out of date instead of
+seeing "This interaction failed".
+
+Views are sent "stopped": discord.py then keeps no view per message (memory
+stays flat with thousands of boards), and the dynamic items registered at
+start-up do all the dispatching.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, ClassVar, cast
+
+import discord
+from discord import ui
+
+from matches import GameView
+
+if TYPE_CHECKING:
+    from bot.actions import Actions
+
+PREFIX = "kamen:"
+MAX_OPTIONS = 25
+
+_ID = r"(?P<game>[0-9]{1,20})"
+_PLY = r"(?P<ply>[0-9]{1,6})"
+
+
+def actions_of(interaction: discord.Interaction) -> Actions:
+    """The bot's handlers, which the client carries (resources are passed in, not global)."""
+    return cast("Actions", interaction.client.actions)  # type: ignore[attr-defined]
+
+
+def _values(interaction: discord.Interaction) -> list[str]:
+    data = cast("dict[str, Any]", interaction.data or {})
+    return [str(value) for value in data.get("values", [])]
+
+
+def stopped(view: ui.View) -> ui.View:
+    """`view`, marked finished so discord.py does not store it (see the module docstring)."""
+    view.stop()
+    return view
+
+
+# ---------------------------------------------------------------- challenges
+
+
+class ChallengeAnswer(
+    ui.DynamicItem[ui.Button[ui.View]],
+    template=PREFIX + r"(?P<answer>accept|decline|cancel):" + _ID,
+):
+    """Accept, Decline (the challenged user) or Cancel (the challenger) a challenge."""
+
+    STYLES: ClassVar[dict[str, tuple[str, discord.ButtonStyle]]] = {
+        "accept": ("Accept", discord.ButtonStyle.success),
+        "decline": ("Decline", discord.ButtonStyle.danger),
+        "cancel": ("Cancel challenge", discord.ButtonStyle.secondary),
+    }
+
+    def __init__(self, answer: str, game_id: int) -> None:
+        label, style = self.STYLES[answer]
+        super().__init__(
+            ui.Button(label=label, style=style, custom_id=f"{PREFIX}{answer}:{game_id}")
+        )
+        self.answer = answer
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: ui.Item[Any], match: re.Match[str], /
+    ) -> ChallengeAnswer:
+        return cls(match["answer"], int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await actions_of(interaction).answer_challenge(
+            interaction, answer=self.answer, game_id=self.game_id
+        )
+
+
+def challenge_view(view: GameView) -> ui.View:
+    items = ui.View(timeout=None)
+    items.add_item(ChallengeAnswer("accept", view.id))
+    if view.opponent_id is not None:
+        items.add_item(ChallengeAnswer("decline", view.id))
+    items.add_item(ChallengeAnswer("cancel", view.id))
+    return stopped(items)
+
+
+# ---------------------------------------------------------------- moving
+
+
+def _option(view: GameView, move: str) -> discord.SelectOption:
+    info = view.state.describe(move)
+    taken = f"takes {', '.join(info.captured)}" if info.captured else None
+    return discord.SelectOption(label=move, value=move, description=taken)
+
+
+def ordered_moves(view: GameView) -> list[str]:
+    """The legal moves, the most natural first: captures (the longest first), then the rest.
+
+    Within each kind the engine's order (board order) is kept, so the list
+    reads the same way every time.
+    """
+    state = view.state
+    legal = state.legal_moves()
+    taking = {move: len(state.describe(move).captured) for move in legal}
+    return sorted(legal, key=lambda move: -taking[move])
+
+
+def origin(view: GameView, move: str) -> str:
+    """The square (or pit) a move starts from: what the first step of a two-step pick shows."""
+    path = view.state.describe(move).path
+    return path[0] if path else move
+
+
+class MoveSelect(ui.DynamicItem[ui.Select[ui.View]], template=PREFIX + r"move:" + _ID + ":" + _PLY):
+    """A menu of every legal move, when there are at most 25."""
+
+    def __init__(
+        self, game_id: int, ply: int, options: Sequence[discord.SelectOption] = ()
+    ) -> None:
+        super().__init__(
+            ui.Select(
+                custom_id=f"{PREFIX}move:{game_id}:{ply}",
+                placeholder="Pick a move",
+                options=list(options) or [discord.SelectOption(label="-")],
+            )
+        )
+        self.game_id, self.ply = game_id, ply
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: ui.Item[Any], match: re.Match[str], /
+    ) -> MoveSelect:
+        return cls(int(match["game"]), int(match["ply"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        [move] = _values(interaction)[:1] or [""]
+        await actions_of(interaction).move_by_menu(
+            interaction, game_id=self.game_id, ply=self.ply, move=move
+        )
+
+
+class PieceSelect(
+    ui.DynamicItem[ui.Select[ui.View]], template=PREFIX + r"piece:" + _ID + ":" + _PLY
+):
+    """The first step of a two-step pick: which piece (or pit) to move."""
+
+    def __init__(
+        self, game_id: int, ply: int, options: Sequence[discord.SelectOption] = ()
+    ) -> None:
+        super().__init__(
+            ui.Select(
+                custom_id=f"{PREFIX}piece:{game_id}:{ply}",
+                placeholder="Pick a piece to move",
+                options=list(options) or [discord.SelectOption(label="-")],
+            )
+        )
+        self.game_id, self.ply = game_id, ply
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: ui.Item[Any], match: re.Match[str], /
+    ) -> PieceSelect:
+        return cls(int(match["game"]), int(match["ply"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        [square] = _values(interaction)[:1] or [""]
+        await actions_of(interaction).pick_piece(
+            interaction, game_id=self.game_id, ply=self.ply, square=square
+        )
+
+
+class DestinationSelect(
+    ui.DynamicItem[ui.Select[ui.View]], template=PREFIX + r"to:" + _ID + ":" + _PLY
+):
+    """The second step of a two-step pick: the moves of the chosen piece (an ephemeral menu)."""
+
+    def __init__(
+        self, game_id: int, ply: int, options: Sequence[discord.SelectOption] = ()
+    ) -> None:
+        super().__init__(
+            ui.Select(
+                custom_id=f"{PREFIX}to:{game_id}:{ply}",
+                placeholder="Pick its move",
+                options=list(options) or [discord.SelectOption(label="-")],
+            )
+        )
+        self.game_id, self.ply = game_id, ply
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: ui.Item[Any], match: re.Match[str], /
+    ) -> DestinationSelect:
+        return cls(int(match["game"]), int(match["ply"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        [move] = _values(interaction)[:1] or [""]
+        await actions_of(interaction).move_by_menu(
+            interaction, game_id=self.game_id, ply=self.ply, move=move, second_step=True
+        )
+
+
+def destination_view(view: GameView, square: str) -> ui.View | None:
+    """The moves of the piece on `square`, as a menu; None if it has none."""
+    moves = [move for move in ordered_moves(view) if origin(view, move) == square]
+    if not moves:
+        return None
+    items = ui.View(timeout=None)
+    options = [_option(view, move) for move in moves[:MAX_OPTIONS]]
+    items.add_item(DestinationSelect(view.id, view.ply, options))
+    return stopped(items)
+
+
+# ---------------------------------------------------------------- resigning and draws
+
+
+class _GameButton(ui.DynamicItem[ui.Button[ui.View]], template=PREFIX + r"x:" + _ID + ":" + _PLY):
+    """A button about one game at one move number; subclasses name their action."""
+
+    action = "x"
+    label = ""
+    style = discord.ButtonStyle.secondary
+
+    def __init__(self, game_id: int, ply: int, label: str | None = None) -> None:
+        super().__init__(
+            ui.Button(
+                label=label or self.label,
+                style=self.style,
+                custom_id=f"{PREFIX}{self.action}:{game_id}:{ply}",
+            )
+        )
+        self.game_id, self.ply = game_id, ply
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: ui.Item[Any], match: re.Match[str], /
+    ) -> _GameButton:
+        return cls(int(match["game"]), int(match["ply"]))
+
+
+class ResignButton(_GameButton, template=PREFIX + r"resign:" + _ID + ":" + _PLY):
+    """Resign: asks for a confirmation first (an ephemeral button)."""
+
+    action, label, style = "resign", "Resign", discord.ButtonStyle.danger
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await actions_of(interaction).ask_resign(interaction, game_id=self.game_id, ply=self.ply)
+
+
+class ResignConfirm(_GameButton, template=PREFIX + r"resign-yes:" + _ID + ":" + _PLY):
+    """Yes, resign."""
+
+    action, label, style = "resign-yes", "Yes, resign", discord.ButtonStyle.danger
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await actions_of(interaction).resign(interaction, game_id=self.game_id)
+
+
+class DrawButton(_GameButton, template=PREFIX + r"draw:" + _ID + ":" + _PLY):
+    """Offer a draw, or accept the one the opponent offered."""
+
+    action, label, style = "draw", "Offer a draw", discord.ButtonStyle.secondary
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await actions_of(interaction).draw(interaction, game_id=self.game_id, ply=self.ply)
+
+
+class DrawDecline(_GameButton, template=PREFIX + r"draw-no:" + _ID + ":" + _PLY):
+    """Decline the opponent's draw offer."""
+
+    action, label, style = "draw-no", "Decline the draw", discord.ButtonStyle.secondary
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await actions_of(interaction).decline_draw(interaction, game_id=self.game_id, ply=self.ply)
+
+
+def resign_confirm_view(game_id: int, ply: int) -> ui.View:
+    items = ui.View(timeout=None)
+    items.add_item(ResignConfirm(game_id, ply))
+    return stopped(items)
+
+
+def board_view(view: GameView, menu_max: int = MAX_OPTIONS) -> ui.View | None:
+    """The components of a game's board: a move menu (or a two-step pick), Resign and Draw.
+
+    The menu lists every legal move when there are at most `menu_max` (Discord
+    allows 25 options), else the pieces that can move, then their moves. None
+    once the game is over. While the bot thinks, only Resign is offered.
+    """
+    if view.to_move is None:
+        return None
+    items = ui.View(timeout=None)
+    if not view.bot_to_move:
+        moves = ordered_moves(view)
+        if len(moves) <= menu_max:
+            options = [_option(view, move) for move in moves]
+            items.add_item(MoveSelect(view.id, view.ply, options))
+        else:
+            items.add_item(PieceSelect(view.id, view.ply, _piece_options(view, moves)))
+    resign = ResignButton(game_id=view.id, ply=view.ply)
+    resign.row = 1
+    items.add_item(resign)
+    if view.bot_id is None and view.players is not None and view.players[0] != view.players[1]:
+        pending = view.draw_offer_by is not None
+        draw = DrawButton(view.id, view.ply, "Accept the draw" if pending else None)
+        draw.row = 1
+        items.add_item(draw)
+        if pending:
+            decline = DrawDecline(view.id, view.ply)
+            decline.row = 1
+            items.add_item(decline)
+    return stopped(items)
+
+
+def _piece_options(view: GameView, moves: list[str]) -> list[discord.SelectOption]:
+    counts: dict[str, int] = {}
+    for move in moves:
+        square = origin(view, move)
+        counts[square] = counts.get(square, 0) + 1
+    return [
+        discord.SelectOption(
+            label=square, value=square, description=f"{n} move{'s' if n > 1 else ''}"
+        )
+        for square, n in list(counts.items())[:MAX_OPTIONS]
+    ]
+
+
+# ---------------------------------------------------------------- the clicks discord.py drops
+
+
+DYNAMIC_ITEMS: tuple[type[ui.DynamicItem[Any]], ...] = (
+    ChallengeAnswer,
+    MoveSelect,
+    PieceSelect,
+    DestinationSelect,
+    ResignButton,
+    ResignConfirm,
+    DrawButton,
+    DrawDecline,
+)
+
+
+def dispatched_by_library(interaction: discord.Interaction, custom_id: str) -> bool:
+    """Whether discord.py will hand this click to a dynamic item: the component must be on
+    the message the interaction came from (its own test, repeated here)."""
+    message = interaction.message
+    if message is None:
+        return False
+    data = cast("dict[str, Any]", interaction.data or {})
+    kind = data.get("component_type")
+    view = ui.View.from_message(message, timeout=None)
+    view.stop()
+    return any(
+        item.type.value == kind and getattr(item, "custom_id", None) == custom_id
+        for item in view.walk_children()
+    )
+
+
+async def route_orphan(interaction: discord.Interaction) -> bool:
+    """Answer a component click discord.py would drop; True if this one was ours to answer."""
+    if interaction.type is not discord.InteractionType.component:
+        return False
+    data = cast("dict[str, Any]", interaction.data or {})
+    custom_id = str(data.get("custom_id", ""))
+    for factory in DYNAMIC_ITEMS:
+        match = factory.__discord_ui_compiled_template__.fullmatch(custom_id)
+        if match is None:
+            continue
+        if dispatched_by_library(interaction, custom_id):
+            return False
+        item = await factory.from_custom_id(interaction, cast("ui.Item[Any]", None), match)
+        await item.callback(interaction)
+        return True
+    await actions_of(interaction).unknown_component(interaction)
+    return True

@@ -1,0 +1,61 @@
+"""Announcing what the service's sweeper did: expired challenges, reminders, losses on time.
+
+The service keeps the deadlines and decides (`MatchService.run_sweeper`);
+this says it in the game's channel. Each event is announced on its own: one
+that fails (a deleted channel) is logged and the others still go out.
+"""
+
+from __future__ import annotations
+
+import logging
+
+import discord
+
+from bot import replies
+from bot.actions import Actions
+from matches import SweepEvent, SweepKind
+
+log = logging.getLogger(__name__)
+
+
+class Sweeper:
+    """Turns `SweepEvent`s into messages."""
+
+    def __init__(self, actions: Actions) -> None:
+        self.actions = actions
+
+    async def announce(self, events: list[SweepEvent]) -> None:
+        for event in events:
+            try:
+                await self._announce(event)
+            except discord.HTTPException as error:
+                log.warning(
+                    "could not announce %s of game #%s: %s", event.kind, event.view.id, error
+                )
+
+    async def _announce(self, event: SweepEvent) -> None:
+        view = event.view
+        client = self.actions.client
+        channel = client.get_partial_messageable(view.channel_id, guild_id=view.guild_id)
+        if event.kind is SweepKind.EXPIRED:
+            if view.message_id is not None:
+                out = replies.closed_challenge(view)
+                try:
+                    await channel.get_partial_message(view.message_id).edit(**out.edit_kwargs())
+                    return
+                except discord.NotFound:
+                    pass
+            await channel.send(
+                replies.closed_challenge(view).content, allowed_mentions=replies.MENTION_USERS
+            )
+        elif event.kind is SweepKind.REMINDER:
+            deadline = int(view.deadline.timestamp()) if view.deadline else None
+            by = f": move by <t:{deadline}:R>" if deadline else ""
+            await channel.send(
+                f"{replies.mention(event.user_id)}, half of your time for this move is gone{by}."
+                f" It is move {view.ply + 1} in {view.spec.title} game #{view.id}.",
+                allowed_mentions=replies.MENTION_USERS,
+            )
+        else:
+            await self.actions.update_board(view, self.actions.board(view))
+            await self.actions.announce_end(view, new_message=False)

@@ -1,0 +1,290 @@
+"""The table: where the boards are. Posting, updating and announcing games in channels.
+
+`Table` holds what every interaction needs (the client, the service, the
+picture pool) and knows the game messages: it sends a board as a reply or
+edits it in place, strips the components off a board that a newer one
+replaces, lets the bot move when it is its turn, and announces results. The
+handlers of commands and components (`bot.actions`) build on it.
+
+Latency: the reply that answers an interaction is sent first; bookkeeping
+(the board's message id, the old board's components, the bot's move) comes
+after, off the player's critical path.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import logging
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable, Coroutine
+from concurrent.futures import Executor
+from typing import Any, Concatenate, ParamSpec, TypeVar
+
+import discord
+
+from bot import components, images, replies
+from bot.opponent import Opponent
+from bot.settings import Settings
+from games.base import MoveInfo
+from matches import GameView, MatchError, MatchService, MoveResult, StaleAction
+from store import Status
+
+log = logging.getLogger(__name__)
+
+P = ParamSpec("P")
+T = TypeVar("T", bound="Table")
+NAMES_KEPT = 10_000
+STARTER_SLACK = 60.0  # seconds between a game's creation and the message its thread starts on
+
+
+def guarded(
+    handler: Callable[Concatenate[T, discord.Interaction, P], Awaitable[None]],
+) -> Callable[Concatenate[T, discord.Interaction, P], Coroutine[Any, Any, None]]:
+    """Run an interaction handler so that every outcome is answered.
+
+    A refusal of the service becomes an ephemeral reply (via `replies.refuse`),
+    a stale click also shows the current board, and a fault of ours is
+    logged and apologised for: the player never sees "This interaction failed".
+    """
+
+    @functools.wraps(handler)
+    async def run(
+        self: T, interaction: discord.Interaction, *args: P.args, **kwargs: P.kwargs
+    ) -> None:
+        self.remember(interaction.user)
+        try:
+            await handler(self, interaction, *args, **kwargs)
+        except StaleAction as error:
+            game_id = kwargs.get("game_id")
+            await self.refuse_stale(
+                interaction, error, game_id if isinstance(game_id, int) else None
+            )
+        except MatchError as error:
+            await replies.refuse(interaction, error)
+        except Exception:
+            log.exception(
+                "handling interaction %s (%s) failed",
+                interaction.id,
+                getattr(interaction.command, "qualified_name", interaction.data),
+            )
+            await replies.apologise(interaction)
+
+    return run
+
+
+class Table:
+    """The shared machinery of the bot's handlers; one per client."""
+
+    def __init__(
+        self,
+        client: discord.Client,
+        service: MatchService,
+        settings: Settings,
+        opponent: Opponent,
+        *,
+        picture_pool: Executor | None = None,
+    ) -> None:
+        self.client = client
+        self.service = service
+        self.settings = settings
+        self.opponent = opponent
+        self.picture_pool = picture_pool
+        self.names: OrderedDict[int, str] = OrderedDict()
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._thinking: set[int] = set()
+
+    # ---------------------------------------------------------------- names
+
+    def remember(self, user: discord.abc.User | None) -> None:
+        """Keep a user's display name for the captions of board images (no members intent)."""
+        if user is None:
+            return
+        self.names[user.id] = user.display_name
+        self.names.move_to_end(user.id)
+        while len(self.names) > NAMES_KEPT:
+            self.names.popitem(last=False)
+
+    async def display_name(self, user_id: int | None) -> str:
+        """A user's display name: remembered, else asked of Discord once (a rare command's cost)."""
+        if user_id is None:
+            return ""
+        name = self.names.get(user_id)
+        if name is None:
+            try:
+                self.remember(await self.client.fetch_user(user_id))
+            except discord.HTTPException:
+                return str(user_id)
+            name = self.names.get(user_id, str(user_id))
+        return name
+
+    def players(self, view: GameView) -> tuple[str, str] | None:
+        if view.players is None:
+            return None
+        first, second = (self.names.get(user_id) for user_id in view.players)
+        return (first, second) if first and second else None
+
+    # ---------------------------------------------------------------- boards
+
+    def board(
+        self, view: GameView, *, headline: str | None = None, last_move: MoveInfo | None = None
+    ) -> replies.Outgoing:
+        """The game's board message: the image (drawn here, ~4 ms), text and components."""
+        png = images.board_png(
+            view.state,
+            last_move=last_move,
+            players=self.players(view),
+            outcome=images.outcome_of(view),
+        )
+        menu = components.board_view(view, self.settings.move_menu_max)
+        return replies.board(view, png, headline=headline, components=menu)
+
+    def board_after(self, result: MoveResult) -> replies.Outgoing:
+        return self.board(result.view, headline=result.headline(), last_move=result.info)
+
+    async def send_board(
+        self, view: GameView, out: replies.Outgoing, *, strip_old: bool = True
+    ) -> None:
+        """Post a board as a new message in the game's channel, and make it the game's board."""
+        channel = self.client.get_partial_messageable(view.channel_id, guild_id=view.guild_id)
+        message = await channel.send(**out.send_kwargs())
+        await self.adopt_board(view, message.id, strip_old=strip_old)
+
+    async def adopt_board(self, view: GameView, message_id: int, *, strip_old: bool = True) -> None:
+        """`message_id` is now the game's board: the old one (in the same channel) loses its
+        components. A game that just moved to a thread has its challenge as the old one."""
+        old = view.message_id
+        if old == message_id:
+            return
+        await self.service.set_board_message(view.id, message_id)
+        if old is not None and strip_old:
+            self.spawn(self._strip(view.channel_id, old), f"strip the old board of #{view.id}")
+
+    async def _strip(self, channel_id: int, message_id: int) -> None:
+        channel = self.client.get_partial_messageable(channel_id)
+        with contextlib.suppress(discord.NotFound):
+            await channel.get_partial_message(message_id).edit(view=None)
+
+    async def update_board(self, view: GameView, out: replies.Outgoing) -> None:
+        """Edit the game's board message in place; post a new one if it is gone."""
+        if view.message_id is None:
+            await self.send_board(view, out)
+            return
+        channel = self.client.get_partial_messageable(view.channel_id, guild_id=view.guild_id)
+        try:
+            await channel.get_partial_message(view.message_id).edit(**out.edit_kwargs())
+        except discord.NotFound:
+            await self.send_board(view, out)
+
+    async def refuse_stale(
+        self, interaction: discord.Interaction, error: MatchError, game_id: int | None
+    ) -> None:
+        """A click on an old board: say so, and show the board as it is now."""
+        view: GameView | None = None
+        if game_id is not None:
+            try:
+                view = await self.service.view(game_id=game_id)
+            except MatchError:
+                view = None
+        if view is None or view.status is not Status.ACTIVE:
+            await replies.refuse(interaction, error)
+            return
+        current = self.board(view)
+        out = replies.Outgoing(
+            replies.stale_text(error, view),
+            current.embed,
+            current.image,
+            current.image_name,
+            current.components,
+        )
+        await replies.refuse(interaction, error, out)
+
+    # ---------------------------------------------------------------- after a move
+
+    async def after_move(self, result: MoveResult, *, new_message: bool) -> None:
+        """What follows a committed move once its reply is out: results, the bot's turn."""
+        view = result.view
+        if result.finished:
+            await self.announce_end(view, new_message=new_message)
+        elif view.bot_to_move:
+            self.let_bot_move(view)
+
+    async def announce_end(self, view: GameView, *, new_message: bool) -> None:
+        """Say publicly how a game ended (unless the reply already did, as a new message),
+        and update the thread's starter message in the parent channel."""
+        if not new_message:
+            channel = self.client.get_partial_messageable(view.channel_id, guild_id=view.guild_id)
+            try:
+                await channel.send(
+                    f"**Game over.** {replies.result_line(view)}",
+                    allowed_mentions=replies.MENTION_USERS,
+                )
+            except discord.Forbidden:  # the board says it anyway
+                log.warning("game #%s: may not announce its result in its channel", view.id)
+        thread = self.client.get_channel(view.channel_id)
+        if not isinstance(thread, discord.Thread) or thread.parent_id is None:
+            return
+        # A thread opened for this game starts on the message that began it (so it shares
+        # that message's id, and its time); a game played in some other thread leaves that
+        # thread's first message alone.
+        began = discord.utils.snowflake_time(thread.id)
+        if abs((began - view.created_at).total_seconds()) > STARTER_SLACK:
+            return
+        parent = self.client.get_partial_messageable(thread.parent_id, guild_id=view.guild_id)
+        try:
+            starter = await parent.fetch_message(thread.id)
+            if starter.author == self.client.user and replies.names_game(starter, view):
+                # edited as a partial message: a full one would send its flags back (has-thread)
+                await parent.get_partial_message(thread.id).edit(
+                    **replies.thread_result(view).edit_kwargs()
+                )
+        except discord.HTTPException:
+            log.info("game #%s: no starter message to update in the parent channel", view.id)
+
+    # ---------------------------------------------------------------- the bot's turns
+
+    def let_bot_move(self, view: GameView) -> None:
+        """Let the bot think about its move in the background (once per game at a time)."""
+        if view.id in self._thinking:
+            return
+        self._thinking.add(view.id)
+        self.spawn(self._bot_turn(view.id, view.ply), f"the bot's move in game #{view.id}")
+
+    async def _bot_turn(self, game_id: int, ply: int) -> None:
+        try:
+            result = await self.service.play_bot_move(game_id, expected_ply=ply)
+        except MatchError as error:
+            log.info("game #%s: the bot does not move (%s)", game_id, error.message)
+            return
+        finally:
+            self._thinking.discard(game_id)
+        if result is None:
+            return
+        await self.update_board(result.view, self.board_after(result))
+        await self.after_move(result, new_message=False)
+
+    async def resume_bot_turns(self) -> None:
+        """After a restart: the bot moves in every game where it is its turn."""
+        for view in await self.service.bot_turns():
+            self.let_bot_move(view)
+
+    # ---------------------------------------------------------------- background work
+
+    def spawn(self, work: Awaitable[Any], what: str) -> None:
+        """Run `work` after the reply, keeping a reference, logging its failure."""
+
+        async def run() -> None:
+            try:
+                await work
+            except Exception:
+                log.exception("background work failed: %s", what)
+
+        task = asyncio.get_running_loop().create_task(run())
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def drain(self) -> None:
+        """Wait for the background work in flight (used when shutting down)."""
+        while self._tasks:
+            await asyncio.gather(*list(self._tasks), return_exceptions=True)

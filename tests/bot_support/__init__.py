@@ -1,0 +1,254 @@
+"""Running Kamen's bot against the fake Discord, as a real `python -m bot` process.
+
+`BotProcess` runs the bot with the fake's environment and a SQLite file, as
+a self-hoster would (the tests never import `bot`: the layering test forbids
+it, and what is tested is the program). Its time can be moved forward
+through `KAMEN_CLOCK_OFFSET_FILE` (`Table.advance`), so deadlines pass
+without waiting. `Table` is a server with three players, and the helpers
+below read what a player sees.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import re
+import signal
+import sys
+from collections.abc import AsyncIterator, Mapping
+from dataclasses import dataclass, field
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+from tests.fake_discord import Channel, FakeDiscord, Guild, Message, Reply, User, perms
+
+ROOT = Path(__file__).resolve().parents[2]
+MENTION = re.compile(r"<@!?(\d+)>")
+# Quick sweeps, so that expiries and timeouts show within a test's patience.
+FAST = {"KAMEN_SWEEP_INTERVAL": "0.1", "LOG_LEVEL": "INFO"}
+
+
+class BotProcess:
+    """`python -m bot` as a child process, its log kept in a file."""
+
+    def __init__(
+        self,
+        fake: FakeDiscord,
+        database_url: str,
+        log_path: Path,
+        env: Mapping[str, str] | None = None,
+    ) -> None:
+        self.fake = fake
+        self.database_url = database_url
+        self.log_path = log_path
+        self.env = dict(env or {})
+        self.process: asyncio.subprocess.Process | None = None
+        self.starts = 0
+
+    async def start(self, *, timeout: float = 30.0) -> float:
+        """Start the bot and wait until it has identified and synced; the seconds it took."""
+        loop = asyncio.get_running_loop()
+        began = loop.time()
+        env = {
+            **os.environ,
+            **FAST,
+            **self.fake.env(),
+            "DATABASE_URL": self.database_url,
+            **self.env,
+        }
+        env.pop("PYTHONSTARTUP", None)
+        log = self.log_path.open("ab")
+        self.process = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "bot", cwd=ROOT, env=env, stdout=log, stderr=log
+        )
+        log.close()
+        self.starts += 1
+        sessions = len(self.fake.sessions)
+        await self.fake.wait_for(
+            lambda: (
+                len(self.fake.sessions) > sessions
+                and bool(self.fake.hub.live_sessions())
+                and self.fake.core.command_syncs >= self.starts
+            ),
+            timeout=timeout,
+            what="the bot process to identify and sync",
+        )
+        return loop.time() - began
+
+    async def kill(self) -> None:
+        """SIGKILL: no goodbye, no flush; then wait until the fake sees the connection gone."""
+        assert self.process is not None
+        self.process.send_signal(signal.SIGKILL)
+        await self.process.wait()
+        await self.fake.wait_disconnected()
+
+    async def stop(self) -> None:
+        if self.process is not None and self.process.returncode is None:
+            self.process.terminate()
+            try:
+                await asyncio.wait_for(self.process.wait(), 10)
+            except TimeoutError:
+                self.process.kill()
+                await self.process.wait()
+
+    def log(self) -> str:
+        return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
+
+
+@dataclass
+class Table:
+    """A server with #games and #quiet, three players, and ways to read what they see."""
+
+    fake: FakeDiscord
+    guild: Guild
+    ann: User
+    bob: User
+    carol: User
+    database_url: str
+    tmp: Path
+    bot: BotProcess | None = None
+    seen_violations: int = 0
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def games(self) -> Channel:
+        return self.guild.channel("games")
+
+    def user(self, user_id: int) -> User:
+        return next(u for u in (self.ann, self.bob, self.carol, self.fake.bot) if u.id == user_id)
+
+    def advance(self, delta: timedelta) -> None:
+        """Move the bot's clock forward (the fake's own clock is left alone)."""
+        path = self.tmp / "clock-offset"
+        offset = float(path.read_text()) if path.exists() else 0.0
+        path.write_text(str(offset + delta.total_seconds()))
+
+    def new_violations(self) -> list[str]:
+        found = self.fake.violations[self.seen_violations :]
+        self.seen_violations = len(self.fake.violations)
+        return found
+
+
+def new_table(fake: FakeDiscord, tmp: Path, **guild: Any) -> Table:
+    server = fake.add_guild("Stone Club", channels=("games", "quiet", "chat"), **guild)
+    ann, bob, carol = fake.add_user("ann"), fake.add_user("bob"), fake.add_user("carol")
+    return Table(fake, server, ann, bob, carol, f"sqlite:///{tmp / 'kamen.db'}", tmp)
+
+
+@contextlib.asynccontextmanager
+async def process_table(
+    tmp: Path, env: Mapping[str, str] | None = None, **guild: Any
+) -> AsyncIterator[Table]:
+    """A fake Discord, a server, and `python -m bot` connected to it, on a clock of its own."""
+    async with FakeDiscord() as fake:
+        table = new_table(fake, tmp, **guild)
+        clock = {"KAMEN_CLOCK_OFFSET_FILE": str(tmp / "clock-offset")}
+        bot = BotProcess(fake, table.database_url, tmp / "bot.log", {**clock, **(env or {})})
+        table.bot = bot
+        try:
+            await bot.start()
+            yield table
+            await settle(fake)
+        except BaseException:
+            sys.stderr.write(f"--- the bot's log ---\n{bot.log()[-6000:]}\n")
+            raise
+        finally:
+            await bot.stop()
+        assert fake.violations == [], "Discord's rules broken:\n" + "\n".join(fake.violations)
+        errors = [
+            line for line in bot.log().splitlines() if " ERROR " in line or "Traceback" in line
+        ]
+        assert errors == [], "the bot logged errors:\n" + bot.log()[-6000:]
+
+
+async def settle(fake: FakeDiscord, quiet: float = 0.3, timeout: float = 10.0) -> None:
+    """Until the bot has sent nothing for `quiet` seconds: its work after the replies is done."""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    seen = -1
+    while loop.time() < end and seen != len(fake.requests):
+        seen = len(fake.requests)
+        await asyncio.sleep(quiet)
+
+
+# ---------------------------------------------------------------- reading what players see
+
+
+def mentions(text: str) -> list[int]:
+    return [int(found) for found in MENTION.findall(text)]
+
+
+def to_move(table: Table, board: Message) -> User:
+    """The player a board pings: its text opens with `<@id>, your move`."""
+    found = mentions(board.content)
+    assert found and "your move" in board.content, f"no one to move on: {board.content!r}"
+    return table.user(found[0])
+
+
+def other(table: Table, user: User) -> User:
+    return table.bob if user is table.ann else table.ann
+
+
+def board_png(message: Message) -> bytes:
+    [image] = [a for a in message.attachments if a.filename == "board.png"]
+    assert image.content_type == "image/png" and image.data.startswith(b"\x89PNG")
+    return image.data
+
+
+def options(message: Message) -> list[str]:
+    """The values of the move menu of a board (empty when it has none)."""
+    selects = [s for s in message.selects if s["custom_id"].startswith("kamen:move:")]
+    return [o["value"] for o in selects[0]["options"]] if selects else []
+
+
+def custom_ids(message: Message) -> list[str]:
+    ids: list[str] = [s["custom_id"] for s in message.selects]
+    ids += [b["custom_id"] for b in message.buttons]
+    return ids
+
+
+async def game_thread(table: Table, challenge: Message) -> Channel:
+    """The thread an accepted challenge opened, once its board is in."""
+    fake = table.fake
+    await fake.wait_for(lambda: challenge.thread_id is not None, what="the game's thread")
+    thread = next(t for t in fake.threads(table.games) if t.id == challenge.thread_id)
+    await fake.wait_for(lambda: bool(fake.messages(thread)), what="the board in the thread")
+    return thread
+
+
+def last_board(table: Table, channel: Channel) -> Message:
+    boards = [m for m in table.fake.messages(channel) if m.attachments and m.embeds]
+    assert boards, f"no board in #{channel.name}"
+    return boards[-1]
+
+
+async def start_game(
+    table: Table, game: str, *, first: str = "me", channel: Channel | None = None, **options: Any
+) -> tuple[Channel, Message]:
+    """Ann challenges Bob (Ann moves first), Bob accepts: the game's channel and its board."""
+    where = channel or table.games
+    reply = await table.fake.slash(
+        table.ann, where, f"{game} challenge", opponent=table.bob, first=first, **options
+    )
+    assert reply.message is not None and not reply.ephemeral
+    accepted = await table.fake.click(table.bob, reply.message, "Accept")
+    assert accepted.type == 7
+    if reply.message.attachments:  # no thread: the challenge became the board
+        return where, reply.message
+    thread = await game_thread(table, reply.message)
+    return thread, last_board(table, thread)
+
+
+async def wait_board(table: Table, board: Message, versions: int) -> None:
+    """Until `board` has been edited `versions` times (the bot's reply or a later edit)."""
+    await table.fake.wait_for(lambda: len(board.versions) >= versions, what="the board's edit")
+
+
+def ephemeral_text(reply: Reply) -> str:
+    assert reply.message is not None and reply.ephemeral, f"not ephemeral: {reply!r}"
+    return reply.text
+
+
+__all__ = ["BotProcess", "Table", "perms"]
