@@ -64,7 +64,7 @@ def _variant_choices(option: VariantOption) -> list[_Choice[str]]:
 def _variant_description(option: VariantOption) -> str:
     """The option's help, or, when each choice explains itself, what the option is about."""
     parts = [part.split(": ", 1)[0] for part in option.help.split("; ")]
-    if len(option.help) > 100 and set(parts) == set(option.values):
+    if set(parts) == set(option.values):
         return (
             f"Rule variant {option.key} (default {option.default}): each choice says what it does."
         )

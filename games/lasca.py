@@ -44,8 +44,8 @@ OPTIONS: tuple[VariantOption, ...] = (
         key="promotion",
         values=("ends-move", "continues"),
         default="ends-move",
-        help="a soldier reaching the far rank in a capture: the move ends there (ends-move) "
-        "or it goes on capturing as an officer (continues)",
+        help="ends-move: a soldier promoted during a capture stops there; "
+        "continues: it captures on as an officer",
     ),
 )
 

@@ -48,7 +48,7 @@ OPTIONS: tuple[VariantOption, ...] = (
         ("forced", "huff", "optional"),
         "forced",
         "forced: a capture must be made; huff: a step instead forfeits a stone that "
-        "could have captured; optional: no penalty",
+        "could have captured; optional: capturing is free, with no penalty",
     ),
     VariantOption(
         "win",

@@ -50,8 +50,9 @@ OPTIONS: tuple[VariantOption, ...] = (
         key="grandslam",
         values=("forbidden", "nocapture", "opponent-takes"),
         default="forbidden",
-        help="a move capturing every seed of the opponent: forbidden, allowed but "
-        "capturing nothing, or allowed and the opponent takes the mover's row",
+        help="forbidden: a move taking all the opponent's seeds is refused; "
+        "nocapture: it captures nothing; "
+        "opponent-takes: it captures, then the opponent takes the mover's row",
     ),
     VariantOption(
         key="must-play-12",
