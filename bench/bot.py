@@ -276,7 +276,7 @@ async def run(args: argparse.Namespace) -> int:
     async with FakeDiscord() as fake:
         guild = fake.add_guild("Bench Club", channels=[f"games-{i}" for i in range(10)])
         users = [fake.add_user(f"p{i}") for i in range(2 * args.games)]
-        env = {"LOG_LEVEL": "WARNING", "KAMEN_SWEEP_INTERVAL": "5"}
+        env = {"LOG_LEVEL": "WARNING", "KAMEN_SWEEP_INTERVAL": "5", "HEALTH_PORT": "off"}
         bot = BotProcess(fake, f"sqlite:///{db}", work / "bot.log", env)
         started = time.perf_counter()
         await bot.start()

@@ -4,15 +4,19 @@ A missing or malformed token stops the bot at once with one line on stderr
 saying how to get one, and exit status 2; so does a token Discord refuses.
 The token itself is never printed or logged. The settings are checked
 before discord.py is even imported, so a mistake is reported at once.
+While it runs it serves `/healthz` and `/metrics` (`bot.health`) and logs one
+line per event (`bot.logs`).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import signal
 import sys
 
+from bot.logs import configure_logging
 from bot.settings import TOKEN_HELP, Settings, SettingsError
 
 log = logging.getLogger("bot")
@@ -21,19 +25,47 @@ log = logging.getLogger("bot")
 async def run(settings: Settings) -> None:
     """Run the bot until it is stopped (SIGTERM, Ctrl-C)."""
     from bot.client import build_client, point_discord_at
+    from bot.health import (
+        Health,
+        HealthServer,
+        Metrics,
+        games_active,
+        gateway_check,
+        store_check,
+    )
     from bot.opponent import PooledPicker
     from store import open_store
 
     point_discord_at(settings)
     store = await open_store(settings.database_url)
     picker = PooledPicker(settings.ai_workers)
-    client = build_client(settings, store, picker, settings.clock())
+    metrics = Metrics()
+    client = build_client(settings, store, picker, settings.clock(), metrics=metrics)
     loop = asyncio.get_running_loop()
     for stop in (signal.SIGTERM, signal.SIGINT):  # `docker stop`, Ctrl-C: close cleanly
         loop.add_signal_handler(stop, lambda: asyncio.ensure_future(client.close()))
+    health = Health(
+        [gateway_check(client), store_check(store)],
+        metrics,
+        games_active=games_active(client, store),
+    )
     try:
-        async with client:
-            await client.start(settings.token, reconnect=True)
+        async with contextlib.AsyncExitStack() as stack:
+            if settings.health is not None:
+                host, port = settings.health
+                try:
+                    await stack.enter_async_context(HealthServer(health, host, port))
+                except OSError as error:  # the games matter more: play on, unhealthy
+                    metrics.error("health")
+                    log.error(
+                        "cannot serve /healthz on %s:%s (%s), so the health checks fail:"
+                        " set HEALTH_PORT to a free port, or off",
+                        host,
+                        port,
+                        error.strerror,
+                    )
+            async with client:
+                await client.start(settings.token, reconnect=True)
     finally:
         picker.close()
         await store.close()
@@ -45,11 +77,7 @@ def main() -> int:
     except SettingsError as error:
         print(f"kamen: {error}", file=sys.stderr)
         return 2
-    logging.basicConfig(
-        level=settings.log_level,
-        format="%(asctime)s %(levelname)-7s %(name)s: %(message)s",
-        stream=sys.stderr,
-    )
+    configure_logging(settings.log_level, settings.log_format, secrets=[settings.token])
     import discord
 
     from store import StoreError

@@ -22,6 +22,7 @@ from discord import app_commands
 
 from bot import commands, components
 from bot.actions import Actions
+from bot.health import Metrics
 from bot.opponent import Opponent
 from bot.settings import Settings
 from bot.sweeper import Sweeper
@@ -52,8 +53,16 @@ class KamenMixin:
     tree: app_commands.CommandTree[Any]
     actions: Actions
 
-    def _kamen_init(self, settings: Settings, store: Store, picker: Opponent, clock: Clock) -> None:
+    def _kamen_init(
+        self,
+        settings: Settings,
+        store: Store,
+        picker: Opponent,
+        clock: Clock,
+        metrics: Metrics | None,
+    ) -> None:
         self.settings = settings
+        self.metrics = metrics if metrics is not None else Metrics()
         self.clock = clock
         self.store = store
         self.picker = picker
@@ -72,7 +81,13 @@ class KamenMixin:
             clock=self.clock,
             challenge_ttl=timedelta(seconds=self.settings.challenge_ttl),
         )
-        self.actions = Actions(self, service, self.settings, self.picker)  # type: ignore[arg-type]
+        self.actions = Actions(
+            self,  # type: ignore[arg-type]
+            service,
+            self.settings,
+            self.picker,
+            metrics=self.metrics,
+        )
         self.actions.remember(me)
         self.add_dynamic_items(*components.DYNAMIC_ITEMS)  # type: ignore[attr-defined]
         commands.install(self.tree, self.actions)
@@ -108,11 +123,13 @@ class KamenMixin:
             try:
                 await components.route_orphan(interaction)
             except Exception:
+                self.metrics.error("component")
                 log.exception("routing component interaction %s failed", interaction.id)
 
     async def _on_tree_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError
     ) -> None:
+        self.metrics.error("command")
         log.error(
             "command %s failed", getattr(interaction.command, "qualified_name", "?"), exc_info=error
         )
@@ -138,24 +155,36 @@ class KamenClient(KamenMixin, discord.Client):
     """Kamen on one connection to the gateway."""
 
     def __init__(
-        self, settings: Settings, store: Store, picker: Opponent, clock: Clock = system_clock
+        self,
+        settings: Settings,
+        store: Store,
+        picker: Opponent,
+        clock: Clock = system_clock,
+        *,
+        metrics: Metrics | None = None,
     ) -> None:
         super().__init__(**client_options())
-        self._kamen_init(settings, store, picker, clock)
+        self._kamen_init(settings, store, picker, clock, metrics)
 
 
 class ShardedKamenClient(KamenMixin, discord.AutoShardedClient):
     """Kamen on the shards `SHARD_IDS` of `SHARD_COUNT`."""
 
     def __init__(
-        self, settings: Settings, store: Store, picker: Opponent, clock: Clock = system_clock
+        self,
+        settings: Settings,
+        store: Store,
+        picker: Opponent,
+        clock: Clock = system_clock,
+        *,
+        metrics: Metrics | None = None,
     ) -> None:
         super().__init__(
             shard_count=settings.shard_count,
             shard_ids=list(settings.shard_ids) if settings.shard_ids else None,
             **client_options(),
         )
-        self._kamen_init(settings, store, picker, clock)
+        self._kamen_init(settings, store, picker, clock, metrics)
 
 
 def client_options() -> dict[str, Any]:
@@ -172,9 +201,14 @@ def client_options() -> dict[str, Any]:
 
 
 def build_client(
-    settings: Settings, store: Store, picker: Opponent, clock: Clock = system_clock
+    settings: Settings,
+    store: Store,
+    picker: Opponent,
+    clock: Clock = system_clock,
+    *,
+    metrics: Metrics | None = None,
 ) -> discord.Client:
     """The client the settings ask for: sharded when `SHARD_COUNT` is set."""
     if settings.shard_count is not None:
-        return ShardedKamenClient(settings, store, picker, clock)
-    return KamenClient(settings, store, picker, clock)
+        return ShardedKamenClient(settings, store, picker, clock, metrics=metrics)
+    return KamenClient(settings, store, picker, clock, metrics=metrics)

@@ -175,7 +175,8 @@ def _move(spec: GameSpec, actions: Actions) -> app_commands.Command[Any, ..., No
     command = app_commands.Command(name="move", description=_describe(move, spec), callback=move)
 
     async def legal(interaction: discord.Interaction, current: str) -> list[_Choice[str]]:
-        return await actions.autocomplete(interaction, spec, current)
+        with actions.metrics.timing("autocomplete"):
+            return await actions.autocomplete(interaction, spec, current)
 
     command.autocomplete("move")(legal)
     return command

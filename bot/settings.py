@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
 
+from bot.health import health_address
+from bot.logs import FORMATS
 from matches import Clock, system_clock
 from store import database_url
 
@@ -51,6 +53,8 @@ class Settings:
     ai_workers: int = 1
     move_menu_max: int = 25
     clock_offset_file: Path | None = None
+    log_format: str = "text"
+    health: tuple[str, int] | None = None  # where /healthz and /metrics are served; None: off
 
     @classmethod
     def from_env(
@@ -74,6 +78,8 @@ class Settings:
             ai_workers=_integer(env, "KAMEN_AI_WORKERS", low=1) or 1,
             move_menu_max=min(_integer(env, "KAMEN_MOVE_MENU_MAX", low=2) or 25, 25),
             clock_offset_file=_path(env, "KAMEN_CLOCK_OFFSET_FILE"),
+            log_format=_choice(env, "LOG_FORMAT", FORMATS, "text"),
+            health=_health(env),
         )
 
     def clock(self) -> Clock:
@@ -131,6 +137,13 @@ def _text(env: Mapping[str, str], name: str) -> str | None:
 def _path(env: Mapping[str, str], name: str) -> Path | None:
     raw = env.get(name, "").strip()
     return Path(raw) if raw else None
+
+
+def _health(env: Mapping[str, str]) -> tuple[str, int] | None:
+    try:
+        return health_address(env)
+    except ValueError as error:
+        raise SettingsError(str(error)) from None
 
 
 def _integer(env: Mapping[str, str], name: str, *, low: int) -> int | None:

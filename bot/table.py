@@ -25,6 +25,7 @@ from typing import Any, Concatenate, ParamSpec, TypeVar
 import discord
 
 from bot import components, images, replies
+from bot.health import Metrics
 from bot.opponent import Opponent
 from bot.settings import Settings
 from games.base import MoveInfo
@@ -37,6 +38,12 @@ P = ParamSpec("P")
 T = TypeVar("T", bound="Table")
 NAMES_KEPT = 10_000
 STARTER_SLACK = 60.0  # seconds between a game's creation and the message its thread starts on
+INTERACTION_KINDS = {
+    discord.InteractionType.application_command: "command",
+    discord.InteractionType.component: "component",
+    discord.InteractionType.modal_submit: "modal",
+    discord.InteractionType.autocomplete: "autocomplete",
+}
 
 
 def guarded(
@@ -47,6 +54,7 @@ def guarded(
     A refusal of the service becomes an ephemeral reply (via `replies.refuse`),
     a stale click also shows the current board, and a fault of ours is
     logged and apologised for: the player never sees "This interaction failed".
+    Its time and its faults go to the metrics.
     """
 
     @functools.wraps(handler)
@@ -54,22 +62,25 @@ def guarded(
         self: T, interaction: discord.Interaction, *args: P.args, **kwargs: P.kwargs
     ) -> None:
         self.remember(interaction.user)
-        try:
-            await handler(self, interaction, *args, **kwargs)
-        except StaleAction as error:
-            game_id = kwargs.get("game_id")
-            await self.refuse_stale(
-                interaction, error, game_id if isinstance(game_id, int) else None
-            )
-        except MatchError as error:
-            await replies.refuse(interaction, error)
-        except Exception:
-            log.exception(
-                "handling interaction %s (%s) failed",
-                interaction.id,
-                getattr(interaction.command, "qualified_name", interaction.data),
-            )
-            await replies.apologise(interaction)
+        kind = INTERACTION_KINDS.get(interaction.type, "other")
+        with self.metrics.timing(kind):
+            try:
+                await handler(self, interaction, *args, **kwargs)
+            except StaleAction as error:
+                game_id = kwargs.get("game_id")
+                await self.refuse_stale(
+                    interaction, error, game_id if isinstance(game_id, int) else None
+                )
+            except MatchError as error:
+                await replies.refuse(interaction, error)
+            except Exception:
+                self.metrics.error(kind)
+                log.exception(
+                    "handling interaction %s (%s) failed",
+                    interaction.id,
+                    getattr(interaction.command, "qualified_name", interaction.data),
+                )
+                await replies.apologise(interaction)
 
     return run
 
@@ -85,7 +96,9 @@ class Table:
         opponent: Opponent,
         *,
         picture_pool: Executor | None = None,
+        metrics: Metrics | None = None,
     ) -> None:
+        self.metrics = metrics if metrics is not None else Metrics()
         self.client = client
         self.service = service
         self.settings = settings
@@ -205,6 +218,8 @@ class Table:
     async def after_move(self, result: MoveResult, *, new_message: bool) -> None:
         """What follows a committed move once its reply is out: results, the bot's turn."""
         view = result.view
+        for _ in range(1 + len(result.passes)):  # a pass the bot played for a player counts
+            self.metrics.move_played(view.game)
         if result.finished:
             await self.announce_end(view, new_message=new_message)
         elif view.bot_to_move:
@@ -278,6 +293,7 @@ class Table:
             try:
                 await work
             except Exception:
+                self.metrics.error("background")
                 log.exception("background work failed: %s", what)
 
         task = asyncio.get_running_loop().create_task(run())

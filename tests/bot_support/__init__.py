@@ -27,7 +27,8 @@ from tests.fake_discord import Channel, FakeDiscord, Guild, Message, Reply, User
 ROOT = Path(__file__).resolve().parents[2]
 MENTION = re.compile(r"<@!?(\d+)>")
 # Quick sweeps, so that expiries and timeouts show within a test's patience.
-FAST = {"KAMEN_SWEEP_INTERVAL": "0.1", "LOG_LEVEL": "INFO"}
+# Health endpoints off: parallel bot processes would all want port 8080.
+FAST = {"KAMEN_SWEEP_INTERVAL": "0.1", "LOG_LEVEL": "INFO", "HEALTH_PORT": "off"}
 
 
 class BotProcess:

@@ -1,0 +1,54 @@
+# syntax=docker/dockerfile:1
+# Kamen's image. The first stage builds the wheels (Kamen's own and its dependencies') and
+# installs them, not editable, into a virtual environment; only that environment reaches the
+# final stage, so anything Kamen needs at run time (migrations, fonts, the Oska table) must be
+# package data. tests/test_shipping_wheel.py rehearses these steps without a Docker engine.
+#
+#   docker build -t kamen .
+#   docker run -d --env-file .env -v kamen-data:/data kamen
+
+FROM python:3.11-slim-trixie AS build
+
+ENV PIP_DISABLE_PIP_VERSION_CHECK=1 \
+    PIP_NO_CACHE_DIR=1
+
+WORKDIR /src
+COPY . .
+RUN pip wheel --wheel-dir /wheels . \
+    && python -m venv --without-pip /opt/kamen \
+    && pip --python /opt/kamen/bin/python install --no-index --find-links /wheels /wheels/kamen-*.whl
+
+
+FROM python:3.11-slim-trixie
+
+LABEL org.opencontainers.image.title="Kamen" \
+      org.opencontainers.image.description="A self-hosted Discord bot for Oska, Lasca and Oware"
+
+# No secret here: DISCORD_TOKEN comes from the environment at run time (an env file).
+ENV PATH=/opt/kamen/bin:$PATH \
+    PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    DATABASE_URL=sqlite:////data/kamen.db \
+    HEALTH_HOST=127.0.0.1 \
+    HEALTH_PORT=8080
+
+RUN groupadd --system --gid 10001 kamen \
+    && useradd --system --uid 10001 --gid kamen --home-dir /data --no-create-home \
+       --shell /usr/sbin/nologin kamen \
+    && mkdir /data \
+    && chown kamen:kamen /data
+
+COPY --from=build /opt/kamen /opt/kamen
+
+USER 10001:10001
+WORKDIR /data
+# The database (and its WAL files) live here: mount a named volume or a directory.
+VOLUME ["/data"]
+# /healthz and /metrics; set HEALTH_HOST=0.0.0.0 to reach them from outside the container.
+EXPOSE 8080
+
+# Healthy = connected to Discord's gateway and the database answers (see bot/health.py).
+HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
+    CMD ["python", "-m", "bot.health"]
+
+CMD ["python", "-m", "bot"]

@@ -1,0 +1,251 @@
+"""The health endpoint: `/healthz` readiness, `/metrics` in Prometheus' format, the CLI probe."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import sys
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+import pytest
+
+from bot.health import (
+    CONTENT_TYPE,
+    Check,
+    Health,
+    HealthServer,
+    Metrics,
+    gateway_check,
+    health_address,
+    probe_url,
+    store_check,
+)
+from store import open_store
+
+ROOT = Path(__file__).resolve().parents[1]
+# A sample line of the text format: name, optional labels, a number.
+SAMPLE = re.compile(
+    r'^[a-zA-Z_:][a-zA-Z0-9_:]*(\{([a-zA-Z_][a-zA-Z0-9_]*="([^"\\]|\\.)*",?)*\})? '
+    r"([-+]?[0-9.]+(e[-+]?[0-9]+)?|[-+]Inf|NaN)$"
+)
+
+
+class Switch:
+    """A probe whose answer the test sets."""
+
+    def __init__(self, value: bool = True) -> None:
+        self.value = value
+
+    async def __call__(self) -> bool:
+        return self.value
+
+
+async def broken() -> bool:
+    raise OSError("disk I/O error")
+
+
+async def stuck() -> bool:
+    await asyncio.sleep(30)
+    return True
+
+
+@pytest.fixture
+async def served() -> AsyncIterator[tuple[Health, Switch, Switch, str]]:
+    gateway, store = Switch(), Switch()
+    health = Health(
+        [Check("gateway", gateway, "not connected"), Check("store", store, "no database")],
+        timeout=0.2,
+    )
+    async with HealthServer(health, "127.0.0.1", 0) as server:
+        yield health, gateway, store, f"http://127.0.0.1:{server.port}"
+
+
+async def get(url: str) -> tuple[int, str, Any, str]:
+    async with aiohttp.ClientSession() as session, session.get(url) as response:
+        text = await response.text()
+        body = await response.json() if response.content_type == "application/json" else None
+        return response.status, response.headers["Content-Type"], body, text
+
+
+async def test_healthz_is_200_when_connected_and_the_store_answers(served: Any) -> None:
+    _, _, _, base = served
+    status, _, body, _ = await get(base + "/healthz")
+    assert status == 200
+    assert body["status"] == "ok"
+    assert body["checks"] == {"gateway": "ok", "store": "ok"}
+
+
+async def test_healthz_is_503_with_the_reason_when_the_gateway_is_down(served: Any) -> None:
+    _, gateway, _, base = served
+    gateway.value = False
+    status, _, body, _ = await get(base + "/healthz")
+    assert status == 503
+    assert body["status"] == "unavailable"
+    assert body["checks"] == {"gateway": "not connected", "store": "ok"}
+
+
+async def test_a_failing_or_silent_store_makes_it_unready(served: Any) -> None:
+    health, _, _, base = served
+    health.checks = (health.checks[0], Check("store", broken, "no database"))
+    status, _, body, _ = await get(base + "/healthz")
+    assert status == 503 and body["checks"]["store"] == "OSError: disk I/O error"
+    health.checks = (health.checks[0], Check("store", stuck, "no database"))
+    status, _, body, _ = await get(base + "/healthz")
+    assert status == 503 and body["checks"]["store"] == "no answer within 0.2 s"
+
+
+async def test_metrics_are_prometheus_text(served: Any) -> None:
+    health, gateway, _, base = served
+    metrics: Metrics = health.metrics
+    metrics.move_played("oska")
+    metrics.move_played("oska")
+    metrics.move_played("oware")
+    metrics.error("command")
+    for seconds in (0.004, 0.015, 0.015, 4.0):
+        metrics.interaction("command", seconds)
+    metrics.interaction("autocomplete", 0.001)
+
+    async def three() -> int:
+        return 3
+
+    health.games_active = three
+    gateway.value = False
+    status, content_type, _, text = await get(base + "/metrics")
+    assert status == 200 and content_type == CONTENT_TYPE
+    samples = {}
+    for line in text.splitlines():
+        if line.startswith("#"):
+            assert re.match(r"^# (HELP|TYPE) kamen_[a-z_]+ .+$", line), line
+            continue
+        assert SAMPLE.match(line), line
+        name, value = line.rsplit(" ", 1)
+        samples[name] = float(value)
+    assert samples["kamen_games_active"] == 3
+    assert samples['kamen_moves_total{game="oska"}'] == 2
+    assert samples['kamen_moves_total{game="oware"}'] == 1
+    assert samples['kamen_errors_total{kind="command"}'] == 1
+    assert samples["kamen_gateway_connected"] == 0 and samples["kamen_store_ok"] == 1
+    assert samples['kamen_interaction_seconds_bucket{kind="command",le="0.005"}'] == 1
+    assert samples['kamen_interaction_seconds_bucket{kind="command",le="0.02"}'] == 3
+    assert samples['kamen_interaction_seconds_bucket{kind="command",le="3.0"}'] == 3
+    assert samples['kamen_interaction_seconds_bucket{kind="command",le="+Inf"}'] == 4
+    assert samples['kamen_interaction_seconds_count{kind="command"}'] == 4
+    assert samples['kamen_interaction_seconds_sum{kind="command"}'] == pytest.approx(4.034)
+    assert samples['kamen_interaction_seconds_count{kind="autocomplete"}'] == 1
+    types = dict(re.findall(r"^# TYPE (\S+) (\S+)$", text, re.M))
+    assert types["kamen_moves_total"] == "counter"
+    assert types["kamen_interaction_seconds"] == "histogram"
+
+
+def test_the_address_comes_from_the_environment() -> None:
+    assert health_address({}) == ("127.0.0.1", 8080)
+    assert health_address({"HEALTH_PORT": "9100", "HEALTH_HOST": "0.0.0.0"}) == ("0.0.0.0", 9100)
+    assert health_address({"HEALTH_PORT": "off"}) is None
+    assert health_address({"HEALTH_PORT": "0"}) is None
+    for wrong in ("http", "-1", "70000"):
+        with pytest.raises(ValueError, match="HEALTH_PORT"):
+            health_address({"HEALTH_PORT": wrong})
+
+
+def test_the_probe_asks_the_local_address() -> None:
+    assert probe_url("127.0.0.1", 8080) == "http://127.0.0.1:8080/healthz"
+    assert probe_url("0.0.0.0", 8080) == "http://127.0.0.1:8080/healthz"
+    assert probe_url("::", 9000) == "http://[::1]:9000/healthz"
+
+
+async def run_probe(port: int | str) -> tuple[int, str]:
+    env = {**os.environ, "HEALTH_PORT": str(port), "HEALTH_HOST": "127.0.0.1"}
+    process = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "bot.health",
+        cwd=ROOT,
+        env=env,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.STDOUT,
+    )
+    out, _ = await process.communicate()
+    assert process.returncode is not None
+    return process.returncode, out.decode()
+
+
+async def test_the_healthcheck_command_exits_0_only_when_ready(served: Any) -> None:
+    _, gateway, _, base = served
+    port = int(base.rsplit(":", 1)[1])
+    code, out = await run_probe(port)
+    assert code == 0 and '"status": "ok"' in out
+    gateway.value = False
+    code, out = await run_probe(port)
+    assert code == 1 and "not connected" in out
+
+
+async def test_the_healthcheck_command_fails_when_nothing_answers() -> None:
+    async with HealthServer(Health([]), "127.0.0.1", 0) as server:
+        port = server.port  # free once the server is gone
+    code, out = await run_probe(port)
+    assert code == 1 and "cannot reach" in out
+    code, out = await run_probe("off")
+    assert code == 1 and "turned off" in out
+
+
+class FakeSocket:
+    def __init__(self, is_open: bool) -> None:
+        self.open = is_open
+
+
+class FakeClient:
+    """What `gateway_check` reads of a discord.py client."""
+
+    def __init__(self, ready: bool, closed: bool, ws: FakeSocket | None) -> None:
+        self.ready, self.closed, self.ws = ready, closed, ws
+
+    def is_ready(self) -> bool:
+        return self.ready
+
+    def is_closed(self) -> bool:
+        return self.closed
+
+
+class FakeShard:
+    def __init__(self, closed: bool) -> None:
+        self.closed = closed
+
+    def is_closed(self) -> bool:
+        return self.closed
+
+
+class FakeShardedClient(FakeClient):
+    def __init__(self, shards: dict[int, FakeShard]) -> None:
+        super().__init__(True, False, None)
+        self.shards = shards
+
+
+@pytest.mark.parametrize(
+    ("client", "connected"),
+    [
+        (FakeClient(True, False, FakeSocket(True)), True),
+        (FakeClient(False, False, FakeSocket(True)), False),  # not READY yet
+        (FakeClient(True, False, FakeSocket(False)), False),  # dropped, reconnecting
+        (FakeClient(True, False, None), False),
+        (FakeClient(True, True, FakeSocket(True)), False),  # closed
+        (FakeShardedClient({0: FakeShard(False), 1: FakeShard(False)}), True),
+        (FakeShardedClient({0: FakeShard(False), 1: FakeShard(True)}), False),
+        (FakeShardedClient({}), False),
+    ],
+)
+async def test_the_gateway_check(client: Any, connected: bool) -> None:
+    assert await gateway_check(client).probe() is connected
+
+
+async def test_the_store_check_queries_the_database(tmp_path: Path) -> None:
+    store = await open_store(f"sqlite:///{tmp_path / 'kamen.db'}")
+    health = Health([store_check(store)])
+    assert (await health.readiness()).ready
+    await store.close()
+    readiness = await health.readiness()
+    assert not readiness.ready
+    assert readiness.checks["store"] == "StoreError: the store is not open"
