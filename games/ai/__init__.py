@@ -10,7 +10,20 @@ each plays). Oska is solved (oska_solver.py, table in oska_table.bin); Oware
 and Lasca are searched (search.py) within the time budget.
 """
 
+from __future__ import annotations
+
+from typing import Any
+
 from games.ai.levels import LEVELS
-from games.ai.player import choose_move, play_move, warm_up
 
 __all__ = ["LEVELS", "choose_move", "play_move", "warm_up"]
+
+
+def __getattr__(name: str) -> Any:
+    # Imported on first use, so that `python -m games.ai.oska_solver` runs its module
+    # fresh instead of finding it already imported through the players.
+    if name in ("choose_move", "play_move", "warm_up"):
+        from games.ai import player
+
+        return getattr(player, name)
+    raise AttributeError(f"module 'games.ai' has no attribute {name!r}")
