@@ -182,3 +182,26 @@ async def test_a_click_on_a_button_kamen_no_longer_has(tmp_path: Path) -> None:
         )
         reply = await fake.click(table.ann, message, "Old")
         assert ephemeral_text(reply).startswith("This button is from an older Kamen")
+
+
+@pytest.mark.asyncio
+async def test_a_forced_pass_is_played_for_the_player_and_said_on_the_board(tmp_path: Path) -> None:
+    # After Red's c3xa1 here, Blue's only legal move is `pass` (DESIGN.md §3).
+    moves = "1. e1-f2 e5-d4 2. c1-d2 a5-b4 3. d2-e3 b4-c3 4. e3-f4 g5xe3 5. a1-b2"
+    state = GAMES["oska"].new()
+    for move in moves.split():
+        if not move.endswith("."):
+            state = state.play(move)
+    assert state.play("c3xa1").legal_moves() == ("pass",)
+    async with process_table(tmp_path) as table:
+        fake, ann = table.fake, table.ann
+        await fake.slash(ann, table.games, "oska import", record=f'[Game "Oska"] {moves} *')
+        await fake.wait_for(lambda: bool(fake.threads(table.games)), what="the thread")
+        [thread] = fake.threads(table.games)
+        await fake.wait_for(lambda: bool(fake.messages(thread)), what="the board")
+        assert "(Red)" in last_board(table, thread).content
+        await fake.slash(ann, thread, "oska move", move="c3xa1")
+        board = last_board(table, thread)
+        assert "Red played c3xa1. Blue has no move and passes. Red to move." in board.text
+        assert "(Red)" in board.content
+        assert "pass" not in options(board)
