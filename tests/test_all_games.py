@@ -39,12 +39,22 @@ def lasca_keeps_22_pieces(before: GameState, move: str, after: GameState) -> Non
 
 
 def oska_stones_only_go_forward(before: GameState, move: str, after: GameState) -> None:
-    rows = [int(square[1]) for square in before.describe(move).path]
-    steps = [b - a for a, b in pairwise(rows)]
-    if before.to_move is Side.FIRST:
-        assert all(step > 0 for step in steps), move
-    else:
-        assert all(step < 0 for step in steps), move
+    """Read from the boards themselves: the mover's stone that arrived stands further
+    forward than the one that left, and no other stone of the mover moved."""
+    mover = before.to_move
+    forward = 1 if mover is Side.FIRST else -1
+    was = set(before.stones(mover))  # type: ignore[attr-defined]
+    now = set(after.stones(mover))  # type: ignore[attr-defined]
+    left, arrived = was - now, now - was
+    if move == "pass":
+        assert (left, arrived) == (set(), set())
+        return
+    info = before.describe(move)
+    landed, forfeited = info.path[-1], set(info.forfeited)
+    assert arrived == {landed} - forfeited, move
+    assert left == {info.path[0]} | (forfeited - {landed}), move
+    rows = [int(square[1]) for square in info.path]
+    assert all((b - a) * forward > 0 for a, b in pairwise(rows)), move
 
 
 INVARIANTS: dict[str, Callable[[GameState, str, GameState], None]] = {
