@@ -14,6 +14,7 @@ made for, and refuse a click on an old board as stale.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
 
@@ -164,6 +165,19 @@ class ServiceCore:
         if now is None or now.moves != loaded.row.moves or now.status != loaded.row.status:
             raise StaleAction()
         return None
+
+    async def _update(self, where: Where, change: Callable[[Loaded], StoredGame]) -> Loaded:
+        """Load the game, let `change` check it and give its new row, save that row.
+
+        `change` raises to refuse; a write that lost only a harmless race is
+        tried again on a fresh read, up to ATTEMPTS times.
+        """
+        for _ in range(ATTEMPTS):
+            loaded = await self._load(where)
+            saved = await self._commit(loaded, change(loaded))
+            if saved is not None:
+                return Loaded(saved, loaded.spec, loaded.state)
+        raise StaleAction()
 
     # ---------------------------------------------------------------- checking
 

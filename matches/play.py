@@ -16,6 +16,7 @@ from matches.errors import DrawError, StaleAction, from_game_error
 from matches.inputs import MAX_MOVE, capped
 from matches.picker import DEFAULT_LEVEL
 from matches.views import DrawEvent, DrawResult, Ending, GameView, MoveResult
+from store import Status, StoredGame
 
 
 class Play(ServiceCore):
@@ -100,16 +101,13 @@ class Play(ServiceCore):
         expected_ply: int | None = None,
     ) -> GameView:
         """Give up the game (the side to move, when one user plays both)."""
-        where = Where(game_id, channel_id, game)
-        for _ in range(ATTEMPTS):
-            loaded = await self._load(where)
+
+        def resigned(loaded: Loaded) -> StoredGame:
             side = self._check_playing(loaded, user_id, expected_ply)
             reason = f"{loaded.spec.side_name(side)} resigned"
-            new = transitions.lost_by(loaded.row, side, Ending.RESIGNED, reason, self.clock())
-            saved = await self._commit(loaded, new)
-            if saved is not None:
-                return self._view(Loaded(saved, loaded.spec, loaded.state))
-        raise StaleAction()
+            return transitions.lost_by(loaded.row, side, Ending.RESIGNED, reason, self.clock())
+
+        return self._view(await self._update(Where(game_id, channel_id, game), resigned))
 
     async def offer_draw(
         self,
@@ -121,23 +119,22 @@ class Play(ServiceCore):
         expected_ply: int | None = None,
     ) -> DrawResult:
         """Offer a draw, or accept the opponent's offer if one is pending."""
-        where = Where(game_id, channel_id, game)
-        for _ in range(ATTEMPTS):
-            loaded = await self._load(where)
+
+        def offered(loaded: Loaded) -> StoredGame:
             self._check_draw(loaded, user_id, expected_ply)
             offer = loaded.row.draw_offer_by
-            if offer is not None and offer != user_id:
-                return await self.accept_draw(user_id, game_id=loaded.row.id)
             if offer == user_id:
                 raise DrawError("You have already offered a draw: wait for the answer.")
+            if offer is not None:
+                return self._drawn(loaded.row)
             if loaded.row.ai_level is not None:
                 raise DrawError("The bot plays on: it does not agree to draws.")
-            new = replace(loaded.row, draw_offer_by=user_id, updated_at=self.clock())
-            saved = await self._commit(loaded, new)
-            if saved is not None:
-                view = self._view(Loaded(saved, loaded.spec, loaded.state))
-                return DrawResult(view, DrawEvent.OFFERED, user_id)
-        raise StaleAction()
+            return replace(loaded.row, draw_offer_by=user_id, updated_at=self.clock())
+
+        saved = await self._update(Where(game_id, channel_id, game), offered)
+        agreed = saved.row.status is Status.FINISHED
+        event = DrawEvent.ACCEPTED if agreed else DrawEvent.OFFERED
+        return DrawResult(self._view(saved), event, user_id)
 
     async def accept_draw(
         self,
@@ -170,28 +167,24 @@ class Play(ServiceCore):
     async def _answer_draw(
         self, where: Where, user_id: int, expected_ply: int | None, accept: bool
     ) -> DrawResult:
-        for _ in range(ATTEMPTS):
-            loaded = await self._load(where)
+        def answered(loaded: Loaded) -> StoredGame:
             self._check_draw(loaded, user_id, expected_ply)
             offer = loaded.row.draw_offer_by
             if offer is None:
                 raise DrawError("There is no draw offer to answer.")
             if offer == user_id:
                 raise DrawError("You cannot answer your own draw offer.")
-            now = self.clock()
             if accept:
-                new = transitions.finished(
-                    loaded.row, "1/2-1/2", Ending.AGREED, "drawn by agreement", now
-                )
-            else:
-                new = replace(loaded.row, draw_offer_by=None, updated_at=now)
-            saved = await self._commit(loaded, new)
-            if saved is not None:
-                view = self._view(Loaded(saved, loaded.spec, loaded.state))
-                return DrawResult(
-                    view, DrawEvent.ACCEPTED if accept else DrawEvent.DECLINED, user_id
-                )
-        raise StaleAction()
+                return self._drawn(loaded.row)
+            return replace(loaded.row, draw_offer_by=None, updated_at=self.clock())
+
+        saved = await self._update(where, answered)
+        event = DrawEvent.ACCEPTED if accept else DrawEvent.DECLINED
+        return DrawResult(self._view(saved), event, user_id)
+
+    def _drawn(self, row: StoredGame) -> StoredGame:
+        now = self.clock()
+        return transitions.finished(row, "1/2-1/2", Ending.AGREED, "drawn by agreement", now)
 
     def _check_draw(self, loaded: Loaded, user_id: int, expected_ply: int | None) -> None:
         self._check_playing(loaded, user_id, expected_ply)
