@@ -127,6 +127,28 @@ def write(
     draw.text(xy, text, font=face, fill=fill, anchor=anchor)
 
 
+def pill(
+    text: str,
+    face: ImageFont.FreeTypeFont,
+    size: tuple[int, int],
+    colours: tuple[RGB, RGB, RGB],
+    stroke: float = 1.0,
+    text_dy: float = 0.0,
+) -> Image.Image:
+    """A rounded badge of `size` with `text` centred on it; colours: fill, edge, text."""
+    width, height = size
+    fill, edge, ink = colours
+
+    def paint(draw: ImageDraw.ImageDraw, k: float) -> None:
+        box = (k, k, (width - 1) * k, (height - 1) * k)
+        radius = height * k / 2
+        draw.rounded_rectangle(box, radius, fill=fill, outline=edge, width=round(k * stroke))
+
+    image = sprite(width, height, paint)
+    write(ImageDraw.Draw(image), (width / 2, height / 2 + text_dy), text, face, ink)
+    return image
+
+
 # -------------------------------------------------------------- palette
 
 

@@ -19,7 +19,7 @@ from PIL import Image, ImageDraw
 
 from games.base import Side
 from games.lasca import FILES, SQUARES, LascaState
-from render.draw import cross, crown, ellipse, indexed, palette, put, sprite, write
+from render.draw import cross, crown, ellipse, indexed, palette, pill, put, sprite, write
 from render.scene import (
     Board,
     Box,
@@ -183,19 +183,7 @@ def _badge(pixels: int, text: str, theme: Theme) -> Image.Image:
     face = font(pixels)
     width = round(face.getlength(text)) + pixels
     height = round(pixels * 1.45)
-
-    def paint(draw: ImageDraw.ImageDraw, k: float) -> None:
-        draw.rounded_rectangle(
-            (0, 0, width * k - 1, height * k - 1),
-            height * k / 2,
-            fill=theme.badge,
-            outline=theme.badge_text,
-            width=round(k),
-        )
-
-    image = sprite(width, height, paint)
-    write(ImageDraw.Draw(image), (width / 2, height / 2), text, face, theme.badge_text)
-    return image
+    return pill(text, face, (width, height), (theme.badge, theme.badge_text, theme.badge_text))
 
 
 # -------------------------------------------------------------------- kit

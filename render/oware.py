@@ -17,7 +17,7 @@ from PIL import Image, ImageDraw
 
 from games.base import Side
 from games.oware import PITS, SIDE_NAMES, OwareState
-from render.draw import cross, ellipse, indexed, palette, put, sprite, write
+from render.draw import cross, ellipse, indexed, palette, pill, put, sprite, write
 from render.scene import Board, Box, Caption, Layout, Point, Scene, caption_box, paint_caption
 from render.theme import (
     PIT,
@@ -135,19 +135,8 @@ def _count(pixels: int, number: int, theme: Theme) -> Image.Image:
     text = str(number)
     diameter = max(round(pixels * 1.55), round(face.getlength(text)) + pixels // 2) | 1
     height = round(pixels * 1.55) | 1
-
-    def paint(draw: ImageDraw.ImageDraw, k: float) -> None:
-        draw.rounded_rectangle(
-            (k, k, (diameter - 1) * k, (height - 1) * k),
-            height * k / 2,
-            fill=theme.count,
-            outline=theme.seed,
-            width=round(k * 1.5),
-        )
-
-    image = sprite(diameter, height, paint)
-    write(ImageDraw.Draw(image), (diameter / 2, height / 2 + 0.5), text, face, theme.count_text)
-    return image
+    colours = (theme.count, theme.seed, theme.count_text)
+    return pill(text, face, (diameter, height), colours, stroke=1.5, text_dy=0.5)
 
 
 @dataclass(frozen=True)
