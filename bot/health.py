@@ -244,7 +244,8 @@ def games_active(client: discord.Client, store: Store) -> Callable[[], Awaitable
     """The number of games being played in the client's servers (asked at each scrape)."""
 
     async def count() -> int:
-        return sum([len(await store.active_games(guild.id)) for guild in client.guilds])
+        counts = await store.active_counts()
+        return sum(counts.get(guild.id, 0) for guild in client.guilds)
 
     return count
 

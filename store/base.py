@@ -128,6 +128,10 @@ class Store(Protocol):
         """The games being played in a server, oldest first."""
         ...
 
+    async def active_counts(self) -> dict[int, int]:
+        """How many games are being played in each server, by guild id (one query)."""
+        ...
+
     async def open_games_of(self, user_id: int) -> list[StoredGame]:
         """Challenges and active games the user plays in or was challenged to."""
         ...

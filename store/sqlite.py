@@ -163,6 +163,10 @@ class SqliteStore:
         sql = f"SELECT {_COLUMNS} FROM games WHERE guild_id = ? AND status = 'active' ORDER BY id"
         return [_game(row) for row in await self._fetch(sql, (guild_id,))]
 
+    async def active_counts(self) -> dict[int, int]:
+        sql = "SELECT guild_id, COUNT(*) FROM games WHERE status = 'active' GROUP BY guild_id"
+        return {guild_id: count for guild_id, count in await self._fetch(sql, ())}
+
     async def open_games_of(self, user_id: int) -> list[StoredGame]:
         sql = (
             f"SELECT {_COLUMNS} FROM games WHERE status IN {_OPEN}"

@@ -289,6 +289,7 @@ async def test_queries_by_channel_guild_and_player(store: SqliteStore) -> None:
     assert await store.active_game_in(12) is None
     assert await store.active_games(1) == [one]
     assert await store.active_games(2) == [two]
+    assert await store.active_counts() == {1: 1, 2: 1}
     assert [g.id for g in await store.open_games_of(100)] == [one.id, two.id, challenge.id]
     assert [g.id for g in await store.open_games_of(400)] == [challenge.id]
 
