@@ -3,7 +3,9 @@
 Sides, the outcome of a game, variant options, move descriptions, the errors a
 player can cause, and the two protocols every game meets: `GameState` (one
 immutable position with its history) and `GameSpec` (what the registry holds).
-Nothing here knows a particular game.
+Nothing here knows a particular game, and nothing here speaks English: an
+outcome's reason and an error are codes with parameters, which `words/` turns
+into sentences at the edge.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Protocol, Self, TypeVar
 
 
 class Side(enum.IntEnum):
@@ -25,12 +27,42 @@ class Side(enum.IntEnum):
         return Side.SECOND if self is Side.FIRST else Side.FIRST
 
 
+class Termination(enum.StrEnum):
+    """Why a game ended, as a code; the words for it are in words/ (`words.games`).
+
+    The comment on each names what `Outcome.side` is for that reason.
+    """
+
+    GOAL = "goal"  # side: whose every stone is home (Oska); a draw (side None): both at once
+    GOAL_STONELESS = "goal-stoneless"  # side: who lost every stone, so all it has is home
+    ELIMINATION = "elimination"  # side: who lost every stone; a draw (side None): both
+    BLOCKED = "blocked"  # neither player can move (a draw)
+    NO_MOVES = "no-moves"  # side: the player to move, who cannot move and loses (Lasca)
+    REPETITION = "repetition"  # Lasca threefold (draw); Oware's first repeat (share-out), score
+    MOVE_LIMIT = "move-limit"  # count: the limit of quiet moves (Lasca)
+    TWENTY_FIVE = "twenty-five"  # side: who captured 25 or more; count: the seeds (Oware)
+    NO_SEEDS = "no-seeds"  # side: the player to move, who has no seeds; score (Oware)
+    CANNOT_FEED = "cannot-feed"  # side: the seedless player no move can feed; score (Oware)
+    RESIGNATION = "resignation"  # side: who resigned
+    TIME = "time"  # side: who ran out of time
+    AGREEMENT = "agreement"  # drawn by agreement
+    ABANDONED = "abandoned"  # the game's channel is gone (not rated)
+
+
 @dataclass(frozen=True, slots=True)
 class Outcome:
-    """How a game ended: the winner (None for a draw) and why, in words."""
+    """How a game ended: the winner (None for a draw) and why, as a code with its numbers.
+
+    `side` is the side the reason is about (see `Termination`), `score` the
+    two stores after an Oware share-out, `count` a number the reason names.
+    `code` and `params` let the words layer read an outcome as it reads an error.
+    """
 
     winner: Side | None
-    reason: str
+    reason: Termination
+    side: Side | None = None
+    score: tuple[int, int] | None = None
+    count: int | None = None
 
     @property
     def is_draw(self) -> bool:
@@ -49,6 +81,30 @@ class Outcome:
         if self.winner is None:
             return "draw"
         return "first" if self.winner is Side.FIRST else "second"
+
+    @property
+    def code(self) -> str:
+        return self.reason.value
+
+    @property
+    def params(self) -> dict[str, object]:
+        """The side, score and count that are set."""
+        found: dict[str, object] = {}
+        if self.side is not None:
+            found["side"] = self.side
+        if self.score is not None:
+            found["score"] = self.score
+        if self.count is not None:
+            found["count"] = self.count
+        return found
+
+    def as_params(self, game: str, side_names: tuple[str, str]) -> dict[str, object]:
+        """The outcome as plain parameters of an error that mentions it (`words` names it)."""
+        winner = None if self.winner is None else int(self.winner)
+        plain = {key: int(value) if isinstance(value, Side) else value
+                 for key, value in self.params.items()}  # fmt: skip
+        return {"game": game, "side_names": side_names, "reason": self.code, "winner": winner,
+                **plain}  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,34 +126,54 @@ class MoveInfo:
 
 
 class GameError(Exception):
-    """Anything a player did wrong; the message is what the player reads."""
+    """Anything a player did wrong, as a code and its parameters; `words` says it.
 
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
+    Parameters are plain values (text, numbers, tuples of text), never
+    sentences, so any language can be made of them. `str()` is for logs.
+    """
+
+    def __init__(self, code: str, /, **params: object) -> None:
+        super().__init__(code)
+        self.code = code
+        self.params: dict[str, object] = params
 
     def __str__(self) -> str:
-        return self.message
+        return f"{self.code} {self.params!r}"
+
+    def __reduce__(self) -> tuple[Callable[..., GameError], tuple[object, ...]]:
+        # Errors cross process boundaries (the AI runs in a pool); Exception's own
+        # pickling would call __init__ with `args` alone and lose the parameters.
+        return (_rebuild, (type(self), self.code, self.params))
+
+    def with_params(self, **extra: object) -> Self:
+        """The same error with more parameters (a replay adds the move's number)."""
+        return _rebuild(type(self), self.code, {**self.params, **extra})
 
 
-def _with_legal(message: str, legal: Sequence[str]) -> str:
-    if not legal:
-        return message if "over" in message else f"{message}. The game is over."
-    return f"{message}. Legal moves: {', '.join(legal)}"
+_E = TypeVar("_E", bound=GameError)
+
+
+def _rebuild(kind: type[_E], code: str, params: dict[str, object]) -> _E:
+    error = kind.__new__(kind)
+    GameError.__init__(error, code, **params)
+    return error
 
 
 class MoveError(GameError):
-    """A move that cannot be played; names the legal moves."""
+    """A move that cannot be played; its parameters hold the move and the legal moves."""
 
-    def __init__(self, move: str, message: str, legal: Sequence[str]) -> None:
-        self.move = move
-        self.why = message
-        self.legal = tuple(legal)
-        super().__init__(_with_legal(message, self.legal))
+    def __init__(self, move: str, code: str, legal: Sequence[str], /, **params: object) -> None:
+        super().__init__(code, **params, move=move, legal=tuple(legal))
 
-    def __reduce__(self) -> tuple[type[MoveError], tuple[str, str, tuple[str, ...]]]:
-        # Errors cross process boundaries (the AI runs in a pool); rebuild from the parts.
-        return (type(self), (self.move, self.why, self.legal))
+    @property
+    def move(self) -> str:
+        return str(self.params["move"])
+
+    @property
+    def legal(self) -> tuple[str, ...]:
+        legal = self.params["legal"]
+        assert isinstance(legal, tuple)
+        return legal
 
 
 class MalformedMove(MoveError):
@@ -177,11 +253,16 @@ class Variant:
                 key, sep, value = pair.lower().partition("=")
                 option = by_key.get(key)
                 if option is None:
-                    known = ", ".join(by_key) or "none"
-                    raise VariantError(f"`{pair}`: unknown option `{key}` (options: {known})")
+                    code = "variant.unknown-option" if by_key else "variant.no-options"
+                    raise VariantError(code, pair=pair, key=key, options=tuple(by_key))
                 if not sep or value not in option.values:
-                    allowed = ", ".join(f"{key}={v}" for v in option.values)
-                    raise VariantError(f"`{pair}`: write one of {allowed}")
+                    raise VariantError(
+                        "variant.bad-value",
+                        pair=pair,
+                        key=key,
+                        values=option.values,
+                        choices=tuple(f"{key}={v}" for v in option.values),
+                    )
                 chosen[key] = value
         return cls(options, tuple(chosen[option.key] for option in options))
 
@@ -192,9 +273,14 @@ class Variant:
 class GameState(Protocol):
     """One position of a game with the moves that led to it. Immutable.
 
-    Moves are strings in the game's canonical notation (RULES.md); `play`
+    Moves are strings in the game's canonical notation (games/RULES.md); `play`
     accepts the alternatives the notation allows and checks legality itself.
     """
+
+    @property
+    def spec(self) -> GameSpec:
+        """The game this is a position of (its module's `SPEC`)."""
+        ...
 
     @property
     def variant(self) -> Variant: ...
@@ -250,6 +336,21 @@ class GameSpec:
     def new(self, texts: Iterable[str] | str = ()) -> GameState:
         """The start position under the given `key=value` options."""
         return self.start(self.variant(texts))
+
+    def replay(self, variant: Variant | Iterable[str] | str, moves: Iterable[str]) -> GameState:
+        """The start position of `variant` with `moves` played, in order.
+
+        Raises the MoveError of the first move that fails, with its 1-based
+        number added as the parameter `ply`.
+        """
+        chosen = variant if isinstance(variant, Variant) else self.variant(variant)
+        state = self.start(chosen)
+        for ply, move in enumerate(moves, start=1):
+            try:
+                state = state.play(move)
+            except MoveError as error:
+                raise error.with_params(ply=ply) from None
+        return state
 
     def all_variants(self) -> tuple[Variant, ...]:
         """Every combination of option values, defaults first."""

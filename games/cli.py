@@ -3,6 +3,10 @@
     python -m games moves GAME [--variant KEY=VALUE ...] [MOVE ...]
     python -m games perft GAME DEPTH [--variant KEY=VALUE ...]
     python -m games play GAME [--variant KEY=VALUE ...]
+
+The one module of games/ that speaks to a person, so the one that imports
+`words`: every sentence it prints is a catalogue entry (`cli.*` and the
+engines' codes in words/english/).
 """
 
 from __future__ import annotations
@@ -12,8 +16,9 @@ import sys
 from collections.abc import Sequence
 from typing import TextIO
 
+import words
 from games import registry
-from games.base import GameError, GameSpec, GameState
+from games.base import GameError, GameSpec, GameState, MoveError, Variant
 from games.perft import perft
 from games.record import record_of
 
@@ -32,10 +37,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         spec = registry.get(args.game)
         state = spec.new(args.variant or ())
     except GameError as error:
-        print(f"error: {error}", file=sys.stderr)
+        print(words.say("cli.error", text=words.explain(error)), file=sys.stderr)
         return EXIT_BAD_INPUT
     if args.command == "moves":
-        return _moves(spec, state, args.moves)
+        return _moves(spec, state.variant, args.moves)
     if args.command == "perft":
         for depth in range(1, args.depth + 1):
             print(depth, perft(state, depth), flush=True)
@@ -55,7 +60,7 @@ def _parser() -> argparse.ArgumentParser:
             "--variant",
             action="append",
             metavar="KEY=VALUE",
-            help="a rule option (RULES.md); repeat for more",
+            help="a rule option (games/RULES.md); repeat for more",
         )
         return sub
 
@@ -67,22 +72,24 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _moves(spec: GameSpec, state: GameState, moves: Sequence[str]) -> int:
-    for index, move in enumerate(moves):
-        try:
-            state = state.play(move)
-        except GameError as error:
-            side = spec.side_names[state.to_move]
-            print(f"error: move {index + 1} ({side}): {error}", file=sys.stderr)
-            return EXIT_BAD_INPUT
+def _moves(spec: GameSpec, variant: Variant, moves: Sequence[str]) -> int:
+    try:
+        state = spec.replay(variant, moves)
+    except MoveError as error:
+        ply = error.params["ply"]
+        assert isinstance(ply, int)
+        side = spec.side_names[(ply - 1) % 2]  # moves alternate from the start, passes too
+        print(words.say("cli.bad-move", ply=ply, side=side, text=words.explain(error)),
+              file=sys.stderr)  # fmt: skip
+        return EXIT_BAD_INPUT
     for move in sorted(state.legal_moves()):
         print(move)
     outcome = state.outcome()
-    print(f"outcome: {outcome.label if outcome else 'none'}")
+    print(words.say("cli.outcome", label=outcome.label if outcome else "none"))
     return 0
 
 
-PLAY_HELP = "Type a move, `undo`, `record` or `quit`."
+PLAY_HELP = words.say("cli.help")
 
 
 def play_interactively(spec: GameSpec, state: GameState, stdin: TextIO, stdout: TextIO) -> int:
@@ -92,17 +99,20 @@ def play_interactively(spec: GameSpec, state: GameState, stdin: TextIO, stdout: 
     def say(text: str = "") -> None:
         print(text, file=stdout, flush=True)
 
-    say(f"{spec.title}{f' ({state.variant})' if str(state.variant) else ''}. {PLAY_HELP}")
+    variant = str(state.variant)
+    title = "cli.title.variant" if variant else "cli.title"
+    say(words.say(title, title=spec.title, variant=variant, help=PLAY_HELP))
     while True:
         say()
         say(state.to_text())
         outcome = state.outcome()
         if outcome is not None:
-            say(f"Game over: {outcome.reason} ({outcome.result}).")
+            reason = words.outcome_text(outcome, spec.name, spec.side_names)
+            say(words.say("cli.game-over", outcome=reason, result=outcome.result))
             say(record_of(spec, state).to_text())
             return 0
-        say(f"Legal moves: {' '.join(state.legal_moves())}")
-        stdout.write(f"{spec.side_names[state.to_move]}> ")
+        say(words.say("cli.legal-moves", moves=state.legal_moves()))
+        stdout.write(words.say("cli.prompt", side=spec.side_name(state.to_move)))
         stdout.flush()
         line = stdin.readline()
         if not line:
@@ -115,7 +125,7 @@ def play_interactively(spec: GameSpec, state: GameState, stdin: TextIO, stdout: 
             if history:
                 state = history.pop()
             else:
-                say("Nothing to undo.")
+                say(words.say("cli.nothing-to-undo"))
         elif text == "record":
             say(record_of(spec, state).to_text())
         elif text in ("", "help"):
@@ -124,7 +134,7 @@ def play_interactively(spec: GameSpec, state: GameState, stdin: TextIO, stdout: 
             try:
                 after = state.play(text)
             except GameError as error:
-                say(str(error))
+                say(words.explain(error))
             else:
                 history.append(state)
                 state = after

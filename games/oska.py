@@ -1,4 +1,4 @@
-"""Oska (Michael Woodward & Bryn Jones, 1995), as RULES.md describes it.
+"""Oska (Michael Woodward & Bryn Jones, 1995), as games/RULES.md describes it.
 
 Sixteen squares in an hourglass of rows of 4, 3, 2, 3 and 4. Blue starts with
 four stones on row 1 and moves first, Red with four on row 5. Stones move only
@@ -23,6 +23,9 @@ Notation: `c1-d2`, `a1xc3xe5` (every landing square), `pass`, and under huff
 
 The position is two bitmasks of the 16 squares; the legal-move table of a
 state, with the masks each move leads to, is computed once and kept.
+`decided`, `generate` and `can_move` are the search kernel the AI shares.
+Outcomes and refusals are codes (`oska.*`, `move.*`, `outcome.oska.*` in
+words/english/oska.py and games.py).
 """
 
 from __future__ import annotations
@@ -38,6 +41,7 @@ from games.base import (
     Outcome,
     PositionError,
     Side,
+    Termination,
     Variant,
     VariantOption,
 )
@@ -69,7 +73,7 @@ SQUARES: tuple[str, ...] = (
     "b4", "d4", "f4",
     "a5", "c5", "e5", "g5",
 )  # fmt: skip
-_INDEX: dict[str, int] = {name: i for i, name in enumerate(SQUARES)}
+INDEX: dict[str, int] = {name: i for i, name in enumerate(SQUARES)}
 _COORD: tuple[tuple[int, int], ...] = tuple((ord(n[0]) - ord("a"), int(n[1])) for n in SQUARES)
 _AT: dict[tuple[int, int], int] = {coord: i for i, coord in enumerate(_COORD)}
 _ROW_LENGTHS: dict[int, int] = {5: 4, 4: 3, 3: 2, 2: 3, 1: 4}
@@ -116,21 +120,22 @@ _JUMPS = (_JUMPS_BLUE, _JUMPS_RED)
 
 # ------------------------------------------------------------------- outcomes
 
-_DRAW_BLOCKED = Outcome(None, "neither player can move")
-_DRAW_HOME = Outcome(None, "both players have every stone home")
-_DRAW_EMPTY = Outcome(None, "both players have lost every stone")
-_HOME = (Outcome(Side.FIRST, "Blue has every stone home"),
-         Outcome(Side.SECOND, "Red has every stone home"))  # fmt: skip
-_NONE_LEFT = (
-    Outcome(Side.FIRST, "Blue has lost every stone, so every stone it has left is home"),
-    Outcome(Side.SECOND, "Red has lost every stone, so every stone it has left is home"),
-)
-_ELIMINATED = (Outcome(Side.SECOND, "Blue has lost every stone"),
-               Outcome(Side.FIRST, "Red has lost every stone"))  # fmt: skip
+# Made once: the win check runs after every move of every playout.
+_DRAW_BLOCKED = Outcome(None, Termination.BLOCKED)
+_DRAW_HOME = Outcome(None, Termination.GOAL)
+_DRAW_EMPTY = Outcome(None, Termination.ELIMINATION)
+_HOME = tuple(Outcome(side, Termination.GOAL, side) for side in _SIDES)
+_NONE_LEFT = tuple(Outcome(side, Termination.GOAL_STONELESS, side) for side in _SIDES)
+# Indexed by the side that lost every stone; the other side wins.
+_ELIMINATED = tuple(Outcome(side.other, Termination.ELIMINATION, side) for side in _SIDES)
 
 
-def _decided(blue: int, red: int, elimination: bool) -> Outcome | None:
-    """The win check made after every move (blocking is not looked at here)."""
+def decided(blue: int, red: int, elimination: bool) -> Outcome | None:
+    """The win check made after every move (blocking is not looked at here).
+
+    Part of the engine's search kernel with `generate` and `can_move`: the
+    solver and the search in games/ai/ call these on bare masks.
+    """
     if elimination and not (blue and red):
         if blue:
             return _ELIMINATED[1]
@@ -153,7 +158,8 @@ _Table = dict[str, tuple[int, int]]
 _FORCED, _HUFF, _OPTIONAL = 0, 1, 2
 
 
-def _can_move(own: int, opp: int, side: int) -> bool:
+def can_move(own: int, opp: int, side: int) -> bool:
+    """Whether the side with stones `own` has any step or capture (search kernel)."""
     empty = _ALL ^ own ^ opp
     steps, jumps = _STEPS[side], _JUMPS[side]
     while own:
@@ -169,8 +175,12 @@ def _can_move(own: int, opp: int, side: int) -> bool:
     return False
 
 
-def _generate(own: int, opp: int, side: int, mode: int) -> _Table:
-    """Every move of the side with stones `own`, in board order of origin, then destination."""
+def generate(own: int, opp: int, side: int, mode: int) -> _Table:
+    """Every move of the side with stones `own`, in board order of origin, then destination.
+
+    The search kernel's move table: each move's text to the mover's and the
+    opponent's masks after it. `mode` is 0 forced, 1 huff, 2 optional.
+    """
     empty = _ALL ^ own ^ opp
     steps_from, jumps_from = _STEPS[side], _JUMPS[side]
     # Entries are (sort key, text, own after, opp after); the key orders mixed lists.
@@ -226,7 +236,6 @@ def _with_forfeits(
 
 # --------------------------------------------------------------------- state
 
-_STEP_SHAPE = "write a step as c1-d2, a capture as a1xc3"
 _SQUARE_LIKE = re.compile(r"[a-z][0-9]+")
 
 
@@ -257,6 +266,10 @@ class OskaState:
     # ------------------------------------------------------------ protocol
 
     @property
+    def spec(self) -> GameSpec:
+        return SPEC
+
+    @property
     def variant(self) -> Variant:
         return self._variant
 
@@ -270,19 +283,19 @@ class OskaState:
 
     def legal_moves(self) -> tuple[str, ...]:
         if self._table is None:
-            self._analyse()
+            self.analyse()
         return self._legal
 
     def outcome(self) -> Outcome | None:
         if self._table is None:
-            self._analyse()
+            self.analyse()
         return self._outcome
 
     def play(self, move: str) -> OskaState:
         """The state after `move` (canonical, or anything `parse_move` reads)."""
         table = self._table
         if table is None:
-            table = self._analyse()
+            table = self.analyse()
         entry = table.get(move)
         if entry is None:
             move = self.parse_move(move)
@@ -309,7 +322,7 @@ class OskaState:
         """
         table = self._table
         if table is None:
-            table = self._analyse()
+            table = self.analyse()
         if text in table:
             return text
         return _Parser(self, table, text).canonical()
@@ -366,16 +379,16 @@ class OskaState:
 
     # ------------------------------------------------------------ internals
 
-    def _analyse(self) -> _Table:
-        """Fill the outcome and the legal-move table, once."""
+    def analyse(self) -> _Table:
+        """Fill the outcome and the legal-move table, once; the table (move to masks)."""
         blue, red, side = self._blue, self._red, self._side
-        outcome = _decided(blue, red, self._elim)
+        outcome = decided(blue, red, self._elim)
         table: _Table = {}
         if outcome is None:
             own, opp = (red, blue) if side else (blue, red)
-            table = _generate(own, opp, side, self._mode)
+            table = generate(own, opp, side, self._mode)
             if not table:
-                if _can_move(opp, own, side ^ 1):
+                if can_move(opp, own, side ^ 1):
                     table = {"pass": (own, opp)}
                 else:
                     outcome = _DRAW_BLOCKED
@@ -394,7 +407,7 @@ _new = object.__new__
 
 
 def _between(a: str, b: str) -> str:
-    (fa, ra), (fb, rb) = _COORD[_INDEX[a]], _COORD[_INDEX[b]]
+    (fa, ra), (fb, rb) = _COORD[INDEX[a]], _COORD[INDEX[b]]
     return SQUARES[_AT[(fa + fb) // 2, (ra + rb) // 2]]
 
 
@@ -406,59 +419,52 @@ class _Parser:
         self.legal = tuple(table)
         self.text = text.strip()
 
-    def malformed(self, why: str) -> MalformedMove:
-        return MalformedMove(self.text, why, self.legal)
+    def malformed(self, code: str, **params: object) -> MalformedMove:
+        return MalformedMove(self.text, code, self.legal, **params)
 
-    def illegal(self, why: str) -> IllegalMove:
-        return IllegalMove(self.text, f"`{self.text}`: {why}", self.legal)
-
-    def not_legal(self) -> IllegalMove:
-        return IllegalMove(self.text, f"`{self.text}` is not a legal move here", self.legal)
+    def illegal(self, code: str, **params: object) -> IllegalMove:
+        return IllegalMove(self.text, code, self.legal, **params)
 
     def canonical(self) -> str:
         low = "".join(self.text.split()).lower()
         if not low:
-            raise self.malformed(f"an empty text is not a move: {_STEP_SHAPE}, or pass")
+            raise self.malformed("oska.empty")
         if low == "pass":
             return self.check("pass", None, None, [])
         main, slash, lost = low.partition("/")
         parts = re.split(r"([-x])", main)
         names, separators = parts[0::2], set(parts[1::2])
-        not_a_move = self.malformed(f"`{self.text}` is not a move: {_STEP_SHAPE}")
+        not_a_move = self.malformed("oska.not-a-move")
         if not all(_SQUARE_LIKE.fullmatch(name) for name in names):
             raise not_a_move
         for name in (*names, lost) if slash else names:
-            if name not in _INDEX:
-                raise self.malformed(f"`{name}` is not a square")
+            if name not in INDEX:
+                raise self.malformed("move.not-a-square", square=name)
         if len(separators) != 1:
             raise not_a_move
-        squares = [_INDEX[name] for name in names]
+        squares = [INDEX[name] for name in names]
         if "-" in separators:
             self.check_step_shape(squares)
             return self.check(f"{names[0]}-{names[1]}", squares, lost if slash else None, [])
         if slash:
-            raise self.malformed(f"`{self.text}`: only a step names a forfeited stone")
+            raise self.malformed("oska.forfeit-after-capture")
         over = [self.check_jump_shape(a, b) for a, b in pairwise(squares)]
         return self.check("x".join(names), squares, None, over)
 
     def check_step_shape(self, squares: list[int]) -> None:
         if len(squares) != 2:
-            raise self.malformed(f"`{self.text}` is not a move: a step goes one square, as c1-d2")
+            raise self.malformed("oska.step-one-square")
         (fa, ra), (fb, rb) = _COORD[squares[0]], _COORD[squares[1]]
         if abs(fa - fb) != 1 or abs(ra - rb) != 1:
-            hint = "; a capture is written a1xc3" if abs(fa - fb) == abs(ra - rb) == 2 else ""
-            raise self.malformed(
-                f"`{self.text}` is not a move: a step goes to a neighbouring square{hint}"
-            )
+            if abs(fa - fb) == abs(ra - rb) == 2:
+                raise self.malformed("oska.step-as-jump")
+            raise self.malformed("oska.step-not-neighbour")
 
     def check_jump_shape(self, a: int, b: int) -> int:
         (fa, ra), (fb, rb) = _COORD[a], _COORD[b]
         over = _AT.get(((fa + fb) // 2, (ra + rb) // 2))
         if abs(fa - fb) != 2 or abs(ra - rb) != 2 or over is None:
-            raise self.malformed(
-                f"`{self.text}` is not a move: a capture jumps over a neighbouring stone "
-                "to the square beyond it, as a1xc3"
-            )
+            raise self.malformed("oska.not-a-jump")
         return over
 
     def check(self, move: str, squares: list[int] | None, lost: str | None, over: list[int]) -> str:
@@ -466,58 +472,58 @@ class _Parser:
         state = self.state
         outcome = state.outcome()
         if outcome is not None:
-            raise self.illegal(f"the game is over ({outcome.reason})")
+            raise self.illegal("move.game-over", **outcome.as_params("oska", _NAMES))
         canonical = f"{move}/{lost}" if lost else move
         if canonical in self.legal:
             return canonical
         if squares is None:
-            raise self.illegal("you may pass only when you have no legal move")
+            raise self.illegal("oska.pass-not-allowed")
         side = state._side
         names = [SQUARES[i] for i in squares]
         if state._stone_side(squares[0]) != side:
-            raise self.illegal(f"there is no stone of yours on {names[0]}")
+            raise self.illegal("oska.no-stone-of-yours", square=names[0])
         rows = [_COORD[i][1] for i in squares]
         if any((b - a) * _FORWARD[side] < 0 for a, b in pairwise(rows)):
-            raise self.illegal("stones move only forward")
+            raise self.illegal("oska.backward")
         for jumped in over:
             if state._stone_side(jumped) != side ^ 1:
-                raise self.illegal(f"there is no {_NAMES[side ^ 1]} stone on {SQUARES[jumped]}")
+                raise self.illegal(
+                    "oska.nothing-to-jump", square=SQUARES[jumped], opponent=_NAMES[side ^ 1]
+                )
         for i in squares[1:]:
             if state._stone_side(i) is not None:
-                raise self.illegal(f"{SQUARES[i]} is not empty")
+                raise self.illegal("move.not-empty", square=SQUARES[i])
         if over:
-            longer = [m for m in self.legal if m.startswith(move + "x")]
+            longer = tuple(m for m in self.legal if m.startswith(move + "x"))
             if longer:
-                raise self.illegal(f"the capture must go on ({' or '.join(longer)})")
+                raise self.illegal("move.capture-goes-on", continuations=longer)
         else:
             bare = self.check_step_rules(move, squares, lost)
             if bare is not None:
                 return bare
-        raise self.not_legal()
+        raise self.illegal("move.not-legal")
 
     def check_step_rules(self, move: str, squares: list[int], lost: str | None) -> str | None:
         """A step whose stone and target are in order: the huff move a bare step stands for,
         None when no rule explains the refusal, else IllegalMove with the rule."""
         mode = self.state._mode
         can_capture = any("x" in m for m in self.legal)
-        huffs = [m for m in self.legal if m.startswith(move + "/")]
+        huffs = tuple(m for m in self.legal if m.startswith(move + "/"))
         if lost is None:
             if can_capture and mode == _FORCED:
-                raise self.illegal("a capture is compulsory")
+                raise self.illegal("move.capture-compulsory")
             if len(huffs) == 1:
                 return huffs[0]
             if huffs:
-                raise self.illegal(f"name the stone you forfeit ({' or '.join(huffs)})")
+                raise self.illegal("oska.name-the-forfeit", choices=huffs)
             return None
         if mode != _HUFF:
-            raise self.illegal("a forfeited stone is named only under capture=huff")
+            raise self.illegal("oska.forfeit-only-under-huff")
         if not can_capture:
-            raise self.illegal("no stone is forfeited: no capture was possible")
+            raise self.illegal("oska.forfeit-without-capture")
         if lost == SQUARES[squares[0]] and f"{move}/{SQUARES[squares[1]]}" in huffs:
-            raise self.illegal(
-                f"the stone that stepped is named by its new square ({move}/{SQUARES[squares[1]]})"
-            )
-        raise self.illegal(f"{lost} could not have captured ({' or '.join(huffs)})")
+            raise self.illegal("oska.forfeit-by-new-square", named=f"{move}/{SQUARES[squares[1]]}")
+        raise self.illegal("oska.forfeit-not-a-capturer", square=lost, choices=huffs)
 
 
 # ---------------------------------------------------------------- positions
@@ -549,21 +555,22 @@ def from_text(text: str, variant: Variant) -> OskaState:
     """
     lines = [line.strip() for line in text.strip().splitlines() if line.strip()]
     if len(lines) != 6:
-        raise PositionError(
-            f"an Oska position is 5 board lines (rows 5 to 1) and a line `Blue to move` "
-            f"or `Red to move`, not {len(lines)} lines"
-        )
+        raise PositionError("oska.position.lines", count=len(lines))
     blue = red = 0
     for row, line in zip(range(5, 0, -1), lines, strict=False):
         cells = "".join(line.split()).lower()
         if cells[:1].isdigit():
             if cells[0] != str(row):
-                raise PositionError(f"line `{line}` should be row {row}")
+                raise PositionError("oska.position.row-number", line=line, row=row)
             cells = cells[1:]
         squares = [i for i, (_, r) in enumerate(_COORD) if r == row]
         if len(cells) != len(squares):
             raise PositionError(
-                f"row {row} has {_ROW_LENGTHS[row]} squares, not {len(cells)}: `{line}`"
+                "oska.position.row-length",
+                row=row,
+                squares=_ROW_LENGTHS[row],
+                count=len(cells),
+                line=line,
             )
         for i, cell in zip(squares, cells, strict=True):
             if cell == "b":
@@ -571,13 +578,13 @@ def from_text(text: str, variant: Variant) -> OskaState:
             elif cell == "r":
                 red |= 1 << i
             elif cell != ".":
-                raise PositionError(f"`{cell}` on row {row} is not b (Blue), r (Red) or . (empty)")
+                raise PositionError("oska.position.cell", cell=cell, row=row)
     for name, mask in zip(_NAMES, (blue, red), strict=True):
         if mask.bit_count() > 4:
-            raise PositionError(f"{name} has {mask.bit_count()} stones; a side has at most 4")
+            raise PositionError("oska.position.too-many", side=name, count=mask.bit_count())
     mover = " ".join(lines[5].split()).lower()
     if mover not in ("blue to move", "red to move"):
-        raise PositionError(f"the last line is `Blue to move` or `Red to move`, not `{lines[5]}`")
+        raise PositionError("oska.position.mover", line=lines[5])
     return OskaState(variant, blue, red, Side.FIRST if mover.startswith("blue") else Side.SECOND)
 
 

@@ -1,9 +1,9 @@
-"""Game records: the tag-and-movetext form of RULES.md ("Records").
+"""Game records: the tag-and-movetext form of games/RULES.md ("Records").
 
 A record is written one tag a line, a blank line, then the moves numbered by
 full turns and the result. Reading a record back replays every move through
 the engine, so a record that loads is a legal game; one that does not says
-which move failed and why.
+which move failed and why (a RecordError whose `cause` is the move's error).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import date as Date
 
 from games import registry
-from games.base import GameError, GameSpec, GameState, RecordError, Variant
+from games.base import GameError, GameSpec, GameState, MoveError, RecordError, Variant
 
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
 TAG_ORDER = ("Game", "Variant", "Site", "Date", "First", "Second", "Result")
@@ -50,18 +50,22 @@ class Record:
 
     def replay(self) -> GameState:
         """The game the record describes; RecordError names a move that fails."""
-        state = self.spec.start(self.variant)
-        for index, move in enumerate(self.moves):
-            try:
-                state = state.play(move)
-            except GameError as error:
-                side = self.spec.side_names[index % 2]
-                raise RecordError(f"{side}'s move {index // 2 + 1}: {error}") from error
+        try:
+            state = self.spec.replay(self.variant, self.moves)
+        except MoveError as error:
+            ply = error.params["ply"]
+            assert isinstance(ply, int)
+            # The move's own parameters travel along, so its sentence is said inside ours.
+            wrapped = {**error.params, "cause": error.code, "turn": (ply + 1) // 2,
+                       "mover": self.spec.side_names[(ply - 1) % 2]}  # fmt: skip
+            raise RecordError("record.bad-move", **wrapped) from error
         outcome = state.outcome()
         if outcome is not None and self.result not in (outcome.result, "*"):
             raise RecordError(
-                f"the result says {self.result}, but the moves end the game {outcome.result}"
-                f" ({outcome.reason})"
+                "record.result-contradicts",
+                said=self.result,
+                ended=outcome.result,
+                **outcome.as_params(self.spec.name, self.spec.side_names),
             )
         return state
 
@@ -81,7 +85,7 @@ def record_of(
         outcome = state.outcome()
         result = outcome.result if outcome else "*"
     if result not in RESULTS:
-        raise RecordError(f"`{result}` is not a result (write one of {', '.join(RESULTS)})")
+        raise RecordError("record.bad-result", result=result, results=RESULTS)
     return Record(
         spec=spec,
         variant=state.variant,
@@ -105,21 +109,22 @@ def parse_record(text: str) -> Record:
         if line.startswith("[") and not body:
             match = _TAG_LINE.match(line)
             if match is None:
-                raise RecordError(f'line {number}: a tag is written [Name "value"]')
+                raise RecordError("record.bad-tag", line=number)
             tags[match.group(1)] = _unescape(match.group(2))
         else:
             body.append(line)
     if "Game" not in tags:
-        raise RecordError('the record has no [Game "..."] tag')
+        raise RecordError("record.no-game")
     try:
         spec = registry.get(tags["Game"])
         variant = spec.variant(tags.get("Variant", ""))
     except GameError as error:
-        raise RecordError(str(error)) from error
+        # The same words (an unknown game or option), as a record's refusal.
+        raise RecordError(error.code, **error.params) from error
     moves, result = _parse_movetext(" ".join(body))
     tagged = tags.get("Result", result)
     if tagged != result:
-        raise RecordError(f"the Result tag says {tagged} but the moves end with {result}")
+        raise RecordError("record.result-tag", tagged=tagged, result=result)
     return Record(
         spec=spec,
         variant=variant,
@@ -148,12 +153,12 @@ def _parse_movetext(text: str) -> tuple[tuple[str, ...], str]:
         match = _MOVE_NUMBER.match(token)
         if match is None:
             if token in RESULTS:
-                raise RecordError(f"the result `{token}` must come last")
+                raise RecordError("record.result-not-last", token=token)
             moves.append(token)
             continue
         expected = len(moves) // 2 + 1
         if len(moves) % 2 or int(match.group(1)) != expected:
-            raise RecordError(f"`{token}`: expected move number {expected}.")
+            raise RecordError("record.move-number", token=token, expected=expected)
         if match.group(2):
             moves.append(match.group(2))
     return tuple(moves), result

@@ -9,8 +9,8 @@ GAMES: dict[str, GameSpec] = {spec.name: spec for spec in (oska.SPEC, lasca.SPEC
 
 
 def get(name: str) -> GameSpec:
-    """The spec of a game by name, any case; GameError names the games there are."""
+    """The spec of a game by name, any case; GameError `game.unknown` names the games there are."""
     spec = GAMES.get(name.strip().lower())
     if spec is None:
-        raise GameError(f"`{name}` is not a game here (games: {', '.join(GAMES)})")
+        raise GameError("game.unknown", name=name, games=tuple(GAMES))
     return spec

@@ -1,16 +1,18 @@
 """The English catalogue: every code a player can be shown, by the layer that speaks it.
 
-Each module holds one layer's texts (`games` for the engines' outcomes and
-refusals, `service` for the match service's refusals and results, `bot`
-for the Discord adapter's messages, `board` for the captions on the images).
+Each module holds one layer's texts (`games` for what every engine shares and
+the command line, one module per game for its own refusals and outcomes,
+`service` for the match service's refusals and results, `bot` for the
+Discord adapter's messages, `board` for the captions on the images).
 A code belongs to exactly one of them; `tests/test_words.py` checks that.
 """
 
 from __future__ import annotations
 
-from words.english import board, bot, games, service
+from words.english import board, bot, games, lasca, oska, oware, service
 
-PARTS = {"games": games.TEXTS, "service": service.TEXTS, "bot": bot.TEXTS,
+PARTS = {"games": games.TEXTS, "oska": oska.TEXTS, "lasca": lasca.TEXTS,
+         "oware": oware.TEXTS, "service": service.TEXTS, "bot": bot.TEXTS,
          "board": board.TEXTS}  # fmt: skip
 
 TEXTS: dict[str, str] = {}

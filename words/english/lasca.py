@@ -1,0 +1,3 @@
+"""English for Lasca (games/lasca.py): its refusals, positions and outcomes."""
+
+TEXTS: dict[str, str] = {}

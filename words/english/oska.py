@@ -1,0 +1,48 @@
+"""English for Oska (games/oska.py): its refusals, positions and outcomes."""
+
+TEXTS: dict[str, str] = {
+    # Texts that are not moves.
+    "oska.empty": "an empty text is not a move: write a step as c1-d2, a capture as a1xc3, or pass",
+    "oska.not-a-move": "`{move}` is not a move: write a step as c1-d2, a capture as a1xc3",
+    "oska.step-one-square": "`{move}` is not a move: a step goes one square, as c1-d2",
+    "oska.step-not-neighbour": "`{move}` is not a move: a step goes to a neighbouring square",
+    "oska.step-as-jump": (
+        "`{move}` is not a move: a step goes to a neighbouring square; a capture is written a1xc3"
+    ),
+    "oska.not-a-jump": (
+        "`{move}` is not a move: a capture jumps over a neighbouring stone "
+        "to the square beyond it, as a1xc3"
+    ),
+    "oska.forfeit-after-capture": "`{move}`: only a step names a forfeited stone",
+    # Moves the rules forbid.
+    "oska.pass-not-allowed": "`{move}`: you may pass only when you have no legal move",
+    "oska.no-stone-of-yours": "`{move}`: there is no stone of yours on {square}",
+    "oska.backward": "`{move}`: stones move only forward",
+    "oska.nothing-to-jump": "`{move}`: there is no {opponent} stone on {square}",
+    "oska.name-the-forfeit": "`{move}`: name the stone you forfeit ({choices:or})",
+    "oska.forfeit-only-under-huff": "`{move}`: a forfeited stone is named only under capture=huff",
+    "oska.forfeit-without-capture": "`{move}`: no stone is forfeited: no capture was possible",
+    "oska.forfeit-by-new-square": (
+        "`{move}`: the stone that stepped is named by its new square ({named})"
+    ),
+    "oska.forfeit-not-a-capturer": "`{move}`: {square} could not have captured ({choices:or})",
+    # Position texts.
+    "oska.position.lines": (
+        "an Oska position is 5 board lines (rows 5 to 1) and a line `Blue to move` "
+        "or `Red to move`, not {count} lines"
+    ),
+    "oska.position.row-number": "line `{line}` should be row {row}",
+    "oska.position.row-length": "row {row} has {squares} squares, not {count}: `{line}`",
+    "oska.position.cell": "`{cell}` on row {row} is not b (Blue), r (Red) or . (empty)",
+    "oska.position.too-many": "{side} has {count} stones; a side has at most 4",
+    "oska.position.mover": "the last line is `Blue to move` or `Red to move`, not `{line}`",
+    # How an Oska game ends (words.games.outcome_text picks the entry).
+    "outcome.oska.goal": "{side} has every stone home",
+    "outcome.oska.goal.draw": "both players have every stone home",
+    "outcome.oska.goal-stoneless": (
+        "{side} has lost every stone, so every stone it has left is home"
+    ),
+    "outcome.oska.elimination": "{side} has lost every stone",
+    "outcome.oska.elimination.draw": "both players have lost every stone",
+    "outcome.oska.blocked": "neither player can move",
+}

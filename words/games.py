@@ -1,0 +1,95 @@
+"""How a game ended, in words: an engine's `Outcome` (or the service's) as a sentence.
+
+Duck-typed, so that this layer imports nothing of the project: an outcome is
+anything with `winner`, `reason` (a code, e.g. a `Termination`), `side`,
+`score` and `count`, the sides being 0/1 (`Side` is an int). The sentence is
+the first entry found of `outcome.<game>.<reason>.draw` (for a draw),
+`outcome.<game>.<reason>` and `outcome.<reason>`, filled with `side` and
+`winner` (the names of those sides), `first` and `second` (both names),
+`a` and `b` (the score) and `count`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol
+
+from words.catalogue import DEFAULT_LOCALE, has_text, say
+
+
+class OutcomeLike(Protocol):
+    @property
+    def winner(self) -> int | None: ...
+
+    @property
+    def reason(self) -> str: ...
+
+    @property
+    def side(self) -> int | None: ...
+
+    @property
+    def score(self) -> tuple[int, int] | None: ...
+
+    @property
+    def count(self) -> int | None: ...
+
+
+def outcome_text(
+    outcome: OutcomeLike, game: str, side_names: Sequence[str], locale: str = DEFAULT_LOCALE
+) -> str:
+    """The sentence saying why the game ended ("Blue has every stone home")."""
+    reason = getattr(outcome.reason, "value", outcome.reason)
+    return _sentence(
+        game,
+        side_names,
+        str(reason),
+        outcome.winner,
+        outcome.side,
+        outcome.score,
+        outcome.count,
+        locale,
+    )
+
+
+def outcome_of_params(params: Mapping[str, Any], locale: str = DEFAULT_LOCALE) -> str:
+    """The sentence of an outcome passed as an error's plain parameters (`Outcome.as_params`)."""
+    return _sentence(
+        str(params["game"]),
+        params["side_names"],
+        str(params["reason"]),
+        params.get("winner"),
+        params.get("side"),
+        params.get("score"),
+        params.get("count"),
+        locale,
+    )
+
+
+def outcome_code(game: str, reason: str, draw: bool, locale: str = DEFAULT_LOCALE) -> str:
+    """The catalogue entry an outcome of `game` for `reason` reads (see the module's doc)."""
+    keys = [f"outcome.{game}.{reason}", f"outcome.{reason}"]
+    if draw:
+        keys.insert(0, f"outcome.{game}.{reason}.draw")
+    return next((key for key in keys if has_text(key, locale)), keys[-1])
+
+
+def _sentence(
+    game: str,
+    side_names: Sequence[str],
+    reason: str,
+    winner: int | None,
+    side: int | None,
+    score: tuple[int, int] | None,
+    count: int | None,
+    locale: str,
+) -> str:
+    params: dict[str, Any] = {"first": side_names[0], "second": side_names[1]}
+    if side is not None:
+        params["side"] = side_names[int(side)]
+    if winner is not None:
+        params["winner"] = side_names[int(winner)]
+    if score is not None:
+        params["a"], params["b"] = score
+    if count is not None:
+        params["count"] = count
+    return say(outcome_code(game, reason, winner is None, locale), locale, **params)
