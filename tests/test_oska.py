@@ -1,13 +1,47 @@
-"""Oska: one test per rule and variant of RULES.md, on positions written as diagrams."""
+"""Oska: one test per rule and variant of games/RULES.md, on positions written as diagrams.
+
+A refusal is checked twice: its code and parameters (what the engine says) and
+the sentence `words` makes of them (what the player reads, unchanged).
+"""
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
 from textwrap import dedent
+from typing import TypeVar
 
 import pytest
 
+import words
 from games import oska
-from games.base import IllegalMove, MalformedMove, MoveInfo, Outcome, PositionError, Side
+from games.base import (
+    GameError,
+    IllegalMove,
+    MalformedMove,
+    MoveInfo,
+    Outcome,
+    PositionError,
+    Side,
+    Termination,
+)
+
+E = TypeVar("E", bound=GameError)
+
+
+def refused(kind: type[E], action: Callable[[], object], code: str, text: str) -> E:
+    """The error `action` raises: of `kind`, with `code`, and its explanation matching `text`."""
+    with pytest.raises(kind) as caught:
+        action()
+    error = caught.value
+    assert error.code == code
+    assert re.search(text, words.explain(error)), words.explain(error)
+    return error
+
+
+def said(outcome: Outcome | None) -> str:
+    assert outcome is not None
+    return words.outcome_text(outcome, "oska", oska.SPEC.side_names)
 
 
 def position(diagram: str, variant: str = "") -> oska.OskaState:
@@ -133,8 +167,12 @@ def test_blue_steps_only_forward() -> None:
         Blue to move
     """)
     assert state.legal_moves() == ("c3-b4", "c3-d4")
-    with pytest.raises(IllegalMove, match="`c3-b2`: stones move only forward"):
-        state.play("c3-b2")
+    refused(
+        IllegalMove,
+        lambda: state.play("c3-b2"),
+        "oska.backward",
+        "^`c3-b2`: stones move only forward. Legal moves: c3-b4, c3-d4$",
+    )
     assert state.play("c3-d4").to_text() == board("""
         5  . . r .
         4   . b .
@@ -155,8 +193,7 @@ def test_red_steps_only_forward_toward_row_1() -> None:
         Red to move
     """)
     assert state.legal_moves() == ("d4-c3", "d4-e3")
-    with pytest.raises(IllegalMove, match="stones move only forward"):
-        state.play("d4-c5")
+    refused(IllegalMove, lambda: state.play("d4-c5"), "oska.backward", "stones move only forward")
 
 
 def test_a_step_needs_an_empty_square() -> None:
@@ -169,8 +206,13 @@ def test_a_step_needs_an_empty_square() -> None:
         Blue to move
     """)
     assert "b2-c3" not in state.legal_moves()
-    with pytest.raises(IllegalMove, match="`b2-c3`: c3 is not empty"):
-        state.play("b2-c3")
+    error = refused(
+        IllegalMove,
+        lambda: state.play("b2-c3"),
+        "move.not-empty",
+        "^`b2-c3`: c3 is not empty. Legal moves: ",
+    )
+    assert error.params["square"] == "c3"
 
 
 def test_capture_jumps_the_enemy_stone_and_removes_it() -> None:
@@ -209,8 +251,13 @@ def test_capture_sequence_may_bend_and_each_sequence_is_a_move() -> None:
 @pytest.mark.parametrize("capture", ["forced", "huff", "optional"])
 def test_a_capture_sequence_must_go_on_under_every_variant(capture: str) -> None:
     state = position(TWO_SEQUENCES, f"capture={capture}")
-    with pytest.raises(IllegalMove, match=r"the capture must go on \(a1xc3xa5 or a1xc3xe5\)"):
-        state.play("a1xc3")
+    error = refused(
+        IllegalMove,
+        lambda: state.play("a1xc3"),
+        "move.capture-goes-on",
+        r"^`a1xc3`: the capture must go on \(a1xc3xa5 or a1xc3xe5\)\. Legal",
+    )
+    assert error.params["continuations"] == ("a1xc3xa5", "a1xc3xe5")
 
 
 # ------------------------------------------------------------ capture variants
@@ -219,10 +266,14 @@ def test_a_capture_sequence_must_go_on_under_every_variant(capture: str) -> None
 def test_forced_capture_rejects_a_step() -> None:
     state = position(CAPTURE_OR_STEP)
     assert state.legal_moves() == ("a1xc3",)
-    with pytest.raises(IllegalMove, match="`c1-d2`: a capture is compulsory") as error:
-        state.play("c1-d2")
-    assert error.value.legal == ("a1xc3",)
-    assert "Legal moves: a1xc3" in str(error.value)
+    error = refused(
+        IllegalMove,
+        lambda: state.play("c1-d2"),
+        "move.capture-compulsory",
+        "^`c1-d2`: a capture is compulsory. Legal moves: a1xc3$",
+    )
+    assert error.legal == ("a1xc3",)
+    assert error.params["move"] == "c1-d2"
 
 
 def test_optional_capture_allows_the_step_and_the_capture() -> None:
@@ -256,8 +307,12 @@ def test_huff_steps_name_the_forfeited_stone_which_is_removed() -> None:
 def test_huff_without_a_capture_steps_carry_no_slash() -> None:
     state = oska.SPEC.new("capture=huff")
     assert state.legal_moves() == oska.SPEC.new().legal_moves()
-    with pytest.raises(IllegalMove, match="no capture was possible"):
-        state.play("c1-d2/a1")
+    refused(
+        IllegalMove,
+        lambda: state.play("c1-d2/a1"),
+        "oska.forfeit-without-capture",
+        "^`c1-d2/a1`: no stone is forfeited: no capture was possible. Legal",
+    )
 
 
 def test_huff_forfeit_of_the_stepping_stone_is_named_by_its_new_square() -> None:
@@ -271,8 +326,13 @@ def test_huff_forfeit_of_the_stepping_stone_is_named_by_its_new_square() -> None
         1  . . . b
         Red to move
     """)
-    with pytest.raises(IllegalMove, match=r"named by its new square \(c1-b2/b2\)"):
-        state.play("c1-b2/c1")
+    error = refused(
+        IllegalMove,
+        lambda: state.play("c1-b2/c1"),
+        "oska.forfeit-by-new-square",
+        r"^`c1-b2/c1`: the stone that stepped is named by its new square \(c1-b2/b2\)",
+    )
+    assert error.params["named"] == "c1-b2/b2"
 
 
 def test_huff_accepts_the_bare_step_when_one_stone_could_be_forfeited() -> None:
@@ -285,12 +345,20 @@ def test_huff_accepts_the_bare_step_when_one_stone_could_be_forfeited() -> None:
 def test_huff_rejects_the_bare_step_when_the_forfeit_is_ambiguous() -> None:
     state = position(TWO_CAPTURERS, "capture=huff")
     assert state.legal_moves() == ("a1xc3", "c1-d2/a1", "c1-d2/g1", "g1xe3")
-    with pytest.raises(
-        IllegalMove, match=r"`c1-d2`: name the stone you forfeit \(c1-d2/a1 or c1-d2/g1\)"
-    ):
-        state.play("c1-d2")
-    with pytest.raises(IllegalMove, match="e1 could not have captured"):
-        state.play("c1-d2/e1")
+    error = refused(
+        IllegalMove,
+        lambda: state.play("c1-d2"),
+        "oska.name-the-forfeit",
+        r"^`c1-d2`: name the stone you forfeit \(c1-d2/a1 or c1-d2/g1\)\. Legal",
+    )
+    assert error.params["choices"] == ("c1-d2/a1", "c1-d2/g1")
+    error = refused(
+        IllegalMove,
+        lambda: state.play("c1-d2/e1"),
+        "oska.forfeit-not-a-capturer",
+        r"^`c1-d2/e1`: e1 could not have captured \(c1-d2/a1 or c1-d2/g1\)\. ",
+    )
+    assert error.params["square"] == "e1"
 
 
 def test_huff_forfeit_is_removed_before_the_win_check() -> None:
@@ -321,8 +389,12 @@ def test_huff_forfeit_is_removed_before_the_win_check() -> None:
 
 def test_a_forfeit_is_named_only_under_huff() -> None:
     state = position(CAPTURE_OR_STEP, "capture=optional")
-    with pytest.raises(IllegalMove, match="only under capture=huff"):
-        state.play("c1-d2/a1")
+    refused(
+        IllegalMove,
+        lambda: state.play("c1-d2/a1"),
+        "oska.forfeit-only-under-huff",
+        "^`c1-d2/a1`: a forfeited stone is named only under capture=huff. Legal",
+    )
 
 
 # ------------------------------------------------------------ passing, draws
@@ -339,8 +411,12 @@ def test_a_blocked_player_passes() -> None:
     """)
     assert state.legal_moves() == ("pass",)
     assert state.outcome() is None
-    with pytest.raises(IllegalMove, match="`a1-b2`: b2 is not empty"):
-        state.play("a1-b2")
+    refused(
+        IllegalMove,
+        lambda: state.play("a1-b2"),
+        "move.not-empty",
+        "^`a1-b2`: b2 is not empty. Legal moves: pass$",
+    )
     after = state.play("pass")
     assert after.moves == ("pass",)
     assert after.to_text() == board("""
@@ -356,8 +432,12 @@ def test_a_blocked_player_passes() -> None:
 
 
 def test_pass_is_illegal_while_a_move_exists() -> None:
-    with pytest.raises(IllegalMove, match="pass only when you have no legal move"):
-        oska.SPEC.new().play("pass")
+    refused(
+        IllegalMove,
+        lambda: oska.SPEC.new().play("pass"),
+        "oska.pass-not-allowed",
+        "^`pass`: you may pass only when you have no legal move. Legal moves: a1-b2, ",
+    )
 
 
 def test_neither_player_can_move_is_a_draw() -> None:
@@ -372,7 +452,8 @@ def test_neither_player_can_move_is_a_draw() -> None:
     assert state.legal_moves() == ()
     outcome = state.outcome()
     assert outcome is not None and outcome.is_draw
-    assert outcome.reason == "neither player can move"
+    assert outcome == Outcome(None, Termination.BLOCKED)
+    assert said(outcome) == "neither player can move"
 
 
 # ------------------------------------------------------------------ winning
@@ -388,7 +469,8 @@ def test_blue_wins_with_every_stone_on_row_5() -> None:
         Blue to move
     """)
     after = state.play("b4-c5")
-    assert after.outcome() == Outcome(Side.FIRST, "Blue has every stone home")
+    assert after.outcome() == Outcome(Side.FIRST, Termination.GOAL, Side.FIRST)
+    assert said(after.outcome()) == "Blue has every stone home"
     assert after.legal_moves() == ()
 
 
@@ -411,7 +493,8 @@ def test_red_wins_with_every_stone_on_row_1() -> None:
         1  r . r .
         Blue to move
     """)
-    assert after.outcome() == Outcome(Side.SECOND, "Red has every stone home")
+    assert after.outcome() == Outcome(Side.SECOND, Termination.GOAL, Side.SECOND)
+    assert said(after.outcome()) == "Red has every stone home"
 
 
 @pytest.mark.parametrize("win", ["goal", "elimination"])
@@ -427,20 +510,23 @@ def test_a_player_can_win_on_the_opponents_move(win: str) -> None:
         1  . r . .
         Blue to move
     """)
-    assert after.outcome() == Outcome(Side.FIRST, "Blue has every stone home")
+    assert after.outcome() == Outcome(Side.FIRST, Termination.GOAL, Side.FIRST)
+    assert said(after.outcome()) == "Blue has every stone home"
 
 
 def test_under_goal_losing_every_stone_wins() -> None:
     after = position(RED_TAKES_THE_LAST).play("e3xc1")
     outcome = after.outcome()
     assert outcome is not None and outcome.winner is Side.FIRST
-    assert "Blue has lost every stone" in outcome.reason
+    assert outcome == Outcome(Side.FIRST, Termination.GOAL_STONELESS, Side.FIRST)
+    assert said(outcome) == "Blue has lost every stone, so every stone it has left is home"
     assert after.legal_moves() == ()
 
 
 def test_under_elimination_losing_every_stone_loses() -> None:
     after = position(RED_TAKES_THE_LAST, "win=elimination").play("e3xc1")
-    assert after.outcome() == Outcome(Side.SECOND, "Blue has lost every stone")
+    assert after.outcome() == Outcome(Side.SECOND, Termination.ELIMINATION, Side.FIRST)
+    assert said(after.outcome()) == "Blue has lost every stone"
     assert after.legal_moves() == ()
 
 
@@ -469,7 +555,8 @@ def test_both_players_home_after_one_move_is_a_draw() -> None:
         1  . r . .
         Red to move
     """)
-    assert after.outcome() == Outcome(None, "both players have every stone home")
+    assert after.outcome() == Outcome(None, Termination.GOAL)
+    assert said(after.outcome()) == "both players have every stone home"
 
 
 def test_a_win_stands_when_nobody_can_move_afterwards() -> None:
@@ -482,50 +569,68 @@ def test_a_win_stands_when_nobody_can_move_afterwards() -> None:
         1  r r . .
         Red to move
     """)
-    assert after.outcome() == Outcome(Side.FIRST, "Blue has every stone home")
+    assert after.outcome() == Outcome(Side.FIRST, Termination.GOAL, Side.FIRST)
+    assert said(after.outcome()) == "Blue has every stone home"
 
 
 # ------------------------------------------------------------------ notation
 
 
 @pytest.mark.parametrize(
-    ("text", "why"),
+    ("text", "code", "why"),
     [
-        ("z9", "`z9` is not a square"),
-        ("c1d2", "`c1d2` is not a move: write a step as c1-d2, a capture as a1xc3"),
-        ("", "an empty text is not a move"),
-        ("a1-a1", "`a1-a1` is not a move: a step goes to a neighbouring square"),
-        ("a1-c3", "a capture is written a1xc3"),
-        ("a1xb2", "a capture jumps over a neighbouring stone"),
-        ("c1-d2-e3", "a step goes one square"),
-        ("c1xe3/a1", "only a step names a forfeited stone"),
+        ("z9", "move.not-a-square", "`z9` is not a square"),
+        (" C1D2 ", "oska.not-a-move",
+         "`C1D2` is not a move: write a step as c1-d2, a capture as a1xc3"),
+        ("", "oska.empty",
+         "an empty text is not a move: write a step as c1-d2, a capture as a1xc3, or pass"),
+        ("a1-a1", "oska.step-not-neighbour",
+         "`a1-a1` is not a move: a step goes to a neighbouring square"),
+        ("a1-c3", "oska.step-as-jump",
+         "`a1-c3` is not a move: a step goes to a neighbouring square; "
+         "a capture is written a1xc3"),
+        ("a1xb2", "oska.not-a-jump",
+         "`a1xb2` is not a move: a capture jumps over a neighbouring stone "
+         "to the square beyond it, as a1xc3"),
+        ("c1-d2-e3", "oska.step-one-square",
+         "`c1-d2-e3` is not a move: a step goes one square, as c1-d2"),
+        ("c1xe3/a1", "oska.forfeit-after-capture",
+         "`c1xe3/a1`: only a step names a forfeited stone"),
     ],
-)
-def test_malformed_moves_name_the_legal_moves(text: str, why: str) -> None:
+)  # fmt: skip
+def test_malformed_moves_name_the_legal_moves(text: str, code: str, why: str) -> None:
     state = oska.SPEC.new()
-    with pytest.raises(MalformedMove) as error:
-        state.play(text)
-    assert why in str(error.value)
-    assert error.value.legal == state.legal_moves()
-    assert str(error.value).endswith("Legal moves: a1-b2, c1-b2, c1-d2, e1-d2, e1-f2, g1-f2")
+    legal = "a1-b2, c1-b2, c1-d2, e1-d2, e1-f2, g1-f2"
+    error = refused(
+        MalformedMove, lambda: state.play(text), code, f"^{re.escape(why)}. Legal moves: {legal}$"
+    )
+    assert error.legal == state.legal_moves()
+    assert error.move == text.strip()
     with pytest.raises(MalformedMove):
         state.parse_move(text)
 
 
 @pytest.mark.parametrize(
-    ("text", "why"),
+    ("text", "code", "params", "why"),
     [
-        ("c3-d4", "`c3-d4`: there is no stone of yours on c3"),
-        ("a5-b4", "`a5-b4`: there is no stone of yours on a5"),
-        ("a1xc3", "`a1xc3`: there is no Red stone on b2"),
+        ("c3-d4", "oska.no-stone-of-yours", {"square": "c3"},
+         "`c3-d4`: there is no stone of yours on c3"),
+        ("a5-b4", "oska.no-stone-of-yours", {"square": "a5"},
+         "`a5-b4`: there is no stone of yours on a5"),
+        ("a1xc3", "oska.nothing-to-jump", {"square": "b2", "opponent": "Red"},
+         "`a1xc3`: there is no Red stone on b2"),
     ],
-)
-def test_illegal_moves_say_why(text: str, why: str) -> None:
+)  # fmt: skip
+def test_illegal_moves_say_why(text: str, code: str, params: dict[str, str], why: str) -> None:
     state = oska.SPEC.new()
-    with pytest.raises(IllegalMove) as error:
-        state.parse_move(text)
-    assert why in str(error.value)
-    assert error.value.legal == state.legal_moves()
+    error = refused(
+        IllegalMove,
+        lambda: state.parse_move(text),
+        code,
+        f"^{re.escape(why)}. Legal moves: a1-b2, ",
+    )
+    assert params.items() <= error.params.items()
+    assert error.legal == state.legal_moves()
 
 
 def test_case_and_spaces_are_accepted_and_output_is_canonical() -> None:
@@ -546,11 +651,27 @@ def test_case_and_spaces_are_accepted_and_output_is_canonical() -> None:
 
 def test_playing_on_a_finished_game_raises() -> None:
     finished = position(LAST_STONE_HOME).play("d4-c5")
-    with pytest.raises(IllegalMove, match="the game is over") as error:
-        finished.play("b2-c1")
-    assert error.value.legal == ()
-    with pytest.raises(IllegalMove, match="the game is over"):
-        finished.play("pass")
+    error = refused(
+        IllegalMove,
+        lambda: finished.play("b2-c1"),
+        "move.game-over",
+        r"^`b2-c1`: the game is over \(Blue has every stone home\)$",
+    )
+    assert error.legal == ()
+    assert error.params["reason"] == "goal" and error.params["winner"] == 0
+    refused(
+        IllegalMove,
+        lambda: finished.play("pass"),
+        "move.game-over",
+        r"^`pass`: the game is over \(Blue has every stone home\)$",
+    )
+    # A text that is not a move at all says so, then that the game is over.
+    refused(
+        MalformedMove,
+        lambda: finished.play("zz"),
+        "oska.not-a-move",
+        "^`zz` is not a move: write a step as c1-d2, a capture as a1xc3. The game is over.$",
+    )
 
 
 def test_describe_a_capture_sequence() -> None:
@@ -597,16 +718,27 @@ def test_text_form_round_trips_and_tolerates_whitespace() -> None:
 
 
 @pytest.mark.parametrize(
-    ("text", "why"),
+    ("text", "code", "why"),
     [
-        (START.replace("4   . . .", "4   . . . ."), "row 4 has 3 squares, not 4"),
-        (START.replace("3    . .", "3    . x"), "`x` on row 3 is not b"),
-        (START.replace("2   . . .", "2   b . ."), "Blue has 5 stones"),
-        (START.replace("Blue to move", ""), "5 board lines"),
-        (START.replace("Blue to move", "Green to move"), "`Blue to move` or `Red to move`"),
-        (START.replace("3    . .", "2    . ."), "should be row 3"),
+        (START.replace("4   . . .", "4   . . . ."), "oska.position.row-length",
+         "row 4 has 3 squares, not 4: `4   . . . .`"),
+        (START.replace("3    . .", "3    . x"), "oska.position.cell",
+         "`x` on row 3 is not b (Blue), r (Red) or . (empty)"),
+        (START.replace("2   . . .", "2   b . ."), "oska.position.too-many",
+         "Blue has 5 stones; a side has at most 4"),
+        (START.replace("Blue to move", ""), "oska.position.lines",
+         "an Oska position is 5 board lines (rows 5 to 1) and a line `Blue to move` "
+         "or `Red to move`, not 5 lines"),
+        (START.replace("Blue to move", "Green to move"), "oska.position.mover",
+         "the last line is `Blue to move` or `Red to move`, not `Green to move`"),
+        (START.replace("3    . .", "2    . ."), "oska.position.row-number",
+         "line `2    . .` should be row 3"),
     ],
-)
-def test_bad_position_texts_raise(text: str, why: str) -> None:
-    with pytest.raises(PositionError, match=why):
-        oska.from_text(text, oska.SPEC.variant())
+)  # fmt: skip
+def test_bad_position_texts_raise(text: str, code: str, why: str) -> None:
+    refused(
+        PositionError,
+        lambda: oska.from_text(text, oska.SPEC.variant()),
+        code,
+        f"^{re.escape(why)}$",
+    )
