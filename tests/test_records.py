@@ -1,4 +1,7 @@
-"""Records (RULES.md, "Records"): export, import, and what a bad record says."""
+"""Records (games/RULES.md, "Records"): export, import, and what a bad record says.
+
+A refusal is checked as its code and parameters and as the sentence `words` makes.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +9,7 @@ from datetime import date
 
 import pytest
 
+import words
 from games.base import RecordError
 from games.record import load, parse_record, record_of
 from games.registry import GAMES
@@ -27,12 +31,23 @@ def test_the_rule_books_example_loads_and_writes_back_identically() -> None:
     record, state = load(RULES_EXAMPLE)
     assert record.spec.name == "oska"
     assert state.moves == (
-        "a1-b2", "a5-b4", "c1-d2", "g5-f4", "g1-f2", "f4-e3", "d2xf4", "c5-d4",
+        "a1-b2",
+        "a5-b4",
+        "c1-d2",
+        "g5-f4",
+        "g1-f2",
+        "f4-e3",
+        "d2xf4",
+        "c5-d4",
     )
     assert (record.first, record.second, record.site) == ("Ann", "Bob", "Stone Club #oska")
     again = record_of(
-        record.spec, state, site="Stone Club #oska", day=date(2026, 11, 29),
-        first="Ann", second="Bob",
+        record.spec,
+        state,
+        site="Stone Club #oska",
+        day=date(2026, 11, 29),
+        first="Ann",
+        second="Bob",
     )
     assert again.to_text() == RULES_EXAMPLE
 
@@ -78,36 +93,69 @@ def test_an_illegal_move_in_a_record_names_the_move_and_why() -> None:
     text = RULES_EXAMPLE.replace("4. d2xf4", "4. d2-e3")
     with pytest.raises(RecordError) as caught:
         load(text)
-    message = str(caught.value)
-    assert message.startswith("Blue's move 4: ")
-    assert "d2-e3" in message
-    assert "d2xf4" in message  # the legal move it should have been
+    error = caught.value
+    assert error.code == "record.bad-move"
+    assert error.params["cause"] == "move.not-empty"
+    assert (error.params["mover"], error.params["turn"], error.params["ply"]) == ("Blue", 4, 7)
+    assert error.params["move"] == "d2-e3"
+    assert words.explain(error) == (
+        "Blue's move 4: `d2-e3`: e3 is not empty. Legal moves: d2xf4, f2xd4"
+    )  # the legal move it should have been
 
 
 def test_a_malformed_move_in_a_record_names_the_move() -> None:
-    with pytest.raises(RecordError, match=r"Red's move 1: .*z9"):
+    with pytest.raises(RecordError) as caught:
         load(RULES_EXAMPLE.replace("a5-b4", "z9"))
+    assert (caught.value.code, caught.value.params["cause"]) == (
+        "record.bad-move",
+        "move.not-a-square",
+    )
+    assert words.explain(caught.value) == (
+        "Red's move 1: `z9` is not a square. Legal moves: a5-b4, c5-b4, c5-d4, e5-d4, e5-f4, g5-f4"
+    )
+
+
+def test_a_move_after_the_end_says_how_the_game_ended() -> None:
+    spec = GAMES["oska"]
+    moves = "a1-b2 a5-b4 c1-d2 e5-d4 g1-f2 d4-e3 f2xd4 c5xe3xc1 b2-c3 b4xd2 e1xc3 g5-f4 c3-d4 f4-e3"
+    state = spec.replay("", [*moves.split(), "d4-e5"])
+    text = record_of(spec, state).to_text().replace(" 1-0\n", " e3-d2 1-0\n")
+    with pytest.raises(RecordError) as caught:
+        load(text)
+    assert caught.value.params["cause"] == "move.game-over"
+    assert words.explain(caught.value) == (
+        "Red's move 8: `e3-d2`: the game is over (Blue has every stone home)"
+    )
 
 
 @pytest.mark.parametrize(
-    ("change", "complaint"),
+    ("change", "code", "complaint"),
     [
-        (('[Game "Oska"]', '[Game "Chess"]'), "not a game"),
-        (('[Game "Oska"]\n', ""), r"no \[Game"),
-        (('[Variant ""]', '[Variant "capture=sometimes"]'), "capture=forced"),
-        (('[Variant ""]', '[Variant "speed=fast"]'), "unknown option"),
-        (("2. c1-d2", "3. c1-d2"), "expected move number 2"),
-        (('[Result "*"]', '[Result "1-0"]'), "Result tag says 1-0"),
-        (('[Site "Stone Club #oska"]', "[Site Stone]"), "a tag is written"),
+        (('[Game "Oska"]', '[Game "Chess"]'), "game.unknown",
+         "`Chess` is not a game here (games: oska, lasca, oware)"),
+        (('[Game "Oska"]\n', ""), "record.no-game", 'the record has no [Game "..."] tag'),
+        (('[Variant ""]', '[Variant "capture=sometimes"]'), "variant.bad-value",
+         "`capture=sometimes`: write one of capture=forced, capture=huff, capture=optional"),
+        (('[Variant ""]', '[Variant "speed=fast"]'), "variant.unknown-option",
+         "`speed=fast`: unknown option `speed` (options: capture, win)"),
+        (("2. c1-d2", "3. c1-d2"), "record.move-number", "`3.`: expected move number 2."),
+        (('[Result "*"]', '[Result "1-0"]'), "record.result-tag",
+         "the Result tag says 1-0 but the moves end with *"),
+        (('[Site "Stone Club #oska"]', "[Site Stone]"), "record.bad-tag",
+         'line 3: a tag is written [Name "value"]'),
+        (("c5-d4 *", "c5-d4 1-0 *"), "record.result-not-last", "the result `1-0` must come last"),
     ],
-)
-def test_bad_records_say_what_is_wrong(change: tuple[str, str], complaint: str) -> None:
-    with pytest.raises(RecordError, match=complaint):
+)  # fmt: skip
+def test_bad_records_say_what_is_wrong(change: tuple[str, str], code: str, complaint: str) -> None:
+    with pytest.raises(RecordError) as caught:
         load(RULES_EXAMPLE.replace(*change))
+    assert caught.value.code == code
+    assert words.explain(caught.value) == complaint
 
 
-def test_a_result_that_contradicts_the_moves_is_refused() -> None:
-    spec = GAMES["oware"]
+@pytest.mark.parametrize("name", ["oware", "oska"])
+def test_a_result_that_contradicts_the_moves_is_refused(name: str) -> None:
+    spec = GAMES[name]
     state = spec.new()
     while legal := state.legal_moves():
         state = state.play(legal[0])
@@ -115,8 +163,24 @@ def test_a_result_that_contradicts_the_moves_is_refused() -> None:
     assert outcome is not None
     wrong = "1-0" if outcome.result != "1-0" else "0-1"
     text = record_of(spec, state, result=wrong).to_text()
-    with pytest.raises(RecordError, match="the moves end the game"):
+    with pytest.raises(RecordError) as caught:
         load(text)
+    assert caught.value.code == "record.result-contradicts"
+    assert (caught.value.params["said"], caught.value.params["ended"]) == (wrong, outcome.result)
+    reason = words.outcome_text(outcome, name, spec.side_names)
+    assert words.explain(caught.value) == (
+        f"the result says {wrong}, but the moves end the game {outcome.result} ({reason})"
+    )
+
+
+def test_an_unknown_result_is_refused_with_the_results_there_are() -> None:
+    spec = GAMES["oska"]
+    with pytest.raises(RecordError) as caught:
+        record_of(spec, spec.new(), result="2-0")
+    assert caught.value.code == "record.bad-result"
+    assert (
+        words.explain(caught.value) == "`2-0` is not a result (write one of 1-0, 0-1, 1/2-1/2, *)"
+    )
 
 
 def test_names_with_quotes_survive_the_round_trip() -> None:
