@@ -1,5 +1,5 @@
 """Strangers type anything: every text a player can send is either understood or
-refused with a GameError whose message is what they read, never a crash."""
+refused with a GameError whose code `words` can say, never a crash."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import words
 from games.base import GameError, MoveError
 from games.record import load
 from games.registry import GAMES
@@ -25,7 +26,8 @@ def test_any_move_text_is_played_or_refused_with_the_legal_moves(name: str, text
         canonical = state.parse_move(text)
     except MoveError as error:
         assert error.legal == state.legal_moves()
-        assert error.message
+        assert error.params["move"] == error.move
+        assert words.explain(error)
     else:
         assert canonical in state.legal_moves()
         assert state.play(text) == state.play(canonical)
@@ -39,7 +41,7 @@ def test_any_position_text_is_read_or_refused(name: str, text: str) -> None:
     try:
         state = spec.from_text(text, spec.variant())
     except GameError as error:
-        assert error.message
+        assert words.explain(error)
     else:
         assert spec.from_text(state.to_text(), spec.variant()).to_text() == state.to_text()
 
@@ -53,6 +55,6 @@ def test_any_record_text_loads_or_says_what_is_wrong(head: str, body: str) -> No
     try:
         record, state = load(f"{head}\n\n{body}")
     except GameError as error:
-        assert error.message
+        assert words.explain(error)
     else:
         assert state.moves == record.moves

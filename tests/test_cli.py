@@ -11,7 +11,11 @@ ROOT = __file__.rsplit("/tests/", 1)[0]
 def run(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "games", *args],
-        input=stdin, capture_output=True, text=True, cwd=ROOT, timeout=60,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
     )
 
 
@@ -32,8 +36,16 @@ def test_moves_plays_the_given_moves_first() -> None:
 
 def test_moves_takes_variants() -> None:
     done = run(
-        "moves", "oska", "--variant", "capture=optional",
-        "a1-b2", "a5-b4", "c1-d2", "g5-f4", "g1-f2", "f4-e3",
+        "moves",
+        "oska",
+        "--variant",
+        "capture=optional",
+        "a1-b2",
+        "a5-b4",
+        "c1-d2",
+        "g5-f4",
+        "g1-f2",
+        "f4-e3",
     )
     assert done.returncode == 0
     assert "d2xf4" in done.stdout and "d2-c3" in done.stdout
@@ -44,23 +56,39 @@ def test_an_illegal_move_exits_2_naming_the_move_its_number_and_why() -> None:
     assert done.returncode == 2
     assert done.stdout == ""
     lines = done.stderr.strip().splitlines()
-    assert len(lines) == 1
-    assert "move 7" in lines[0] and "d2-c3" in lines[0] and "capture" in lines[0]
+    assert lines == [
+        "error: move 7 (Blue): `d2-c3`: a capture is compulsory. Legal moves: d2xf4, f2xd4"
+    ]
 
 
 def test_a_malformed_move_exits_2() -> None:
     done = run("moves", "lasca", "z9")
     assert done.returncode == 2
-    assert "move 1" in done.stderr and "z9" in done.stderr
+    assert done.stderr == (
+        "error: move 1 (White): `z9` is not a square. "
+        "Legal moves: a3-b4, c3-b4, c3-d4, e3-d4, e3-f4, g3-f4\n"
+    )
+
+
+def test_a_move_after_the_end_says_how_the_game_ended() -> None:
+    moves = "a1-b2 a5-b4 c1-d2 e5-d4 g1-f2 d4-e3 f2xd4 c5xe3xc1 b2-c3 b4xd2 e1xc3 g5-f4 c3-d4 f4-e3"
+    done = run("moves", "oska", *moves.split(), "d4-e5", "e3-d2")
+    assert done.returncode == 2
+    assert done.stderr == (
+        "error: move 16 (Red): `e3-d2`: the game is over (Blue has every stone home)\n"
+    )
 
 
 def test_a_bad_variant_or_game_exits_2_with_the_choices() -> None:
     bad_variant = run("moves", "oware", "--variant", "grandslam=maybe")
     assert bad_variant.returncode == 2
-    assert "grandslam=forbidden" in bad_variant.stderr
+    assert bad_variant.stderr == (
+        "error: `grandslam=maybe`: write one of grandslam=forbidden, grandslam=nocapture, "
+        "grandslam=opponent-takes\n"
+    )
     bad_game = run("moves", "chess")
     assert bad_game.returncode == 2
-    assert "oska" in bad_game.stderr
+    assert bad_game.stderr == "error: `chess` is not a game here (games: oska, lasca, oware)\n"
 
 
 def test_moves_reports_a_finished_game() -> None:
@@ -86,6 +114,26 @@ def test_play_shows_the_board_takes_moves_and_explains_mistakes() -> None:
     done = run("play", "oska", stdin="a1-b2\nz9\nundo\nc1-d2\nquit\n")
     assert done.returncode == 0
     out = done.stdout
+    assert out.startswith("Oska. Type a move, `undo`, `record` or `quit`.\n\n5  r r r r\n")
     assert "Legal moves: a1-b2 c1-b2 c1-d2 e1-d2 e1-f2 g1-f2" in out
-    assert "`z9` is not a square" in out
+    assert (
+        "\nRed> `z9` is not a square. Legal moves: a5-b4, c5-b4, c5-d4, e5-d4, e5-f4, g5-f4\n"
+        in out
+    )
     assert "Blue> " in out and "Red> " in out
+    nothing = run("play", "oska", "--variant", "capture=huff", stdin="undo\nhelp\n")
+    assert nothing.stdout.startswith(
+        "Oska (capture=huff). Type a move, `undo`, `record` or `quit`."
+    )
+    assert "Blue> Nothing to undo.\n" in nothing.stdout
+    assert "Blue> Type a move, `undo`, `record` or `quit`.\n" in nothing.stdout
+
+
+def test_play_to_the_end_says_how_the_game_ended_and_prints_the_record() -> None:
+    moves = "e1-f2 a5-b4 f2-e3 e5-d4 a1-b2 d4xf2 g1xe3 g5-f4 e3xg5 c5-d4 b2-c3 b4xd2 c1xe3xc5"
+    done = run("play", "oska", "--variant", "win=elimination", stdin="\n".join(moves.split()))
+    assert done.returncode == 0
+    assert (
+        '\nRed to move\nGame over: Red has lost every stone (1-0).\n[Game "Oska"]\n' in done.stdout
+    )
+    assert done.stdout.endswith("6. b2-c3 b4xd2 7. c1xe3xc5 1-0\n\n")

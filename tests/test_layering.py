@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-PROJECT = {"bot", "games", "render", "matches", "store", "bench", "tests"}
+PROJECT = {"bot", "games", "render", "matches", "store", "bench", "tests", "words", "runtime"}
 RULE_MODULES = ("oska", "lasca", "oware", "base")
 
 
@@ -28,6 +28,11 @@ def files_under(package: str) -> list[Path]:
     return sorted((ROOT / package).rglob("*.py"))
 
 
+def packages() -> set[str]:
+    """The project's top-level packages there are (runtime/ may not exist yet)."""
+    return {name for name in PROJECT if (ROOT / name).is_dir()}
+
+
 def top(name: str) -> str:
     return name.split(".")[0]
 
@@ -37,13 +42,47 @@ def test_the_layering_test_sees_the_engines() -> None:
     assert {"oska", "lasca", "oware", "base", "registry"} <= names
 
 
-def test_games_import_only_the_standard_library_and_games() -> None:
+def test_games_import_only_the_standard_library_games_and_for_the_cli_words() -> None:
+    """The command line is the one part of games/ that speaks to a person."""
+    offenders = []
+    for path in files_under("games"):
+        allowed = {"games", "__future__"} | (
+            {"words"} if path == ROOT / "games" / "cli.py" else set()
+        )
+        offenders += [
+            f"{path.relative_to(ROOT)}: {name}"
+            for name in imports_of(path)
+            if top(name) not in allowed and top(name) not in sys.stdlib_module_names
+        ]
+    assert offenders == []
+
+
+def test_the_cli_is_seen_speaking_through_words() -> None:
+    assert "words" in {top(name) for name in imports_of(ROOT / "games" / "cli.py")}
+
+
+def test_words_import_nothing_of_the_project() -> None:
+    """Every layer may use words/, so it may use none of them."""
     offenders = [
         f"{path.relative_to(ROOT)}: {name}"
-        for path in files_under("games")
+        for path in files_under("words")
         for name in imports_of(path)
-        if top(name) != "games" and top(name) not in sys.stdlib_module_names
-        and top(name) != "__future__"
+        if top(name) in PROJECT - {"words"}
+        or (top(name) not in {"words", "__future__"} and top(name) not in sys.stdlib_module_names)
+    ]
+    assert files_under("words")
+    assert offenders == []
+
+
+def test_nothing_imports_the_bot() -> None:
+    """bot/ is the Discord adapter at the top: only the tests and benchmarks, which drive it,
+    import it."""
+    offenders = [
+        f"{path.relative_to(ROOT)}: {name}"
+        for package in packages() - {"bot", "tests", "bench"}
+        for path in files_under(package)
+        for name in imports_of(path)
+        if top(name) == "bot"
     ]
     assert offenders == []
 
@@ -62,7 +101,7 @@ def test_rule_modules_import_nothing_of_the_project_but_base_and_no_chance() -> 
 def test_no_discord_below_the_bot_and_nothing_reaches_the_bot() -> None:
     """Only the tests and benchmarks, which drive the bot, may import it."""
     offenders = []
-    for package in PROJECT - {"bot", "tests", "bench"}:
+    for package in packages() - {"bot", "tests", "bench"}:
         for path in files_under(package):
             for name in imports_of(path):
                 if top(name) in ("bot", "discord"):
