@@ -36,20 +36,23 @@ from words.games import outcome_code
 
 ROOT = Path(__file__).resolve().parent.parent
 
-# What each game's rules can end in; the service adds SERVICE to every game.
-RULE_ENDINGS: dict[str, set[Termination]] = {
-    "oska": {Termination.GOAL, Termination.GOAL_STONELESS, Termination.ELIMINATION,
-             Termination.BLOCKED},
-    "lasca": {Termination.NO_MOVES, Termination.REPETITION, Termination.MOVE_LIMIT},
-    "oware": {Termination.TWENTY_FIVE, Termination.REPETITION, Termination.NO_SEEDS,
-              Termination.CANNOT_FEED},
+# What each game's rules can end in, and whether such an ending has a winner
+# ("win"), never has one ("draw") or either; the service adds SERVICE to every game.
+WIN, DRAW, EITHER = "win", "draw", "either"
+RULE_ENDINGS: dict[str, dict[Termination, str]] = {
+    "oska": {Termination.GOAL: EITHER, Termination.GOAL_STONELESS: WIN,
+             Termination.ELIMINATION: EITHER, Termination.BLOCKED: DRAW},
+    "lasca": {Termination.NO_MOVES: WIN, Termination.REPETITION: DRAW,
+              Termination.MOVE_LIMIT: DRAW},
+    "oware": {Termination.TWENTY_FIVE: WIN, Termination.REPETITION: EITHER,
+              Termination.NO_SEEDS: EITHER, Termination.CANNOT_FEED: EITHER},
 }  # fmt: skip
-SERVICE = {Termination.RESIGNATION, Termination.TIME, Termination.AGREEMENT,
-           Termination.ABANDONED}  # fmt: skip
-# Reasons that end a game without a winner only, or with one only.
-ALWAYS_DRAWN = {Termination.BLOCKED, Termination.AGREEMENT, Termination.ABANDONED}
-NEVER_DRAWN = {Termination.GOAL_STONELESS, Termination.NO_MOVES, Termination.TWENTY_FIVE,
-               Termination.RESIGNATION, Termination.TIME}  # fmt: skip
+SERVICE: dict[Termination, str] = {
+    Termination.RESIGNATION: WIN,
+    Termination.TIME: WIN,
+    Termination.AGREEMENT: DRAW,
+    Termination.ABANDONED: DRAW,
+}
 
 CODE = re.compile(r"(move|variant|position|record|game|cli|oska|lasca|oware)(\.[a-z0-9-]+)+")
 
@@ -90,12 +93,10 @@ def test_every_template_reads_as_a_format_string() -> None:
 
 
 def sample_outcomes(game: str) -> Iterator[Outcome]:
-    for reason in sorted(RULE_ENDINGS[game] | SERVICE):
-        winners: list[Side | None] = [Side.FIRST, Side.SECOND, None]
-        if reason in ALWAYS_DRAWN:
-            winners = [None]
-        elif reason in NEVER_DRAWN:
-            winners = [Side.FIRST, Side.SECOND]
+    """One outcome of each kind the game can end in, every parameter set."""
+    for reason, kind in sorted({**RULE_ENDINGS[game], **SERVICE}.items()):
+        winners: list[Side | None] = {WIN: [Side.FIRST, Side.SECOND], DRAW: [None],
+                                      EITHER: [Side.FIRST, Side.SECOND, None]}[kind]  # fmt: skip
         for winner in winners:
             both = winner is None and reason in {Termination.GOAL, Termination.ELIMINATION}
             side = None if both else Side.FIRST
@@ -129,7 +130,7 @@ def test_the_endings_table_matches_what_random_games_reach(game: str) -> None:
             assert outcome is not None
             reached.add(outcome.reason)
             assert words.outcome_text(outcome, game, spec.side_names)
-    assert reached <= RULE_ENDINGS[game]
+    assert reached <= set(RULE_ENDINGS[game])
 
 
 def test_outcome_text_prefers_the_games_draw_then_the_game_then_the_generic() -> None:
