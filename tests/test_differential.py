@@ -1,7 +1,7 @@
 """The engines against independent, naive reference implementations.
 
 `tests/reference/` holds a second implementation of each game, written from
-RULES.md alone by someone who had not seen the engines: plain coordinates,
+games/RULES.md alone by someone who had not seen the engines: plain coordinates,
 mutable objects, no tables. Seeded random games are played on both at once and
 every position must agree on the set of legal moves and on the outcome.
 """

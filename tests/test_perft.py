@@ -2,7 +2,7 @@
 
 Every table was computed twice, by two independent means: by the engines in
 `games/` (through `games.perft`) and by the naive reference implementations in
-`tests/reference/`, written from RULES.md alone without sight of the engines.
+`tests/reference/`, written from games/RULES.md alone without sight of the engines.
 Both are checked here against the same committed numbers. A capture sequence
 and a pass each count as one move; a finished game has no children.
 """

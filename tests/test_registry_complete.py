@@ -71,6 +71,14 @@ def missing_parts(name: str) -> list[str]:
                 f"a perft table: add ({name!r}, {str(variant)!r}) to TABLES in tests/test_perft.py"
             )
 
+    from tests.test_all_games import INVARIANTS
+
+    if name not in INVARIANTS:
+        missing.append(
+            f"its invariant: add {name!r} to INVARIANTS in tests/test_all_games.py "
+            "(what every move of a random game keeps)"
+        )
+
     if not (ROOT / "tests" / f"test_{name}.py").exists():
         missing.append(
             f"rules tests: add tests/test_{name}.py (one test per rule of games/RULES.md)"

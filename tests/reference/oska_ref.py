@@ -1,4 +1,4 @@
-"""Naive reference implementation of Oska, written only from /work/shared/RULES.md.
+"""Naive reference implementation of Oska, written only from the rule book (now games/RULES.md).
 
 Deliberately slow and simple: explicit coordinates, plain loops, mutable objects.
 It is meant to cross-check the real engine (perft counts, move-by-move comparisons).
