@@ -11,6 +11,7 @@ from games.base import (
     GameError,
     IllegalMove,
     MalformedMove,
+    MoveError,
     Outcome,
     Side,
     Termination,
@@ -77,7 +78,7 @@ def test_games_are_found_by_name_in_any_case() -> None:
 
 
 @pytest.mark.parametrize(("move", "kind"), [("z9", MalformedMove), ("a1-c3", MalformedMove)])
-def test_move_errors_survive_a_trip_to_another_process(move: str, kind: type) -> None:
+def test_move_errors_survive_a_trip_to_another_process(move: str, kind: type[MoveError]) -> None:
     with pytest.raises(kind) as caught:
         GAMES["oska"].new().play(move)
     again = pickle.loads(pickle.dumps(caught.value))

@@ -95,8 +95,9 @@ def test_every_template_reads_as_a_format_string() -> None:
 def sample_outcomes(game: str) -> Iterator[Outcome]:
     """One outcome of each kind the game can end in, every parameter set."""
     for reason, kind in sorted({**RULE_ENDINGS[game], **SERVICE}.items()):
-        winners: list[Side | None] = {WIN: [Side.FIRST, Side.SECOND], DRAW: [None],
-                                      EITHER: [Side.FIRST, Side.SECOND, None]}[kind]  # fmt: skip
+        kinds: dict[str, list[Side | None]] = {WIN: [Side.FIRST, Side.SECOND], DRAW: [None],
+                                               EITHER: [Side.FIRST, Side.SECOND, None]}  # fmt: skip
+        winners = kinds[kind]
         for winner in winners:
             both = winner is None and reason in {Termination.GOAL, Termination.ELIMINATION}
             side = None if both else Side.FIRST

@@ -49,7 +49,7 @@ class _Formatter(string.Formatter):
             joiner = _JOINERS.get(format_spec)
             if joiner is not None:
                 return joiner.join(str(item) for item in value)
-        return super().format_field(value, format_spec)
+        return str(super().format_field(value, format_spec))
 
 
 _FORMATTER = _Formatter()
