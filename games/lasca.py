@@ -35,6 +35,7 @@ from games.base import (
     Outcome,
     PositionError,
     Side,
+    Termination,
     Variant,
     VariantOption,
 )
@@ -67,25 +68,26 @@ SQUARES: tuple[str, ...] = tuple(
 
 _INDEX: dict[str, int] = {square: i for i, square in enumerate(SQUARES)}
 _FILE: tuple[int, ...] = tuple(FILES.index(square[0]) for square in SQUARES)
-_RANK: tuple[int, ...] = tuple(int(square[1]) for square in SQUARES)
-_AT: dict[tuple[int, int], int] = {(_FILE[i], _RANK[i]): i for i in range(len(SQUARES))}
+RANK: tuple[int, ...] = tuple(int(square[1]) for square in SQUARES)
+"""The rank (1-7) of each square, by index."""
+_AT: dict[tuple[int, int], int] = {(_FILE[i], RANK[i]): i for i in range(len(SQUARES))}
 
 # Movement kinds: a White soldier (forward is up), a Black soldier, an officer.
 _WHITE_SOLDIER, _BLACK_SOLDIER, _OFFICER = 0, 1, 2
 _KIND_DIRECTIONS = (((-1, 1), (1, 1)), ((-1, -1), (1, -1)), ((-1, 1), (1, 1), (-1, -1), (1, -1)))
 
-_MoveData = tuple[int, tuple[int, ...], tuple[int, ...]]
+MoveData = tuple[int, tuple[int, ...], tuple[int, ...]]
 """A legal move as origin, landing squares and jumped squares (indices)."""
 
 
-def _step_table(kind: int) -> tuple[tuple[tuple[int, str, _MoveData], ...], ...]:
+def _step_table(kind: int) -> tuple[tuple[tuple[int, str, MoveData], ...], ...]:
     """Per square, every step a column of this kind could make, sorted by target."""
     table = []
     for i in range(len(SQUARES)):
         targets = sorted(
             target
             for df, dr in _KIND_DIRECTIONS[kind]
-            if (target := _AT.get((_FILE[i] + df, _RANK[i] + dr))) is not None
+            if (target := _AT.get((_FILE[i] + df, RANK[i] + dr))) is not None
         )
         table.append(tuple((t, f"{SQUARES[i]}-{SQUARES[t]}", (i, (t,), ())) for t in targets))
     return tuple(table)
@@ -97,18 +99,19 @@ def _jump_table(kind: int) -> tuple[tuple[tuple[int, int], ...], ...]:
     for i in range(len(SQUARES)):
         jumps = []
         for df, dr in _KIND_DIRECTIONS[kind]:
-            over = _AT.get((_FILE[i] + df, _RANK[i] + dr))
-            land = _AT.get((_FILE[i] + 2 * df, _RANK[i] + 2 * dr))
+            over = _AT.get((_FILE[i] + df, RANK[i] + dr))
+            land = _AT.get((_FILE[i] + 2 * df, RANK[i] + 2 * dr))
             if over is not None and land is not None:
                 jumps.append((over, land))
         table.append(tuple(sorted(jumps, key=lambda pair: pair[1])))
     return tuple(table)
 
 
-_STEPS = tuple(_step_table(kind) for kind in range(3))
+STEPS = tuple(_step_table(kind) for kind in range(3))
+"""Per kind (White soldier, Black soldier, officer), per square: (target, text, data) steps."""
 _JUMPS = tuple(_jump_table(kind) for kind in range(3))
 _NEIGHBOURS: frozenset[tuple[int, int]] = frozenset(
-    (i, t) for i, steps in enumerate(_STEPS[_OFFICER]) for t, _, _ in steps
+    (i, t) for i, steps in enumerate(STEPS[_OFFICER]) for t, _, _ in steps
 )
 _JUMPED: dict[tuple[int, int], int] = {
     (i, land): over for i, jumps in enumerate(_JUMPS[_OFFICER]) for over, land in jumps
@@ -120,17 +123,25 @@ _OFFICER_PIECE = ("W", "B")
 _ENEMY = ("bB", "wW")
 _FAR_RANK = (7, 1)
 _OWNER = {"w": Side.FIRST, "W": Side.FIRST, "b": Side.SECOND, "B": Side.SECOND}
-_OTHER = (Side.SECOND, Side.FIRST)
+OTHER = (Side.SECOND, Side.FIRST)
+"""The opponent of a side, by index: OTHER[side] (also turns 0/1 into a Side)."""
 _NAMES = ("White", "Black")
 
 # ------------------------------------------------------------ move generation
+#
+# The search kernel: `generate` and `apply` work on bare boards (25 column
+# strings) and are all of the rules but the draw rules; `LascaState` and the
+# AI's positions (games/ai/lasca_game.py) both play through them.
 
 
-def _generate(board: tuple[str, ...], side: Side, continues: bool) -> dict[str, _MoveData]:
-    """Every legal move, canonical text to move data, by origin square then path."""
+def generate(board: tuple[str, ...], side: Side, continues: bool) -> dict[str, MoveData]:
+    """Every legal move, canonical text to move data, by origin square then path.
+
+    `continues` is the `promotion=continues` rule. Empty when `side` cannot move.
+    """
     soldier, officer, enemy = _SOLDIER[side], _OFFICER_PIECE[side], _ENEMY[side]
     movers: list[tuple[int, int]] = []
-    captures: dict[str, _MoveData] = {}
+    captures: dict[str, MoveData] = {}
     for i, column in enumerate(board):
         if not column:
             continue
@@ -150,9 +161,9 @@ def _generate(board: tuple[str, ...], side: Side, continues: bool) -> dict[str, 
                 break
     if captures:
         return captures
-    steps: dict[str, _MoveData] = {}
+    steps: dict[str, MoveData] = {}
     for i, kind in movers:
-        for target, text, data in _STEPS[kind][i]:
+        for target, text, data in STEPS[kind][i]:
             if not board[target]:
                 steps[text] = data
     return steps
@@ -168,7 +179,7 @@ def _extend(
     enemy: str,
     landings: list[int],
     jumped: list[int],
-    out: dict[str, _MoveData],
+    out: dict[str, MoveData],
 ) -> None:
     """Add every maximal capture sequence going on from `at` to `out`.
 
@@ -187,7 +198,7 @@ def _extend(
         extended = True
         landings.append(land)
         jumped.append(over)
-        if kind != _OFFICER and _RANK[land] == far_rank:
+        if kind != _OFFICER and RANK[land] == far_rank:
             if continues:
                 _extend(board, origin, land, _OFFICER, far_rank, True, enemy, landings, jumped, out)
             else:
@@ -200,13 +211,14 @@ def _extend(
         _record(origin, landings, jumped, out)
 
 
-def _record(origin: int, landings: list[int], jumped: list[int], out: dict[str, _MoveData]) -> None:
+def _record(origin: int, landings: list[int], jumped: list[int], out: dict[str, MoveData]) -> None:
     text = SQUARES[origin] + "".join("x" + SQUARES[land] for land in landings)
     out[text] = (origin, tuple(landings), tuple(jumped))
 
 
-def _apply(board: tuple[str, ...], side: Side, data: _MoveData) -> tuple[tuple[str, ...], bool]:
-    """The board after a move, and whether the move was irreversible."""
+def apply(board: tuple[str, ...], side: Side, data: MoveData) -> tuple[tuple[str, ...], bool]:
+    """The board after a legal move of `side` (from `generate`), and whether the
+    move was irreversible (a capture or a soldier move: the draw rules restart)."""
     origin, landings, jumped = data
     squares = list(board)
     column = squares[origin]
@@ -220,7 +232,7 @@ def _apply(board: tuple[str, ...], side: Side, data: _MoveData) -> tuple[tuple[s
     if soldier:
         far_rank = _FAR_RANK[side]
         # Under `continues` a soldier promoted mid-sequence may leave the far rank.
-        if any(_RANK[land] == far_rank for land in landings):
+        if any(RANK[land] == far_rank for land in landings):
             column = column[:-1] + top.upper()
     squares[landings[-1]] = column
     return tuple(squares), soldier or bool(jumped)
@@ -228,7 +240,6 @@ def _apply(board: tuple[str, ...], side: Side, data: _MoveData) -> tuple[tuple[s
 
 # ------------------------------------------------------------------ the state
 
-_HOW = "write a step as a3-b4, a capture as c3xe5"
 _SQUARE_TOKEN = re.compile(r"[a-z][0-9]+")
 
 
@@ -262,7 +273,7 @@ class LascaState:
     _quiet: int
     _seen: tuple[tuple[str, ...], ...]
     _moves: tuple[str, ...]
-    _table: dict[str, _MoveData] | None
+    _table: dict[str, MoveData] | None
     _legal: tuple[str, ...] | None
     _outcome: Outcome | None
 
@@ -287,6 +298,10 @@ class LascaState:
     # ------------------------------------------------------------- reading
 
     @property
+    def spec(self) -> GameSpec:
+        return SPEC
+
+    @property
     def variant(self) -> Variant:
         return self._variant
 
@@ -303,6 +318,28 @@ class LascaState:
     def quiet_moves(self) -> int:
         """Plies in a row without a capture or a soldier move (80 draw)."""
         return self._quiet
+
+    # The fields as the search kernel (games/ai/) reads them.
+
+    @property
+    def board(self) -> tuple[str, ...]:
+        """The 25 columns in the order of SQUARES, bottom to top, "" when empty."""
+        return self._board
+
+    @property
+    def side(self) -> Side:
+        """The side to move (the same as `to_move`)."""
+        return self._side
+
+    @property
+    def quiet(self) -> int:
+        """The same as `quiet_moves`."""
+        return self._quiet
+
+    @property
+    def seen(self) -> tuple[tuple[str, ...], ...]:
+        """The boards since the last capture or soldier move, oldest first, this one not."""
+        return self._seen
 
     def column(self, square: str) -> str:
         """The column on `square`, bottom to top (`bbW`), "" when empty."""
@@ -323,19 +360,19 @@ class LascaState:
         return self._outcome
 
     def _settle(self) -> None:
-        table = _generate(self._board, self._side, self._continues)
+        table = generate(self._board, self._side, self._continues)
         self._table = table
         outcome = None
         if not table:
             side = self._side
             pieces = _SOLDIER[side] + _OFFICER_PIECE[side]
             stuck = any(column and column[-1] in pieces for column in self._board)
-            why = "cannot move" if stuck else "has no columns left"
-            outcome = Outcome(_OTHER[side], f"{_NAMES[side]} {why}")
+            why = Termination.NO_MOVES if stuck else Termination.ELIMINATION
+            outcome = Outcome(OTHER[side], why, side=side)
         elif self._repeated():
-            outcome = Outcome(None, "threefold repetition")
+            outcome = Outcome(None, Termination.REPETITION)
         elif self._quiet >= QUIET_LIMIT:
-            outcome = Outcome(None, f"{QUIET_LIMIT} moves without a capture or a soldier move")
+            outcome = Outcome(None, Termination.MOVE_LIMIT, count=QUIET_LIMIT)
         self._outcome = outcome
         self._legal = () if outcome else tuple(table)
 
@@ -354,12 +391,12 @@ class LascaState:
         if data is None:
             move = self.parse_move(move)
             data = self._table[move]  # type: ignore[index]
-        board, irreversible = _apply(self._board, self._side, data)
+        board, irreversible = apply(self._board, self._side, data)
         after = object.__new__(LascaState)
         after._variant = self._variant
         after._continues = self._continues
         after._board = board
-        after._side = _OTHER[self._side]
+        after._side = OTHER[self._side]
         if irreversible:
             after._quiet = 0
             after._seen = ()
@@ -377,63 +414,73 @@ class LascaState:
         legal = self.legal_moves()
         raw = text.strip().lower()
         if not raw:
-            raise MalformedMove(text, f"an empty text is not a move: {_HOW}", legal)
+            raise MalformedMove(text, "lasca.empty", legal)
         parts = re.split(r"([-x])", raw)
         names, separators = parts[0::2], set(parts[1::2])
         for name in names:
             if not _SQUARE_TOKEN.fullmatch(name):
-                raise MalformedMove(text, f"`{raw}` is not a move: {_HOW}", legal)
+                raise MalformedMove(text, "lasca.not-a-move", legal, written=raw)
             if name[0] not in FILES or not 1 <= int(name[1:]) <= 7:
-                raise MalformedMove(text, f"`{name}` is not a square", legal)
+                raise MalformedMove(text, "lasca.not-a-square", legal, square=name)
             if name not in _INDEX:
-                raise MalformedMove(text, f"`{name}` is not a playing square", legal)
+                raise MalformedMove(text, "lasca.not-a-playing-square", legal, square=name)
         if len(names) < 2 or len(separators) != 1 or ("-" in separators and len(names) > 2):
-            raise MalformedMove(text, f"`{raw}` is not a move: {_HOW}", legal)
+            raise MalformedMove(text, "lasca.not-a-move", legal, written=raw)
         move = separators.pop().join(names)
         if move in legal:
             return move
-        raise IllegalMove(text, self._why_not(move, [_INDEX[name] for name in names]), legal)
+        code, params = self._why_not(move, [_INDEX[name] for name in names])
+        raise IllegalMove(text, code, legal, written=move, **params)
 
-    def _why_not(self, move: str, path: list[int]) -> str:
-        """The reason a well-formed move is not legal, as specific as is cheap."""
-        if self._outcome is not None:
-            return f"`{move}`: the game is over ({self._outcome.reason})"
+    def _why_not(self, move: str, path: list[int]) -> tuple[str, dict[str, object]]:
+        """Why a well-formed move (`written`, in the code's text) is not legal, as
+        specific as is cheap: the code and its other parameters."""
+        outcome = self._outcome
+        if outcome is not None:
+            # The outcome's own parameters, with the side as its name: the words
+            # say the game is over and why in one sentence.
+            ended: dict[str, object] = {}
+            if outcome.side is not None:
+                ended["side"] = _NAMES[outcome.side]
+            if outcome.count is not None:
+                ended["count"] = outcome.count
+            return f"lasca.game-over.{outcome.reason.value}", ended
         board, side, legal = self._board, self._side, self.legal_moves()
         origin = path[0]
         column = board[origin]
         if not column or _OWNER[column[-1]] != side:
-            return f"`{move}`: no column of yours on {SQUARES[origin]}"
+            return "lasca.no-column", {"square": SQUARES[origin]}
         kind = side if column[-1] in "wb" else _OFFICER
         if "-" in move:
             target = path[1]
             if (origin, target) not in _NEIGHBOURS:
-                return f"`{move}`: a step goes to a diagonal neighbour"
+                return "lasca.not-diagonal", {}
             if "x" in legal[0]:
-                return f"`{move}`: a capture is compulsory"
-            if all(target != t for t, _, _ in _STEPS[kind][origin]):
-                return f"`{move}`: soldiers move only forward"
+                return "lasca.capture-compulsory", {}
+            if all(target != t for t, _, _ in STEPS[kind][origin]):
+                return "lasca.soldier-steps-forward", {}
             if board[target]:
-                return f"`{move}`: {SQUARES[target]} is not empty"
-            return f"`{move}` is not a legal move here"
-        going_on = [m for m in legal if m.startswith(move + "x")]
+                return "lasca.occupied", {"square": SQUARES[target]}
+            return "lasca.not-legal", {}
+        going_on = tuple(m for m in legal if m.startswith(move + "x"))
         if going_on:
-            return f"`{move}`: the capture must go on ({' or '.join(going_on)})"
+            return "lasca.capture-goes-on", {"moves": going_on}
         jumped: list[int] = []
         for start, land in pairwise(path):
             over = _JUMPED.get((start, land))
             if over is None:
-                return f"`{move}`: {SQUARES[start]} to {SQUARES[land]} is not a jump"
+                return "lasca.not-a-jump", {"origin": SQUARES[start], "target": SQUARES[land]}
             if over in jumped:
-                return f"`{move}`: the column on {SQUARES[over]} may not be jumped twice"
+                return "lasca.jumped-twice", {"square": SQUARES[over]}
             jumped.append(over)
         over, land = jumped[0], path[1]
         if (over, land) not in _JUMPS[kind][origin]:
-            return f"`{move}`: soldiers capture only forward"
+            return "lasca.soldier-captures-forward", {}
         if not board[over] or _OWNER[board[over][-1]] == side:
-            return f"`{move}`: no enemy column on {SQUARES[over]} to jump"
+            return "lasca.no-enemy", {"square": SQUARES[over]}
         if board[land]:
-            return f"`{move}`: {SQUARES[land]} is not empty"
-        return f"`{move}` is not a legal move here"
+            return "lasca.occupied", {"square": SQUARES[land]}
+        return "lasca.not-legal", {}
 
     def describe(self, move: str) -> MoveInfo:
         """The squares a legal move touches: from, every landing, every jumped square."""
@@ -491,7 +538,7 @@ class LascaState:
 
 def start(variant: Variant) -> LascaState:
     """The opening position: White soldiers on ranks 1-3, Black on 5-7, White to move."""
-    board = tuple("w" if rank <= 3 else "b" if rank >= 5 else "" for rank in _RANK)
+    board = tuple("w" if rank <= 3 else "b" if rank >= 5 else "" for rank in RANK)
     return LascaState(variant, board)
 
 
@@ -517,55 +564,46 @@ def from_text(text: str, variant: Variant) -> LascaState:
     """
     lines = [line.split() for line in text.splitlines() if line.strip()]
     if len(lines) < 8:
-        raise PositionError(
-            "a Lasca position is 7 lines of squares (ranks 7 to 1) "
-            "and a line `White to move` or `Black to move`"
-        )
+        raise PositionError("lasca.position.short")
     board = [""] * len(SQUARES)
     for rank, tokens in zip(range(7, 0, -1), lines, strict=False):
         files = [file for file in range(7) if (file + rank) % 2 == 1]
         if len(tokens) != len(files):
             raise PositionError(
-                f"rank {rank} has {len(files)} playing squares, the line for it has {len(tokens)}"
+                "lasca.position.rank-length", rank=rank, squares=len(files), tokens=len(tokens)
             )
         for file, token in zip(files, tokens, strict=True):
             square = f"{FILES[file]}{rank}"
             if token != "." and not _COLUMN.fullmatch(token):
-                raise PositionError(
-                    f"`{token}` on {square} is not a column: write it bottom to top "
-                    "with w, b (soldiers) and W, B (officers), or `.` for an empty square"
-                )
+                raise PositionError("lasca.position.not-a-column", token=token, square=square)
             column = "" if token == "." else token
             if column and column[-1] in "wb" and rank == _FAR_RANK[_OWNER[column[-1]]]:
-                name = _NAMES[_OWNER[column[-1]]]
                 raise PositionError(
-                    f"a {name} soldier cannot command a column on {square}, "
-                    "its far rank: it would have been promoted"
+                    "lasca.position.soldier-on-far-rank",
+                    side=_NAMES[_OWNER[column[-1]]],
+                    square=square,
                 )
             board[_INDEX[square]] = column
     for name, pieces in zip(_NAMES, ("wW", "bB"), strict=True):
         count = sum(column.count(pieces[0]) + column.count(pieces[1]) for column in board)
         if count > 11:
-            raise PositionError(f"{count} {name} pieces: a side has 11")
+            raise PositionError("lasca.position.too-many-pieces", count=count, side=name)
     side: Side | None = None
     quiet = 0
     for tokens in lines[7:]:
         line = " ".join(tokens)
         if match := _SIDE_LINE.fullmatch(line):
             if side is not None:
-                raise PositionError("the position says twice who is to move")
+                raise PositionError("lasca.position.side-twice")
             side = Side.FIRST if match[1].lower() == "white" else Side.SECOND
         elif match := _QUIET_LINE.fullmatch(line):
             quiet = int(match[1])
             if quiet > QUIET_LIMIT:
-                raise PositionError(f"`{line}`: the game is drawn after {QUIET_LIMIT} quiet moves")
+                raise PositionError("lasca.position.too-quiet", line=line, limit=QUIET_LIMIT)
         else:
-            raise PositionError(
-                f"`{line}` is not part of a Lasca position: after the 7 ranks "
-                "write `White to move` or `Black to move`, and optionally `quiet moves: N`"
-            )
+            raise PositionError("lasca.position.unknown-line", line=line)
     if side is None:
-        raise PositionError("say who is to move: `White to move` or `Black to move`")
+        raise PositionError("lasca.position.no-side")
     return LascaState(variant, tuple(board), side, quiet)
 
 

@@ -1,3 +1,63 @@
-"""English for Lasca (games/lasca.py): its refusals, positions and outcomes."""
+"""English for Lasca: why a move or a position is refused, and how a game ended.
 
-TEXTS: dict[str, str] = {}
+`written` is the move as the player wrote it, trimmed and in lower case; `side`
+is a side's name (White, Black). A move error is followed by the legal moves
+(words.explain); a `lasca.game-over.*` sentence says itself that the game is over.
+"""
+
+_HOW = "write a step as a3-b4, a capture as c3xe5"
+
+TEXTS: dict[str, str] = {
+    # How a game ended (words.games.outcome_text).
+    "outcome.lasca.no-moves": "{side} cannot move",
+    "outcome.lasca.elimination": "{side} has no columns left",
+    "outcome.lasca.repetition": "threefold repetition",
+    "outcome.lasca.move-limit": "{count} moves without a capture or a soldier move",
+    # Text that is not a move.
+    "lasca.empty": f"an empty text is not a move: {_HOW}",
+    "lasca.not-a-move": f"`{{written}}` is not a move: {_HOW}",
+    "lasca.not-a-square": "`{square}` is not a square",
+    "lasca.not-a-playing-square": "`{square}` is not a playing square",
+    # A move the rules forbid here.
+    "lasca.game-over.no-moves": "`{written}`: the game is over ({side} cannot move)",
+    "lasca.game-over.elimination": "`{written}`: the game is over ({side} has no columns left)",
+    "lasca.game-over.repetition": "`{written}`: the game is over (threefold repetition)",
+    "lasca.game-over.move-limit": (
+        "`{written}`: the game is over ({count} moves without a capture or a soldier move)"
+    ),
+    "lasca.no-column": "`{written}`: no column of yours on {square}",
+    "lasca.not-diagonal": "`{written}`: a step goes to a diagonal neighbour",
+    "lasca.capture-compulsory": "`{written}`: a capture is compulsory",
+    "lasca.soldier-steps-forward": "`{written}`: soldiers move only forward",
+    "lasca.occupied": "`{written}`: {square} is not empty",
+    "lasca.not-legal": "`{written}` is not a legal move here",
+    "lasca.capture-goes-on": "`{written}`: the capture must go on ({moves:or})",
+    "lasca.not-a-jump": "`{written}`: {origin} to {target} is not a jump",
+    "lasca.jumped-twice": "`{written}`: the column on {square} may not be jumped twice",
+    "lasca.soldier-captures-forward": "`{written}`: soldiers capture only forward",
+    "lasca.no-enemy": "`{written}`: no enemy column on {square} to jump",
+    # A position text that is not a Lasca position (lasca.from_text).
+    "lasca.position.short": (
+        "a Lasca position is 7 lines of squares (ranks 7 to 1) "
+        "and a line `White to move` or `Black to move`"
+    ),
+    "lasca.position.rank-length": (
+        "rank {rank} has {squares} playing squares, the line for it has {tokens}"
+    ),
+    "lasca.position.not-a-column": (
+        "`{token}` on {square} is not a column: write it bottom to top "
+        "with w, b (soldiers) and W, B (officers), or `.` for an empty square"
+    ),
+    "lasca.position.soldier-on-far-rank": (
+        "a {side} soldier cannot command a column on {square}, "
+        "its far rank: it would have been promoted"
+    ),
+    "lasca.position.too-many-pieces": "{count} {side} pieces: a side has 11",
+    "lasca.position.side-twice": "the position says twice who is to move",
+    "lasca.position.too-quiet": "`{line}`: the game is drawn after {limit} quiet moves",
+    "lasca.position.unknown-line": (
+        "`{line}` is not part of a Lasca position: after the 7 ranks "
+        "write `White to move` or `Black to move`, and optionally `quiet moves: N`"
+    ),
+    "lasca.position.no-side": "say who is to move: `White to move` or `Black to move`",
+}
