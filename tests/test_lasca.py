@@ -17,17 +17,21 @@ from __future__ import annotations
 
 import pytest
 
+import words
 from games import lasca
 from games.base import (
+    GameError,
     IllegalMove,
     MalformedMove,
     MoveInfo,
     Outcome,
     PositionError,
     Side,
+    Termination,
     Variant,
 )
 from games.lasca import LascaState
+from words.games import outcome_text
 
 DEFAULT = lasca.SPEC.variant()
 CONTINUES = lasca.SPEC.variant("promotion=continues")
@@ -54,6 +58,18 @@ def assert_position(state: LascaState, expected: str) -> None:
 
 def pieces(state: LascaState) -> int:
     return sum(len(state.column(square)) for square in lasca.SQUARES)
+
+
+def sentence(error: GameError) -> str:
+    """The refusal's own sentence, without the legal moves words.explain adds."""
+    return words.say(error.code, **error.params)
+
+
+def ending(state: LascaState) -> str:
+    """How the game ended, as the players read it."""
+    outcome = state.outcome()
+    assert outcome is not None
+    return outcome_text(outcome, "lasca", lasca.SPEC.side_names)
 
 
 # ------------------------------------------------------------------- start
@@ -92,8 +108,13 @@ def test_soldier_steps_forward_only() -> None:
         .   .   .   .
         White to move""")
     assert state.legal_moves() == ("d4-c5", "d4-e5")
-    with pytest.raises(IllegalMove, match="`d4-c3`: soldiers move only forward"):
+    with pytest.raises(IllegalMove) as caught:
         state.play("d4-c3")
+    assert caught.value.code == "lasca.soldier-steps-forward"
+    assert caught.value.params["written"] == "d4-c3"
+    assert words.explain(caught.value) == (
+        "`d4-c3`: soldiers move only forward. Legal moves: d4-c5, d4-e5"
+    )
     after = state.play("d4-e5")
     assert_position(
         after,
@@ -231,8 +252,10 @@ def test_same_column_may_not_be_jumped_twice() -> None:
         .   .   .   .
         White to move""")
     assert state.legal_moves() == ("c3xe5",)
-    with pytest.raises(IllegalMove, match="the column on d4 may not be jumped twice"):
+    with pytest.raises(IllegalMove) as caught:
         state.play("c3xe5xc3")
+    assert (caught.value.code, caught.value.params["square"]) == ("lasca.jumped-twice", "d4")
+    assert sentence(caught.value) == "`c3xe5xc3`: the column on d4 may not be jumped twice"
     assert state.play("c3xe5").column("d4") == "b"
 
 
@@ -298,8 +321,11 @@ def test_free_choice_of_a_shorter_capture_when_a_longer_one_exists() -> None:
 
 def test_a_chosen_capture_must_be_played_to_its_end() -> None:
     state = position(LOOP.format(d2="b"))
-    with pytest.raises(IllegalMove, match=r"`c3xe5`: the capture must go on \(c3xe5xc7xa5xc3xe1\)"):
+    with pytest.raises(IllegalMove) as caught:
         state.play("c3xe5")
+    assert caught.value.code == "lasca.capture-goes-on"
+    assert caught.value.params["moves"] == ("c3xe5xc7xa5xc3xe1",)
+    assert sentence(caught.value) == "`c3xe5`: the capture must go on (c3xe5xc7xa5xc3xe1)"
 
 
 def test_capture_is_compulsory() -> None:
@@ -313,10 +339,12 @@ def test_capture_is_compulsory() -> None:
         w   .   .   .
         White to move""")
     assert state.legal_moves() == ("c3xe5",)
-    with pytest.raises(IllegalMove, match="`a1-b2`: a capture is compulsory") as caught:
+    with pytest.raises(IllegalMove) as caught:
         state.play("a1-b2")
+    assert caught.value.code == "lasca.capture-compulsory"
     assert caught.value.legal == ("c3xe5",)
-    assert "Legal moves: c3xe5" in str(caught.value)
+    assert caught.value.params["legal"] == ("c3xe5",)
+    assert words.explain(caught.value) == "`a1-b2`: a capture is compulsory. Legal moves: c3xe5"
 
 
 def test_soldiers_cannot_capture_backward_officers_can() -> None:
@@ -331,8 +359,10 @@ def test_soldiers_cannot_capture_backward_officers_can() -> None:
         White to move"""
     soldier = position(diagram.format(e5="w"))
     assert soldier.legal_moves() == ("e5-d6", "e5-f6")
-    with pytest.raises(IllegalMove, match="soldiers capture only forward"):
+    with pytest.raises(IllegalMove) as caught:
         soldier.play("e5xc3")
+    assert caught.value.code == "lasca.soldier-captures-forward"
+    assert sentence(caught.value) == "`e5xc3`: soldiers capture only forward"
     officer = position(diagram.format(e5="W"))
     assert officer.legal_moves() == ("e5xc3",)
     assert officer.play("e5xc3").column("c3") == "bW"
@@ -466,7 +496,8 @@ def test_player_whose_columns_are_all_blocked_loses() -> None:
         .   .   .   .
         White to move""")
     assert state.legal_moves() == ()
-    assert state.outcome() == Outcome(Side.SECOND, "White cannot move")
+    assert state.outcome() == Outcome(Side.SECOND, Termination.NO_MOVES, side=Side.FIRST)
+    assert ending(state) == "White cannot move"
 
 
 def test_player_without_columns_loses() -> None:
@@ -480,7 +511,8 @@ def test_player_without_columns_loses() -> None:
         .   .   .   .
         White to move""")
     assert state.legal_moves() == ()
-    assert state.outcome() == Outcome(Side.SECOND, "White has no columns left")
+    assert state.outcome() == Outcome(Side.SECOND, Termination.ELIMINATION, side=Side.FIRST)
+    assert ending(state) == "White has no columns left"
 
 
 OFFICERS = """
@@ -502,7 +534,8 @@ def test_threefold_repetition_is_a_draw() -> None:
         state = state.play(move)
         assert state.outcome() is None
     state = state.play("f6-g7")  # the starting position, for the third time
-    assert state.outcome() == Outcome(None, "threefold repetition")
+    assert state.outcome() == Outcome(None, Termination.REPETITION)
+    assert ending(state) == "threefold repetition"
     assert state.legal_moves() == ()
 
 
@@ -512,7 +545,8 @@ def test_eighty_quiet_moves_are_a_draw() -> None:
     assert state.outcome() is None
     state = state.play("g7-f6")
     assert state.quiet_moves == 80
-    assert state.outcome() == Outcome(None, "80 moves without a capture or a soldier move")
+    assert state.outcome() == Outcome(None, Termination.MOVE_LIMIT, count=80)
+    assert ending(state) == "80 moves without a capture or a soldier move"
     assert state.legal_moves() == ()
     assert state.to_text().endswith("White to move\nquiet moves: 80")
 
@@ -547,60 +581,115 @@ def test_no_move_loss_wins_even_on_the_eightieth_quiet_move() -> None:
     assert state.legal_moves() == ("c3-b4", "c3-d4", "d2-c1", "d2-e1", "d2-e3")
     after = state.play("d2-c1")
     assert after.quiet_moves == 80
-    assert after.outcome() == Outcome(Side.FIRST, "Black cannot move")
+    assert after.outcome() == Outcome(Side.FIRST, Termination.NO_MOVES, side=Side.SECOND)
+    assert ending(after) == "Black cannot move"
 
 
 def test_play_on_a_finished_game_raises() -> None:
     state = position(OFFICERS.format(quiet=79)).play("a1-b2")
-    with pytest.raises(IllegalMove, match="the game is over") as caught:
+    with pytest.raises(IllegalMove) as caught:
         state.play("g7-f6")
+    assert caught.value.code == "lasca.game-over.move-limit"
+    assert caught.value.params["count"] == 80
     assert caught.value.legal == ()
+    assert words.explain(caught.value) == (
+        "`g7-f6`: the game is over (80 moves without a capture or a soldier move)"
+    )
+
+
+@pytest.mark.parametrize(
+    ("diagram", "code", "why"),
+    [
+        ("b b . . | w . . | . . . . | . . . | . . . . | . . . | . . . .", "no-moves",
+         "White cannot move"),
+        (". . . . | . . . | . . . . | . wwB . | . . . . | . . . | . . . .", "elimination",
+         "White has no columns left"),
+    ],
+)  # fmt: skip
+def test_play_on_a_lost_game_says_why_it_is_over(diagram: str, code: str, why: str) -> None:
+    state = position(diagram.replace("|", "\n") + "\nWhite to move")
+    with pytest.raises(IllegalMove) as caught:
+        state.play("a1-b2")
+    assert caught.value.code == f"lasca.game-over.{code}"
+    assert caught.value.params["side"] == "White"
+    assert words.explain(caught.value) == f"`a1-b2`: the game is over ({why})"
+
+
+def test_play_on_a_repeated_position_says_the_game_is_over() -> None:
+    state = position(OFFICERS.format(quiet=0))
+    for move in ["a1-b2", "g7-f6", "b2-a1", "f6-g7"] * 2:
+        state = state.play(move)
+    with pytest.raises(IllegalMove) as caught:
+        state.play("a1-b2")
+    assert caught.value.code == "lasca.game-over.repetition"
+    assert words.explain(caught.value) == "`a1-b2`: the game is over (threefold repetition)"
 
 
 # --------------------------------------------------------------- notation
 
 
 @pytest.mark.parametrize(
-    ("text", "why"),
+    ("text", "code", "why"),
     [
-        ("z9", "`z9` is not a square"),
-        ("b3", "`b3` is not a playing square"),
-        ("a3-b3", "`b3` is not a playing square"),
-        ("", "an empty text is not a move"),
-        ("   ", "an empty text is not a move"),
-        ("c3e5", "`c3e5` is not a move: write a step as a3-b4, a capture as c3xe5"),
-        ("a3", "`a3` is not a move"),
-        ("a3-b4-c5", "`a3-b4-c5` is not a move"),
-        ("c3-d4xe5", "`c3-d4xe5` is not a move"),
-        ("pass", "`pass` is not a move"),
+        ("z9", "lasca.not-a-square", "`z9` is not a square"),
+        ("b3", "lasca.not-a-playing-square", "`b3` is not a playing square"),
+        ("a3-b3", "lasca.not-a-playing-square", "`b3` is not a playing square"),
+        ("", "lasca.empty", "an empty text is not a move"),
+        ("   ", "lasca.empty", "an empty text is not a move"),
+        ("c3e5", "lasca.not-a-move",
+         "`c3e5` is not a move: write a step as a3-b4, a capture as c3xe5"),
+        ("a3", "lasca.not-a-move", "`a3` is not a move"),
+        ("a3-b4-c5", "lasca.not-a-move", "`a3-b4-c5` is not a move"),
+        ("c3-d4xe5", "lasca.not-a-move", "`c3-d4xe5` is not a move"),
+        ("pass", "lasca.not-a-move", "`pass` is not a move"),
     ],
-)
-def test_malformed_moves_name_the_legal_ones(text: str, why: str) -> None:
+)  # fmt: skip
+def test_malformed_moves_name_the_legal_ones(text: str, code: str, why: str) -> None:
     state = lasca.start(DEFAULT)
     with pytest.raises(MalformedMove) as caught:
         state.play(text)
-    assert why in caught.value.why
+    assert caught.value.code == code
+    assert caught.value.params["move"] == text
+    assert why in sentence(caught.value)
     assert caught.value.legal == state.legal_moves()
-    assert "Legal moves: a3-b4, c3-b4" in str(caught.value)
+    assert words.explain(caught.value).endswith(
+        ". Legal moves: a3-b4, c3-b4, c3-d4, e3-d4, e3-f4, g3-f4"
+    )
+
+
+def test_malformed_move_in_a_finished_game_says_it_is_over() -> None:
+    state = position(OFFICERS.format(quiet=79)).play("a1-b2")
+    with pytest.raises(MalformedMove) as caught:
+        state.play("z9")
+    assert words.explain(caught.value) == "`z9` is not a square. The game is over."
 
 
 @pytest.mark.parametrize(
-    ("text", "why"),
+    ("text", "code", "params", "why"),
     [
-        ("d4-e5", "`d4-e5`: no column of yours on d4"),
-        ("a5-b4", "`a5-b4`: no column of yours on a5"),
-        ("a1-b2", "`a1-b2`: b2 is not empty"),
-        ("c3-b2", "`c3-b2`: soldiers move only forward"),
-        ("a3-c5", "`a3-c5`: a step goes to a diagonal neighbour"),
-        ("c3xe5", "`c3xe5`: no enemy column on d4 to jump"),
-        ("c3xg7", "`c3xg7`: c3 to g7 is not a jump"),
+        ("d4-e5", "lasca.no-column", {"square": "d4"}, "`d4-e5`: no column of yours on d4"),
+        ("a5-b4", "lasca.no-column", {"square": "a5"}, "`a5-b4`: no column of yours on a5"),
+        ("a1-b2", "lasca.occupied", {"square": "b2"}, "`a1-b2`: b2 is not empty"),
+        ("c3-b2", "lasca.soldier-steps-forward", {}, "`c3-b2`: soldiers move only forward"),
+        ("a3-c5", "lasca.not-diagonal", {}, "`a3-c5`: a step goes to a diagonal neighbour"),
+        ("c3xe5", "lasca.no-enemy", {"square": "d4"}, "`c3xe5`: no enemy column on d4 to jump"),
+        ("c3xg7", "lasca.not-a-jump", {"origin": "c3", "target": "g7"},
+         "`c3xg7`: c3 to g7 is not a jump"),
+        (" C3-B2 ", "lasca.soldier-steps-forward", {}, "`c3-b2`: soldiers move only forward"),
     ],
-)
-def test_illegal_moves_say_why(text: str, why: str) -> None:
+)  # fmt: skip
+def test_illegal_moves_say_why(text: str, code: str, params: dict[str, str], why: str) -> None:
     state = lasca.start(DEFAULT)
     with pytest.raises(IllegalMove) as caught:
         state.parse_move(text)
-    assert caught.value.why == why
+    assert caught.value.code == code
+    written = text.strip().lower()
+    legal = state.legal_moves()
+    assert caught.value.params == {**params, "written": written, "move": text, "legal": legal}
+    assert sentence(caught.value) == why
+    assert words.explain(caught.value) == (
+        f"{why}. Legal moves: a3-b4, c3-b4, c3-d4, e3-d4, e3-f4, g3-f4"
+    )
     assert caught.value.legal == state.legal_moves()
 
 
@@ -694,18 +783,28 @@ def test_text_form_round_trips_exactly() -> None:
 @pytest.mark.parametrize(
     ("text", "why"),
     [
-        ("", "7 lines"),
-        (START.replace("\n  b   b   b\n", "\n  b   b   b   b\n"), "rank 6 has 3 playing squares"),
-        (START.replace("  .   .   .", "  .   x   ."), "`x` on d4 is not a column"),
-        (START.replace("  .   .   .", "  .  wB  ."), "12 White pieces"),
-        (START.replace("b   b   b   b\n", "w   b   b   b\n", 1), "White soldier cannot command"),
-        (START.replace("w   w   w   w\nWhite", "b   w   w   w\nWhite"), "Black soldier cannot"),
-        (START.replace("White to move", "quiet moves: 3"), "say who is to move"),
-        (START.replace("White to move", "Red to move"), "`Red to move` is not part of"),
-        (START + "\nBlack to move", "says twice who is to move"),
-        (START + "\nquiet moves: 81", "drawn after 80 quiet moves"),
+        ("", "a Lasca position is 7 lines of squares (ranks 7 to 1) "
+         "and a line `White to move` or `Black to move`"),
+        (START.replace("\n  b   b   b\n", "\n  b   b   b   b\n"),
+         "rank 6 has 3 playing squares, the line for it has 4"),
+        (START.replace("  .   .   .", "  .   x   ."), "`x` on d4 is not a column: write it "
+         "bottom to top with w, b (soldiers) and W, B (officers), or `.` for an empty square"),
+        (START.replace("  .   .   .", "  .  wB  ."), "12 White pieces: a side has 11"),
+        (START.replace("b   b   b   b\n", "w   b   b   b\n", 1), "a White soldier cannot "
+         "command a column on a7, its far rank: it would have been promoted"),
+        (START.replace("w   w   w   w\nWhite", "b   w   w   w\nWhite"), "a Black soldier cannot "
+         "command a column on a1, its far rank: it would have been promoted"),
+        (START.replace("White to move", "quiet moves: 3"),
+         "say who is to move: `White to move` or `Black to move`"),
+        (START.replace("White to move", "Red to move"), "`Red to move` is not part of a Lasca "
+         "position: after the 7 ranks write `White to move` or `Black to move`, and optionally "
+         "`quiet moves: N`"),
+        (START + "\nBlack to move", "the position says twice who is to move"),
+        (START + "\nquiet moves: 81", "`quiet moves: 81`: the game is drawn after 80 quiet moves"),
     ],
-)
+)  # fmt: skip
 def test_bad_position_texts_raise(text: str, why: str) -> None:
-    with pytest.raises(PositionError, match=why):
+    with pytest.raises(PositionError) as caught:
         lasca.from_text(text, DEFAULT)
+    assert caught.value.code.startswith("lasca.position.")
+    assert words.explain(caught.value) == why
