@@ -30,7 +30,6 @@ is written as its pit's letter, case-sensitive: `C` (South), `d` (North).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from operator import add
 
 from games.base import (
@@ -41,6 +40,7 @@ from games.base import (
     Outcome,
     PositionError,
     Side,
+    Termination,
     Variant,
     VariantOption,
 )
@@ -69,17 +69,24 @@ _INDEX = {letter: index for index, letter in enumerate(PITS)}
 _LETTERS = tuple(PITS)
 _OTHER = (Side.SECOND, Side.FIRST)
 _ROWS = (range(0, 6), range(6, 12))
-# Seeds a pit needs for its sowing to reach the opponent's row.
-_NEED = tuple(6 - index % 6 for index in range(12))
-_EMPTY = (0,) * 12
+NEED = tuple(6 - index % 6 for index in range(12))
+"""Seeds a pit needs for its sowing to reach the opponent's row."""
+EMPTY = (0,) * 12
+"""The pits of a finished, shared-out game."""
 _OBLIGATION = "must play a pit with more than 11 seeds"
 
-# Grand-slam rules.
-_FORBIDDEN, _NOCAPTURE, _OPPONENT_TAKES = 0, 1, 2
-_GRANDSLAM = {"forbidden": _FORBIDDEN, "nocapture": _NOCAPTURE, "opponent-takes": _OPPONENT_TAKES}
+# Grand-slam rules (OwareState.grandslam).
+FORBIDDEN, NOCAPTURE, OPPONENT_TAKES = 0, 1, 2
+_GRANDSLAM = {"forbidden": FORBIDDEN, "nocapture": NOCAPTURE, "opponent-takes": OPPONENT_TAKES}
 
-# Why a game ended with the seeds shared out (0: it did not, or not that way).
-_REPEATED, _NO_SEEDS, _CANNOT_FEED = 1, 2, 3
+# Why a game ended with the seeds shared out (OwareState.ending; 0: it did not, or not that way).
+REPEATED, NO_SEEDS, CANNOT_FEED = 1, 2, 3
+
+
+# ------------------------------------------------------------ the search kernel
+#
+# The module functions and tables below are the rules on bare pit tuples;
+# `OwareState` plays through them and so does the AI (games/ai/oware_game.py).
 
 
 def _sowing_tables() -> tuple[tuple[tuple[tuple[int, ...], ...], ...], tuple[tuple[int, ...], ...]]:
@@ -106,18 +113,20 @@ def _sowing_tables() -> tuple[tuple[tuple[tuple[int, ...], ...], ...], tuple[tup
     return tuple(delta), tuple(last)
 
 
-_DELTA, _LAST = _sowing_tables()
+DELTA, LAST = _sowing_tables()
+"""DELTA[origin][n]: what sowing n seeds from origin adds to each pit; LAST[origin][n]: the
+pit its last seed lands in."""
 
 
-def _sow(pits: tuple[int, ...], origin: int) -> tuple[list[int], int, int]:
+def sow(pits: tuple[int, ...], origin: int) -> tuple[list[int], int, int]:
     """The pits after sowing `origin`, and the pits `low:high` its captures would take.
 
     `low == high == 0` when the move captures nothing. Captures run back from
     the last seed's pit and stay on the opponent's row.
     """
     n = pits[origin]
-    new = list(map(add, pits, _DELTA[origin][n]))
-    last = _LAST[origin][n]
+    new = list(map(add, pits, DELTA[origin][n]))
+    last = LAST[origin][n]
     start = 6 if origin < 6 else 0
     if not start <= last < start + 6 or new[last] not in (2, 3):
         return new, 0, 0
@@ -127,7 +136,7 @@ def _sow(pits: tuple[int, ...], origin: int) -> tuple[list[int], int, int]:
     return new, low, last + 1
 
 
-def _is_grand_slam(new: list[int], low: int, high: int) -> bool:
+def is_grand_slam(new: list[int], low: int, high: int) -> bool:
     """Whether capturing `low:high` empties the row it lies on."""
     if low == high:
         return False
@@ -135,72 +144,141 @@ def _is_grand_slam(new: list[int], low: int, high: int) -> bool:
     return not any(new[start:low]) and not any(new[high : start + 6])
 
 
-def _would_grand_slam(pits: tuple[int, ...], origin: int) -> bool:
+def would_grand_slam(pits: tuple[int, ...], origin: int) -> bool:
+    """Whether playing `origin` would capture every seed of the opponent's row."""
     n = pits[origin]
-    last = _LAST[origin][n]
-    if (last < 6) == (origin < 6) or pits[last] + _DELTA[origin][n][last] not in (2, 3):
+    last = LAST[origin][n]
+    if (last < 6) == (origin < 6) or pits[last] + DELTA[origin][n][last] not in (2, 3):
         return False  # cheap test first: the last seed captures nothing
-    return _is_grand_slam(*_sow(pits, origin))
+    return is_grand_slam(*sow(pits, origin))
 
 
 def _can_feed(pits: tuple[int, ...], side: int) -> bool:
-    return any(pits[index] >= _NEED[index] for index in _ROWS[side])
+    return any(pits[index] >= NEED[index] for index in _ROWS[side])
 
 
-def _capture(
+def capture(
     new: list[int], stores: tuple[int, int], side: int, low: int, high: int, takes: bool
 ) -> tuple[int, int]:
     """Empty the captured pits `low:high` (and the mover's row when the starved
     opponent takes it) into the stores; return the stores."""
     gained = [0, 0]
     gained[side] = sum(new[low:high])
-    new[low:high] = _EMPTY[low:high]
+    new[low:high] = EMPTY[low:high]
     if takes:
         row = slice(6 * side, 6 * side + 6)
         gained[1 - side] = sum(new[row])
-        new[row] = _EMPTY[:6]
+        new[row] = EMPTY[:6]
     return (stores[0] + gained[0], stores[1] + gained[1])
 
 
-def _starved(pits: tuple[int, ...], mover: int) -> int:
-    """After `mover`'s move: _NO_SEEDS, _CANNOT_FEED or 0 (the game goes on)."""
+def starved(pits: tuple[int, ...], mover: int) -> int:
+    """After `mover`'s move: NO_SEEDS, CANNOT_FEED or 0 (the game goes on)."""
     nxt = 1 - mover
     if not any(pits[6 * nxt : 6 * nxt + 6]):
-        return _NO_SEEDS
+        return NO_SEEDS
     if not any(pits[6 * mover : 6 * mover + 6]) and not _can_feed(pits, nxt):
-        return _CANNOT_FEED
+        return CANNOT_FEED
     return 0
 
 
-def _score(totals: tuple[int, int]) -> str:
-    if totals[0] == totals[1]:
-        return f"{totals[0]} each"
-    return f"South {totals[0]} - North {totals[1]}"
+_ENDINGS = {REPEATED: Termination.REPETITION, NO_SEEDS: Termination.NO_SEEDS,
+            CANNOT_FEED: Termination.CANNOT_FEED}  # fmt: skip
 
 
-@dataclass(frozen=True, slots=True)
 class OwareState:
     """One Oware position with the moves that led to it. Immutable.
 
     `pits` holds the 12 counts in sowing order A..F then a..f, `stores` the
     seeds South and North have captured, `obliged` whether South and North
     must play a pit of more than 11 seeds on their next turn (must-play-12).
-    Make states with `start`, `from_text` and `play`.
+    Make states with `start`, `from_text` and `play`: only they set the
+    fields; the legal moves are computed once, on first use.
     """
 
-    variant: Variant
-    pits: tuple[int, ...]
-    stores: tuple[int, int]
-    to_move: Side
-    obliged: tuple[bool, bool] = (False, False)
-    moves: tuple[str, ...] = ()
+    __slots__ = (
+        "_ending",
+        "_grandslam",
+        "_history",
+        "_legal",
+        "_moves",
+        "_must_play_12",
+        "_obliged",
+        "_pits",
+        "_side",
+        "_stores",
+        "_variant",
+    )
+
+    _variant: Variant
+    _pits: tuple[int, ...]
+    _stores: tuple[int, int]
+    _side: Side
+    _obliged: tuple[bool, bool]
+    _moves: tuple[str, ...]
     # The pits of every position since the stores last changed, this one last;
     # a position can only come back while the stores stay the same.
-    _history: tuple[tuple[int, ...], ...] = field(default=(), compare=False, repr=False)
-    _ending: int = field(default=0, compare=False, repr=False)
-    _grandslam: int = field(default=_FORBIDDEN, compare=False, repr=False)
-    _must_play_12: bool = field(default=False, compare=False, repr=False)
-    _legal: tuple[str, ...] | None = field(default=None, compare=False, repr=False)
+    _history: tuple[tuple[int, ...], ...]
+    _ending: int
+    _grandslam: int
+    _must_play_12: bool
+    _legal: tuple[str, ...] | None
+
+    # ------------------------------------------------------------- reading
+
+    @property
+    def spec(self) -> GameSpec:
+        return SPEC
+
+    @property
+    def variant(self) -> Variant:
+        return self._variant
+
+    @property
+    def pits(self) -> tuple[int, ...]:
+        """The seeds in each pit, A..F then a..f."""
+        return self._pits
+
+    @property
+    def stores(self) -> tuple[int, int]:
+        """The seeds South and North have captured."""
+        return self._stores
+
+    @property
+    def to_move(self) -> Side:
+        return self._side
+
+    @property
+    def obliged(self) -> tuple[bool, bool]:
+        """Whether South, North must play a pit of more than 11 seeds next turn."""
+        return self._obliged
+
+    @property
+    def moves(self) -> tuple[str, ...]:
+        """The canonical moves played since the position the state started from."""
+        return self._moves
+
+    # The fields as the search kernel (games/ai/) reads them.
+
+    @property
+    def history(self) -> tuple[tuple[int, ...], ...]:
+        """The pits of every position since the stores last changed, this one last."""
+        return self._history
+
+    @property
+    def ending(self) -> int:
+        """REPEATED, NO_SEEDS or CANNOT_FEED when `play` shared the rows out, else 0."""
+        return self._ending
+
+    @property
+    def grandslam(self) -> int:
+        """The variant's grand-slam rule: FORBIDDEN, NOCAPTURE or OPPONENT_TAKES."""
+        return self._grandslam
+
+    @property
+    def must_play_12(self) -> bool:
+        """Whether the variant plays must-play-12."""
+        return self._must_play_12
 
     # ------------------------------------------------------------- moves
 
@@ -208,30 +286,29 @@ class OwareState:
         """The pits the player to move may play, in order; empty when the game is over."""
         legal = self._legal
         if legal is None:
-            legal = tuple(map(_LETTERS.__getitem__, self._generate()))
-            object.__setattr__(self, "_legal", legal)
+            legal = self._legal = tuple(map(_LETTERS.__getitem__, self._generate()))
         return legal
 
     def _generate(self) -> list[int]:
-        stores = self.stores
+        stores = self._stores
         if self._ending or stores[0] > 24 or stores[1] > 24:
             return []
-        pits = self.pits
-        side = self.to_move
+        pits = self._pits
+        side = self._side
         moves = [index for index in _ROWS[side] if pits[index]]
         if not moves:
             return []
         start = 6 - 6 * side
         if not any(pits[start : start + 6]):
-            moves = [index for index in moves if pits[index] >= _NEED[index]]
+            moves = [index for index in moves if pits[index] >= NEED[index]]
             if not moves:
                 return []
-        if self._must_play_12 and self.obliged[side]:
+        if self._must_play_12 and self._obliged[side]:
             # Never empty in a reachable position: the pit that grew past 11
             # stays so until played, and from_text checks it.
             moves = [index for index in moves if pits[index] > 11] or moves
-        if self._grandslam == _FORBIDDEN:
-            moves = [index for index in moves if not _would_grand_slam(pits, index)] or moves
+        if self._grandslam == FORBIDDEN:
+            moves = [index for index in moves if not would_grand_slam(pits, index)] or moves
         return moves
 
     def parse_move(self, text: str) -> str:
@@ -241,37 +318,41 @@ class OwareState:
         if move in legal:
             return move
         if not move:
-            raise MalformedMove(text, "`` is empty: name a pit", legal)
+            raise MalformedMove(text, "oware.empty", legal)
         if move not in _INDEX:
-            raise MalformedMove(text, f"`{move}` is not a pit: South plays A-F, North a-f", legal)
+            raise MalformedMove(text, "oware.not-a-pit", legal, pit=move)
         if not legal:
-            raise IllegalMove(text, "the game is over", legal)
-        raise IllegalMove(text, self._why_illegal(move), legal)
+            raise IllegalMove(text, "oware.game-over", legal, pit=move)
+        code, params = self._why_illegal(move)
+        raise IllegalMove(text, code, legal, pit=move, **params)
 
-    def _why_illegal(self, move: str) -> str:
+    def _why_illegal(self, move: str) -> tuple[str, dict[str, object]]:
+        """Why the pit `move` (the code's `pit`) may not be played: the code and its
+        other parameters (the side names)."""
         index = _INDEX[move]
-        side = self.to_move
-        pits = self.pits
+        side = self._side
+        pits = self._pits
         mover, opponent = SIDE_NAMES[side], SIDE_NAMES[1 - side]
         if index // 6 != side:
-            return f"`{move}` is {opponent}'s pit: {mover} plays {'A-F' if side == 0 else 'a-f'}"
+            row = "A-F" if side == 0 else "a-f"
+            return "oware.opponents-pit", {"mover": mover, "opponent": opponent, "row": row}
         if not pits[index]:
-            return f"`{move}` is empty"
+            return "oware.empty-pit", {}
         start = 6 - 6 * side
-        if not any(pits[start : start + 6]) and pits[index] < _NEED[index]:
-            return f"`{move}`: {opponent} has no seeds and must be fed"
-        if self._must_play_12 and self.obliged[side] and pits[index] <= 11:
-            return f"`{move}`: a pit with more than 11 seeds must be played"
-        if self._grandslam == _FORBIDDEN and _would_grand_slam(pits, index):
-            return f"`{move}` would capture every seed of {opponent} (grand slam)"
-        return f"`{move}` cannot be played here"  # not reached: the checks above are the rules
+        if not any(pits[start : start + 6]) and pits[index] < NEED[index]:
+            return "oware.must-feed", {"opponent": opponent}
+        if self._must_play_12 and self._obliged[side] and pits[index] <= 11:
+            return "oware.must-play-12", {}
+        if self._grandslam == FORBIDDEN and would_grand_slam(pits, index):
+            return "oware.grand-slam", {"opponent": opponent}
+        return "oware.not-legal", {}  # not reached: the checks above are the rules
 
     def _resolve(self, origin: int) -> tuple[list[int], int, int, bool]:
         """Sow a legal move: the pits after sowing, the pits `low:high` it
         captures, and whether the starved opponent takes the mover's row."""
-        new, low, high = _sow(self.pits, origin)
-        if _is_grand_slam(new, low, high):
-            if self._grandslam != _OPPONENT_TAKES:
+        new, low, high = sow(self._pits, origin)
+        if is_grand_slam(new, low, high):
+            if self._grandslam != OPPONENT_TAKES:
                 # nocapture; or forbidden, where a legal grand slam is one of
                 # the moves left when all are.
                 return new, 0, 0, False
@@ -282,46 +363,47 @@ class OwareState:
         """The state after `move`; raises MalformedMove or IllegalMove."""
         if move not in self.legal_moves():
             move = self.parse_move(move)
-        side = self.to_move
+        side = self._side
         new, low, high, takes = self._resolve(_INDEX[move])
-        stores = _capture(new, self.stores, side, low, high, takes) if high else self.stores
+        stores = capture(new, self._stores, side, low, high, takes) if high else self._stores
 
-        obliged = self.obliged
+        obliged = self._obliged
         if self._must_play_12:
-            grew = [before <= 11 < now for before, now in zip(self.pits, new, strict=True)]
+            grew = [before <= 11 < now for before, now in zip(self._pits, new, strict=True)]
             if side:
                 obliged = (obliged[0] or any(grew[:6]), any(grew[6:]))
             else:
                 obliged = (any(grew[:6]), obliged[1] or any(grew[6:]))
 
-        after = tuple(new)
+        pits = tuple(new)
         if high:  # the stores changed: no earlier position can come back
             repeated = False
-            history: tuple[tuple[int, ...], ...] = (after,)
+            history: tuple[tuple[int, ...], ...] = (pits,)
         else:  # positions with the same player to move lie two apart
-            repeated = after in self._history[-2::-2]
-            history = (*self._history, after)
+            repeated = pits in self._history[-2::-2]
+            history = (*self._history, pits)
 
         ending = 0
         if stores[0] < 25 and stores[1] < 25:
-            ending = _REPEATED if repeated else _starved(after, side)
+            ending = REPEATED if repeated else starved(pits, side)
         if ending:
-            stores = (stores[0] + sum(after[:6]), stores[1] + sum(after[6:]))
-            after = _EMPTY
+            stores = (stores[0] + sum(pits[:6]), stores[1] + sum(pits[6:]))
+            pits = EMPTY
         if ending or stores[0] > 24 or stores[1] > 24:
             obliged = (False, False)
-        return OwareState(
-            self.variant,
-            after,
-            stores,
-            _OTHER[side],
-            obliged,
-            (*self.moves, move),
-            history,
-            ending,
-            self._grandslam,
-            self._must_play_12,
-        )
+        after = object.__new__(OwareState)
+        after._variant = self._variant
+        after._pits = pits
+        after._stores = stores
+        after._side = _OTHER[side]
+        after._obliged = obliged
+        after._moves = (*self._moves, move)
+        after._history = history
+        after._ending = ending
+        after._grandslam = self._grandslam
+        after._must_play_12 = self._must_play_12
+        after._legal = None
+        return after
 
     def describe(self, move: str) -> MoveInfo:
         """The pit emptied, and the pits whose seeds the move captures in sowing
@@ -332,7 +414,7 @@ class OwareState:
         new, low, high, takes = self._resolve(origin)
         captured = list(range(low, high))
         if takes:
-            start = 6 * self.to_move
+            start = 6 * self._side
             captured += [index for index in range(start, start + 6) if new[index]]
         captured.sort()
         return MoveInfo(move, (move,), tuple(_LETTERS[index] for index in captured))
@@ -340,50 +422,64 @@ class OwareState:
     # ----------------------------------------------------------- the end
 
     def outcome(self) -> Outcome | None:
-        """None while the game goes on; else who won and why, in words."""
-        south, north = self.stores
-        pits = self.pits
-        side = self.to_move
+        """None while the game goes on; else who won and why, as a code.
+
+        A share-out's `score` is both players' seeds after it (South's first),
+        and `side` the player the reason is about: the one to move without
+        seeds (NO_SEEDS) or the one who cannot be fed (CANNOT_FEED).
+        """
+        south, north = self._stores
+        pits = self._pits
+        side = self._side
         ending = self._ending  # set when play() shared the rows out
         if not ending:
             if south > 24:
-                return Outcome(Side.FIRST, f"South has captured {south} seeds")
+                return Outcome(Side.FIRST, Termination.TWENTY_FIVE, side=Side.FIRST, count=south)
             if north > 24:
-                return Outcome(Side.SECOND, f"North has captured {north} seeds")
+                return Outcome(Side.SECOND, Termination.TWENTY_FIVE, side=Side.SECOND, count=north)
             if self.legal_moves():
                 return None
             # A finished position read from text: its rows are not shared out yet.
-            ending = _NO_SEEDS if not any(pits[6 * side : 6 * side + 6]) else _CANNOT_FEED
+            ending = NO_SEEDS if not any(pits[6 * side : 6 * side + 6]) else CANNOT_FEED
         totals = (south + sum(pits[:6]), north + sum(pits[6:]))
-        if ending == _REPEATED:
-            why = "position repeated"
-        elif ending == _NO_SEEDS:
-            why = f"{SIDE_NAMES[side]} has no seeds"
-        else:
-            why = f"{SIDE_NAMES[1 - side]} cannot be fed"
-        reason = f"{why}; {_score(totals)}"
-        if totals[0] > 24:
-            return Outcome(Side.FIRST, reason)
-        if totals[1] > 24:
-            return Outcome(Side.SECOND, reason)
-        return Outcome(None, reason)
+        about = None if ending == REPEATED else side if ending == NO_SEEDS else _OTHER[side]
+        winner = Side.FIRST if totals[0] > 24 else Side.SECOND if totals[1] > 24 else None
+        return Outcome(winner, _ENDINGS[ending], side=about, score=totals)
 
     # ---------------------------------------------------------------- text
 
     def to_text(self) -> str:
         """The position as text; see `from_text` for the form."""
-        pits = self.pits
+        pits = self._pits
         north = "".join(f"{pits[index]:3d}" for index in range(11, 5, -1))
         south = "".join(f"{pits[index]:3d}" for index in range(6))
         lines = [
-            f"North  f  e  d  c  b  a     store {self.stores[1]}",
+            f"North  f  e  d  c  b  a     store {self._stores[1]}",
             f"     {north}",
             f"     {south}",
-            f"South  A  B  C  D  E  F     store {self.stores[0]}",
-            f"{SIDE_NAMES[self.to_move]} to move",
+            f"South  A  B  C  D  E  F     store {self._stores[0]}",
+            f"{SIDE_NAMES[self._side]} to move",
         ]
-        lines += [f"{SIDE_NAMES[side]} {_OBLIGATION}" for side in (0, 1) if self.obliged[side]]
+        lines += [f"{SIDE_NAMES[side]} {_OBLIGATION}" for side in (0, 1) if self._obliged[side]]
         return "\n".join(lines)
+
+    # ------------------------------------------------------------ identity
+
+    def _key(self) -> tuple[object, ...]:
+        # What makes two states equal: the position, the variant and the moves;
+        # the history and the caches follow from them.
+        return (self._variant, self._pits, self._stores, self._side, self._obliged, self._moves)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, OwareState):
+            return NotImplemented
+        return self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return f"OwareState({self.to_text()!r}, moves={self._moves!r})"
 
 
 def _rules(variant: Variant) -> tuple[int, bool]:
@@ -399,10 +495,18 @@ def _position(
     to_move: Side,
     obliged: tuple[bool, bool] = (False, False),
 ) -> OwareState:
-    grandslam, must_play_12 = _rules(variant)
-    return OwareState(
-        variant, pits, stores, to_move, obliged, (), (pits,), 0, grandslam, must_play_12
-    )
+    state = object.__new__(OwareState)
+    state._variant = variant
+    state._pits = pits
+    state._stores = stores
+    state._side = to_move
+    state._obliged = obliged
+    state._moves = ()
+    state._history = (pits,)
+    state._ending = 0
+    state._grandslam, state._must_play_12 = _rules(variant)
+    state._legal = None
+    return state
 
 
 def start(variant: Variant) -> OwareState:
@@ -410,7 +514,7 @@ def start(variant: Variant) -> OwareState:
     return _position(variant, (4,) * 12, (0, 0), Side.FIRST)
 
 
-def _label_line(words: list[str], side: str, letters: str, which: str) -> int:
+def _label_line(words: list[str], side: str, letters: str, code: str) -> int:
     if (
         len(words) != 9
         or words[0].lower() != side.lower()
@@ -418,14 +522,13 @@ def _label_line(words: list[str], side: str, letters: str, which: str) -> int:
         or words[7].lower() != "store"
         or not words[8].isdecimal()
     ):
-        shown = "  ".join(letters)
-        raise PositionError(f"the {which} line must read `{side}  {shown}     store N`")
+        raise PositionError(code)
     return int(words[8])
 
 
 def _count_line(words: list[str], side: str) -> list[int]:
     if len(words) != 6 or not all(word.isdecimal() for word in words):
-        raise PositionError(f"{side}'s row must be six seed counts")
+        raise PositionError("oware.position.counts", side=side)
     return [int(word) for word in words]
 
 
@@ -433,7 +536,7 @@ def _side_named(word: str, line: str) -> Side:
     for side in Side:
         if word.lower() == SIDE_NAMES[side].lower():
             return side
-    raise PositionError(f"`{line}`: name South or North")
+    raise PositionError("oware.position.side-name", line=line)
 
 
 def from_text(text: str, variant: Variant) -> OwareState:
@@ -456,17 +559,14 @@ def from_text(text: str, variant: Variant) -> OwareState:
     """
     lines = [line.split() for line in text.splitlines() if line.strip()]
     if len(lines) < 5:
-        raise PositionError(
-            "an Oware position is five lines: North's letters and store, North's "
-            "counts, South's counts, South's letters and store, who is to move"
-        )
-    north_store = _label_line(lines[0], "North", "fedcba", "first")
+        raise PositionError("oware.position.short")
+    north_store = _label_line(lines[0], "North", "fedcba", "oware.position.first-line")
     north = _count_line(lines[1], "North")
     south = _count_line(lines[2], "South")
-    south_store = _label_line(lines[3], "South", "ABCDEF", "fourth")
+    south_store = _label_line(lines[3], "South", "ABCDEF", "oware.position.fourth-line")
     turn = lines[4]
     if len(turn) != 3 or [word.lower() for word in turn[1:]] != ["to", "move"]:
-        raise PositionError("the fifth line must read `South to move` or `North to move`")
+        raise PositionError("oware.position.fifth-line")
     to_move = _side_named(turn[0], " ".join(turn))
     pits = (*south, *reversed(north))
     must_play_12 = _rules(variant)[1]
@@ -474,16 +574,16 @@ def from_text(text: str, variant: Variant) -> OwareState:
     for words in lines[5:]:
         line = " ".join(words)
         if " ".join(words[1:]).lower() != _OBLIGATION:
-            raise PositionError(f"`{line}`: expected `South {_OBLIGATION}` or North")
+            raise PositionError("oware.position.unknown-line", line=line)
         side = _side_named(words[0], line)
         if not must_play_12:
-            raise PositionError(f"`{line}`: only under must-play-12=on")
+            raise PositionError("oware.position.rule-off", line=line)
         if not any(pits[index] > 11 for index in _ROWS[side]):
-            raise PositionError(f"`{line}`: {SIDE_NAMES[side]} has no such pit")
+            raise PositionError("oware.position.no-big-pit", line=line, side=SIDE_NAMES[side])
         obliged[side] = True
     total = sum(pits) + north_store + south_store
     if total != SEEDS:
-        raise PositionError(f"the position holds {total} seeds, not {SEEDS}")
+        raise PositionError("oware.position.seeds", total=total, seeds=SEEDS)
     return _position(variant, pits, (south_store, north_store), to_move, (obliged[0], obliged[1]))
 
 

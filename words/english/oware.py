@@ -1,3 +1,50 @@
-"""English for Oware (games/oware.py): its refusals, positions and outcomes."""
+"""English for Oware: why a move or a position is refused, and how a game ended.
 
-TEXTS: dict[str, str] = {}
+`pit` is the move as the player wrote it, trimmed; `mover`, `opponent` and
+`side` are side names (South, North). A move error is followed by the legal
+moves (words.explain); `oware.game-over` says itself that the game is over.
+In an outcome, `a` and `b` are South's and North's seeds after the share-out.
+"""
+
+_SCORE = "{first} {a} - {second} {b}"
+_EACH = "{a} each"  # a share-out is a draw exactly when it is 24 each
+
+TEXTS: dict[str, str] = {
+    # How a game ended (words.games.outcome_text).
+    "outcome.oware.twenty-five": "{side} has captured {count} seeds",
+    "outcome.oware.no-seeds": f"{{side}} has no seeds; {_SCORE}",
+    "outcome.oware.no-seeds.draw": f"{{side}} has no seeds; {_EACH}",
+    "outcome.oware.cannot-feed": f"{{side}} cannot be fed; {_SCORE}",
+    "outcome.oware.cannot-feed.draw": f"{{side}} cannot be fed; {_EACH}",
+    "outcome.oware.repetition": f"position repeated; {_SCORE}",
+    "outcome.oware.repetition.draw": f"position repeated; {_EACH}",
+    # Text that is not a move.
+    "oware.empty": "`` is empty: name a pit",
+    "oware.not-a-pit": "`{pit}` is not a pit: South plays A-F, North a-f",
+    # A pit the rules forbid here.
+    "oware.game-over": "the game is over",
+    "oware.opponents-pit": "`{pit}` is {opponent}'s pit: {mover} plays {row}",
+    "oware.empty-pit": "`{pit}` is empty",
+    "oware.must-feed": "`{pit}`: {opponent} has no seeds and must be fed",
+    "oware.must-play-12": "`{pit}`: a pit with more than 11 seeds must be played",
+    "oware.grand-slam": "`{pit}` would capture every seed of {opponent} (grand slam)",
+    "oware.not-legal": "`{pit}` cannot be played here",
+    # A position text that is not an Oware position (oware.from_text).
+    "oware.position.short": (
+        "an Oware position is five lines: North's letters and store, North's "
+        "counts, South's counts, South's letters and store, who is to move"
+    ),
+    "oware.position.first-line": "the first line must read `North  f  e  d  c  b  a     store N`",
+    "oware.position.fourth-line": (
+        "the fourth line must read `South  A  B  C  D  E  F     store N`"
+    ),
+    "oware.position.counts": "{side}'s row must be six seed counts",
+    "oware.position.fifth-line": "the fifth line must read `South to move` or `North to move`",
+    "oware.position.side-name": "`{line}`: name South or North",
+    "oware.position.unknown-line": (
+        "`{line}`: expected `South must play a pit with more than 11 seeds` or North"
+    ),
+    "oware.position.rule-off": "`{line}`: only under must-play-12=on",
+    "oware.position.no-big-pit": "`{line}`: {side} has no such pit",
+    "oware.position.seeds": "the position holds {total} seeds, not {seeds}",
+}
