@@ -2,13 +2,23 @@
 
 from __future__ import annotations
 
-import dataclasses
 import textwrap
 
 import pytest
 
-from games.base import IllegalMove, MalformedMove, MoveInfo, Outcome, PositionError, Side
+import words
+from games.base import (
+    GameError,
+    IllegalMove,
+    MalformedMove,
+    MoveInfo,
+    Outcome,
+    PositionError,
+    Side,
+    Termination,
+)
 from games.oware import SPEC, OwareState, from_text
+from words.games import outcome_text
 
 
 def board(diagram: str) -> str:
@@ -24,6 +34,18 @@ def after(state: OwareState, *moves: str) -> OwareState:
     for move in moves:
         state = state.play(move)
     return state
+
+
+def sentence(error: GameError) -> str:
+    """The refusal's own sentence, without the legal moves words.explain adds."""
+    return words.say(error.code, **error.params)
+
+
+def ending(state: OwareState) -> str:
+    """How the game ended, as the players read it."""
+    outcome = state.outcome()
+    assert outcome is not None
+    return outcome_text(outcome, "oware", SPEC.side_names)
 
 
 START = """
@@ -194,7 +216,11 @@ def test_a_player_must_feed_an_opponent_without_seeds() -> None:
     assert state.legal_moves() == ("B", "F")
     with pytest.raises(IllegalMove) as error:
         state.play("A")
-    assert error.value.why == "`A`: North has no seeds and must be fed"
+    assert error.value.code == "oware.must-feed"
+    assert error.value.params == {"pit": "A", "opponent": "North", "move": "A", "legal": ("B", "F")}
+    assert words.explain(error.value) == (
+        "`A`: North has no seeds and must be fed. Legal moves: B, F"
+    )
     assert error.value.legal == ("B", "F")
 
 
@@ -215,7 +241,10 @@ def test_an_opponent_who_cannot_be_fed_ends_the_game_and_rows_are_shared_out() -
         South to move
     """)
     assert final.legal_moves() == ()
-    assert final.outcome() == Outcome(Side.FIRST, "North cannot be fed; South 27 - North 21")
+    assert final.outcome() == Outcome(
+        Side.FIRST, Termination.CANNOT_FEED, side=Side.SECOND, score=(27, 21)
+    )
+    assert ending(final) == "North cannot be fed; South 27 - North 21"
 
 
 def test_a_player_to_move_without_seeds_ends_the_game() -> None:
@@ -227,11 +256,15 @@ def test_a_player_to_move_without_seeds_ends_the_game() -> None:
         South to move
     """)
     assert state.legal_moves() == ()
-    assert state.outcome() == Outcome(Side.SECOND, "South has no seeds; South 20 - North 28")
+    assert state.outcome() == Outcome(
+        Side.SECOND, Termination.NO_SEEDS, side=Side.FIRST, score=(20, 28)
+    )
+    assert ending(state) == "South has no seeds; South 20 - North 28"
     # In play only a grand slam under opponent-takes leaves the next player no seeds.
     final = position(GRAND_SLAM.format(north=22, south=22), "grandslam=opponent-takes").play("E")
     assert final.pits == (0,) * 12
-    assert final.outcome() == Outcome(None, "North has no seeds; 24 each")
+    assert final.outcome() == Outcome(None, Termination.NO_SEEDS, side=Side.SECOND, score=(24, 24))
+    assert ending(final) == "North has no seeds; 24 each"
 
 
 # ----------------------------------------------------------------- grand slam
@@ -250,8 +283,10 @@ def test_grand_slam_forbidden_by_default() -> None:
     assert state.legal_moves() == ("A",)
     with pytest.raises(IllegalMove) as error:
         state.play("E")
-    assert error.value.why == "`E` would capture every seed of North (grand slam)"
-    assert str(error.value).endswith("Legal moves: A")
+    assert (error.value.code, error.value.params["opponent"]) == ("oware.grand-slam", "North")
+    assert words.explain(error.value) == (
+        "`E` would capture every seed of North (grand slam). Legal moves: A"
+    )
 
 
 def test_grand_slam_forbidden_stays_legal_without_capture_when_every_move_is_one() -> None:
@@ -297,7 +332,10 @@ def test_grand_slam_opponent_takes_the_movers_row() -> None:
         South  A  B  C  D  E  F     store 22
         North to move
     """)
-    assert final.outcome() == Outcome(Side.SECOND, "North has captured 26 seeds")
+    assert final.outcome() == Outcome(
+        Side.SECOND, Termination.TWENTY_FIVE, side=Side.SECOND, count=26
+    )
+    assert ending(final) == "North has captured 26 seeds"
 
 
 def test_grand_slam_opponent_takes_even_when_the_capture_reached_25() -> None:
@@ -305,7 +343,10 @@ def test_grand_slam_opponent_takes_even_when_the_capture_reached_25() -> None:
     final = state.play("E")
     assert final.stores == (25, 23)
     assert final.pits == (0,) * 12
-    assert final.outcome() == Outcome(Side.FIRST, "South has captured 25 seeds")
+    assert final.outcome() == Outcome(
+        Side.FIRST, Termination.TWENTY_FIVE, side=Side.FIRST, count=25
+    )
+    assert ending(final) == "South has captured 25 seeds"
 
 
 # -------------------------------------------------------------- must-play-12
@@ -333,7 +374,8 @@ def test_must_play_12_after_the_players_own_move_grows_a_pit_past_11() -> None:
     assert state.legal_moves() == ("B",)
     with pytest.raises(IllegalMove) as error:
         state.play("F")
-    assert error.value.why == "`F`: a pit with more than 11 seeds must be played"
+    assert error.value.code == "oware.must-play-12"
+    assert sentence(error.value) == "`F`: a pit with more than 11 seeds must be played"
     assert state.play("B").obliged == (False, False)
 
 
@@ -425,7 +467,10 @@ def test_25_captured_seeds_win_at_once_without_sharing_the_board() -> None:
         North to move
     """)
     assert final.legal_moves() == ()
-    assert final.outcome() == Outcome(Side.FIRST, "South has captured 25 seeds")
+    assert final.outcome() == Outcome(
+        Side.FIRST, Termination.TWENTY_FIVE, side=Side.FIRST, count=25
+    )
+    assert ending(final) == "South has captured 25 seeds"
 
 
 def test_a_repeated_position_ends_the_game_and_rows_are_shared_out() -> None:
@@ -449,7 +494,8 @@ def test_a_repeated_position_ends_the_game_and_rows_are_shared_out() -> None:
         South to move
     """)
     assert final.legal_moves() == ()
-    assert final.outcome() == Outcome(None, "position repeated; 24 each")
+    assert final.outcome() == Outcome(None, Termination.REPETITION, score=(24, 24))
+    assert ending(final) == "position repeated; 24 each"
 
 
 def test_24_each_is_a_draw() -> None:
@@ -461,43 +507,66 @@ def test_24_each_is_a_draw() -> None:
         North to move
     """)
     outcome = state.play("f").outcome()
-    assert outcome == Outcome(None, "North cannot be fed; 24 each")
+    assert outcome == Outcome(None, Termination.CANNOT_FEED, side=Side.SECOND, score=(24, 24))
     assert outcome.result == "1/2-1/2"
+    assert outcome_text(outcome, "oware", SPEC.side_names) == "North cannot be fed; 24 each"
+
+
+def test_a_repetition_shared_out_past_24_has_a_winner() -> None:
+    state = position("""
+        North  f  e  d  c  b  a     store 24
+               0  0  1  0  0  0
+               1  0  0  0  0  1
+        South  A  B  C  D  E  F     store 21
+        South to move
+    """)
+    final = after(state, "A", "d", "B", "e", "C", "f", "F", "a", "D", "b", "E", "c")
+    assert final.outcome() == Outcome(Side.SECOND, Termination.REPETITION, score=(23, 25))
+    assert ending(final) == "position repeated; South 23 - North 25"
 
 
 # ------------------------------------------------------------ moves as text
 
 
 @pytest.mark.parametrize(
-    ("text", "why"),
+    ("text", "code", "why"),
     [
-        ("G", "`G` is not a pit: South plays A-F, North a-f"),
-        ("1", "`1` is not a pit: South plays A-F, North a-f"),
-        ("AB", "`AB` is not a pit: South plays A-F, North a-f"),
-        ("", "`` is empty: name a pit"),
-        ("   ", "`` is empty: name a pit"),
+        ("G", "oware.not-a-pit", "`G` is not a pit: South plays A-F, North a-f"),
+        ("1", "oware.not-a-pit", "`1` is not a pit: South plays A-F, North a-f"),
+        (" AB ", "oware.not-a-pit", "`AB` is not a pit: South plays A-F, North a-f"),
+        ("", "oware.empty", "`` is empty: name a pit"),
+        ("   ", "oware.empty", "`` is empty: name a pit"),
     ],
 )
-def test_malformed_moves_name_the_legal_moves(text: str, why: str) -> None:
+def test_malformed_moves_name_the_legal_moves(text: str, code: str, why: str) -> None:
     with pytest.raises(MalformedMove) as error:
         SPEC.new().play(text)
-    assert error.value.why == why
+    assert error.value.code == code
+    assert error.value.params["move"] == text
+    assert sentence(error.value) == why
     assert error.value.legal == ("A", "B", "C", "D", "E", "F")
-    assert str(error.value) == f"{why}. Legal moves: A, B, C, D, E, F"
+    assert words.explain(error.value) == f"{why}. Legal moves: A, B, C, D, E, F"
 
 
 def test_a_pit_of_the_wrong_side_or_an_empty_pit_is_illegal() -> None:
     state = SPEC.new()
     with pytest.raises(IllegalMove) as error:
         state.play("c")
-    assert error.value.why == "`c` is North's pit: South plays A-F"
+    assert error.value.code == "oware.opponents-pit"
+    assert error.value.params == {
+        "pit": "c", "opponent": "North", "mover": "South", "row": "A-F",
+        "move": "c", "legal": ("A", "B", "C", "D", "E", "F"),
+    }  # fmt: skip
+    assert sentence(error.value) == "`c` is North's pit: South plays A-F"
     state = state.play("C")
     with pytest.raises(IllegalMove) as error:
         state.play("D")
-    assert error.value.why == "`D` is South's pit: North plays a-f"
+    assert sentence(error.value) == "`D` is South's pit: North plays a-f"
     with pytest.raises(IllegalMove) as error:
-        state.play("a").play("C")
-    assert error.value.why == "`C` is empty"
+        state.play("a").play(" C")
+    assert (error.value.code, error.value.params["pit"]) == ("oware.empty-pit", "C")
+    assert sentence(error.value) == "`C` is empty"
+    assert words.explain(error.value) == "`C` is empty. Legal moves: A, B, D, E, F"
 
 
 def test_surrounding_spaces_are_accepted() -> None:
@@ -511,8 +580,14 @@ def test_a_finished_game_takes_no_move() -> None:
     final = position(GRAND_SLAM.format(north=21, south=23), "grandslam=opponent-takes").play("E")
     with pytest.raises(IllegalMove) as error:
         final.play("a")
-    assert error.value.why == "the game is over"
+    assert error.value.code == "oware.game-over"
     assert error.value.legal == ()
+    assert words.explain(error.value) == "the game is over"
+    with pytest.raises(MalformedMove) as error:
+        final.play("G")
+    assert words.explain(error.value) == (
+        "`G` is not a pit: South plays A-F, North a-f. The game is over."
+    )
 
 
 # ------------------------------------------------------------------ the state
@@ -520,8 +595,11 @@ def test_a_finished_game_takes_no_move() -> None:
 
 def test_states_are_immutable_values() -> None:
     state = SPEC.new()
-    with pytest.raises(dataclasses.FrozenInstanceError):
-        state.pits = (0,) * 12  # type: ignore[misc]
+    for name in ("pits", "stores", "to_move", "obliged", "moves", "variant", "history", "spec"):
+        with pytest.raises(AttributeError):
+            setattr(state, name, None)
+    with pytest.raises(AttributeError):
+        state.seeds = 3  # type: ignore[attr-defined]  # no field besides the slots
     child = state.play("A")
     assert state.to_text() == board(START)
     assert state.moves == ()
