@@ -808,3 +808,19 @@ def test_bad_position_texts_raise(text: str, why: str) -> None:
         lasca.from_text(text, DEFAULT)
     assert caught.value.code.startswith("lasca.position.")
     assert words.explain(caught.value) == why
+
+
+def start_table(state: LascaState) -> dict[str, lasca.MoveData]:
+    return lasca.generate(state.board, state.side, False)
+
+
+def test_a_state_knows_its_game_and_shows_the_search_kernel_its_fields() -> None:
+    start = lasca.start(DEFAULT)
+    moved = start.play("a3-b4").play("c5xa3")
+    for state in (start, moved, position(START)):
+        assert state.spec is lasca.SPEC
+    board, irreversible = lasca.apply(start.board, Side.FIRST, start_table(start)["a3-b4"])
+    assert irreversible and board == start.play("a3-b4").board
+    assert (moved.side, moved.quiet, moved.seen) == (Side.FIRST, 0, ())
+    assert tuple(lasca.generate(moved.board, moved.side, False)) == moved.legal_moves()
+    assert lasca.SPEC.replay(DEFAULT, ["a3-b4", "c5xa3"]) == moved

@@ -7,6 +7,7 @@ import textwrap
 import pytest
 
 import words
+from games import oware
 from games.base import (
     GameError,
     IllegalMove,
@@ -642,3 +643,15 @@ def test_text_round_trips_with_obligations_and_loose_spacing() -> None:
 def test_bad_position_texts_raise(text: str, variant: str) -> None:
     with pytest.raises(PositionError):
         position(text, variant)
+
+
+def test_a_state_knows_its_game_and_shows_the_search_kernel_its_fields() -> None:
+    start = SPEC.new("grandslam=nocapture must-play-12=on")
+    moved = start.play("A").play("a")
+    for state in (start, moved, from_text(moved.to_text(), moved.variant)):
+        assert state.spec is SPEC
+    assert (moved.grandslam, moved.must_play_12, moved.ending) == (oware.NOCAPTURE, True, 0)
+    assert moved.history == (start.pits, start.play("A").pits, moved.pits)
+    new, low, high = oware.sow(start.pits, 0)
+    assert (tuple(new), low, high) == (start.play("A").pits, 0, 0)
+    assert SPEC.replay("grandslam=nocapture must-play-12=on", ["A", "a"]) == moved
