@@ -95,7 +95,7 @@ def test_an_illegal_move_error_survives_pickling_too() -> None:
         state.play("c5-d4")
     again = pickle.loads(pickle.dumps(caught.value))
     assert again.legal == ("c5xa3",)
-    assert again.code == "move.capture-compulsory"
+    assert again.code == "lasca.capture-compulsory"
     assert words.explain(again) == "`c5-d4`: a capture is compulsory. Legal moves: c5xa3"
 
 

@@ -42,7 +42,7 @@ WIN, DRAW, EITHER = "win", "draw", "either"
 RULE_ENDINGS: dict[str, dict[Termination, str]] = {
     "oska": {Termination.GOAL: EITHER, Termination.GOAL_STONELESS: WIN,
              Termination.ELIMINATION: EITHER, Termination.BLOCKED: DRAW},
-    "lasca": {Termination.NO_MOVES: WIN, Termination.REPETITION: DRAW,
+    "lasca": {Termination.NO_MOVES: WIN, Termination.ELIMINATION: WIN, Termination.REPETITION: DRAW,
               Termination.MOVE_LIMIT: DRAW},
     "oware": {Termination.TWENTY_FIVE: WIN, Termination.REPETITION: EITHER,
               Termination.NO_SEEDS: EITHER, Termination.CANNOT_FEED: EITHER},

@@ -11,7 +11,8 @@ catalogues of `words/english/`, one per layer that speaks.
 This package imports nothing of the project, so every layer may use it.
 """
 
-from words.catalogue import CATALOGUES, MissingText, explain, has_text, say
+from words.catalogue import CATALOGUES, MissingText, has_text, say
 from words.games import outcome_text
+from words.refusals import explain
 
 __all__ = ["CATALOGUES", "MissingText", "explain", "has_text", "outcome_text", "say"]

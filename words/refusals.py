@@ -1,0 +1,51 @@
+"""What a refusal says: an error's code and parameters as the player reads them.
+
+Two parameters of an error name other texts rather than values, because a
+sentence may mention another one without the engine composing it:
+- `reason` with `game` and `side_names` (what `Outcome.as_params` gives) is an
+  outcome; the template reads its sentence as `{outcome}` (words.games);
+- `cause` is the code of an error this one wraps, whose parameters are the
+  others; the template reads that error's whole explanation as `{cause}`.
+A move error (its parameters hold `legal`) is followed by the legal moves.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from words.catalogue import DEFAULT_LOCALE, Coded, say
+from words.games import outcome_of_params
+
+
+def explain(error: Coded, locale: str = DEFAULT_LOCALE) -> str:
+    """What a refusal says: its own sentence, and for a move the legal moves (or that none is).
+
+    An error whose parameters hold `legal` (a move error) is followed by the
+    legal moves, or by "The game is over." when there are none and its own
+    code (one ending in `.game-over`) does not already say so. An error that
+    wraps another (`cause`) has that one's explanation inside its own.
+    """
+    return _explain(error.code, dict(error.params), locale)
+
+
+def _explain(code: str, params: dict[str, Any], locale: str) -> str:
+    if "cause" in params:
+        inner = dict(params)
+        cause = str(inner.pop("cause"))
+        return say(code, locale, **{**params, "cause": _explain(cause, inner, locale)})
+    if "reason" in params and "game" in params and "outcome" not in params:
+        params = {**params, "outcome": outcome_of_params(params, locale)}
+    text = say(code, locale, **params)
+    if "legal" not in params:
+        return text
+    legal = params["legal"]
+    if legal:
+        return say("legal-moves", locale, sentence=text, legal=legal)
+    if _SAYS_GAME_OVER in code:
+        return text
+    return say("legal-moves.none", locale, sentence=text)
+
+
+# Codes whose own sentence already says the game is over (`move.game-over`, and any
+# game's `<game>.game-over`): no second "The game is over." after them.
+_SAYS_GAME_OVER = ".game-over"
