@@ -54,8 +54,8 @@ def test_oware_positions_follow_the_engine(variant: object) -> None:
             assert pos.stores == state.stores
             assert pos.side == int(state.to_move)
             assert pos.obliged == state.obliged
-            assert pos.hist == state._history
-            assert pos.ending == state._ending
+            assert pos.hist == state.history
+            assert pos.ending == state.ending
 
 
 @pytest.mark.parametrize("variant", variants("lasca"))
@@ -75,10 +75,10 @@ def test_lasca_positions_follow_the_engine(variant: object) -> None:
             move = rng.choice(legal)
             state = state.play(move)
             pos = game.play(pos, move)
-            assert pos.board == state._board
+            assert pos.board == state.board
             assert pos.side == int(state.to_move)
             assert pos.quiet == state.quiet_moves
-            assert pos.seen == state._seen
+            assert pos.seen == state.seen
 
 
 @pytest.mark.parametrize("variant", variants("oska"))

@@ -30,8 +30,8 @@ TEMPO = 10
 
 _VALUE = {"w": SOLDIER, "b": SOLDIER, "W": OFFICER, "B": OFFICER}
 _WHITE = frozenset("wW")
-_RANK = engine._RANK
-_STEPS = engine._STEPS  # per kind (White soldier, Black soldier, officer), per square
+_RANK = engine.RANK
+_STEPS = engine.STEPS  # per kind (White soldier, Black soldier, officer), per square
 
 
 @lru_cache(maxsize=65536)

@@ -1,7 +1,7 @@
 """Lasca for the search: the engine's move generator on bare boards.
 
-A board is the engine's tuple of 25 column strings. `games.lasca._generate`
-and `_apply` are module functions of the engine; this module adds only what
+A board is the engine's tuple of 25 column strings. `games.lasca.generate`
+and `apply` are the engine's public search kernel; this module adds only what
 `LascaState` does around them: whose turn it is, the plies since the last
 capture or soldier move, the boards seen since then, and the order of the
 end checks (no move loses, then threefold repetition, then 80 quiet plies).
@@ -41,14 +41,14 @@ class LascaPos:
 
 
 def from_state(state: LascaState) -> LascaPos:
-    return LascaPos(state._board, int(state._side), state._quiet, state._seen)
+    return LascaPos(state.board, int(state.to_move), state.quiet_moves, state.seen)
 
 
 def moves_of(pos: LascaPos, continues: bool) -> dict[str, _MoveData]:
     table = pos.table
     if table is None:
-        side = engine._OTHER[1 - pos.side]  # the engine's Side for 0 or 1
-        table = pos.table = engine._generate(pos.board, side, continues)
+        side = engine.OTHER[1 - pos.side]  # the engine's Side for 0 or 1
+        table = pos.table = engine.generate(pos.board, side, continues)
     return table
 
 
@@ -68,7 +68,7 @@ def play(pos: LascaPos, move: str, continues: bool) -> LascaPos:
     """The position after a legal move (LascaState.play)."""
     data = moves_of(pos, continues)[move]
     side = pos.side
-    board, irreversible = engine._apply(pos.board, engine._OTHER[1 - side], data)
+    board, irreversible = engine.apply(pos.board, engine.OTHER[1 - side], data)
     if irreversible:
         return LascaPos(board, 1 - side, 0, ())
     return LascaPos(board, 1 - side, pos.quiet + 1, (*pos.seen, pos.board))

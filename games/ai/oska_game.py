@@ -1,9 +1,9 @@
 """Oska for the solver and the search: the engine's generator on bare bitmasks.
 
 A position is Blue's and Red's stone masks over `games.oska.SQUARES` and the
-side to move. `expand` does what `OskaState._analyse` does with the engine's
-own module functions: the win check after every move (`_decided`), the move
-table (`_generate`), a pass when the player is stuck but the opponent is not,
+side to move. `expand` does what `OskaState.analyse` does with the engine's
+public search kernel: the win check after every move (`decided`), the move
+table (`generate`), a pass when the player is stuck but the opponent is not,
 and the draw when neither can move. So the solver and the search use the
 engine's outcomes, not an idea of the rules of their own; a test compares
 them with `OskaState` on random games of every variant.
@@ -38,9 +38,9 @@ def masks(state: OskaState) -> tuple[int, int, int]:
     """Blue's and Red's masks and the side to move of an engine state."""
     blue = red = 0
     for name in state.stones(engine.Side.FIRST):
-        blue |= 1 << engine._INDEX[name]
+        blue |= 1 << engine.INDEX[name]
     for name in state.stones(engine.Side.SECOND):
-        red |= 1 << engine._INDEX[name]
+        red |= 1 << engine.INDEX[name]
     return blue, red, int(state.to_move)
 
 
@@ -49,13 +49,13 @@ def analyse(
 ) -> tuple[int | None, Table]:
     """`(winner, {})` for a finished game (winner 0, 1, or -1 for a draw), else
     `(None, moves)` with each move's resulting masks, mover's first."""
-    outcome = engine._decided(blue, red, elimination)
+    outcome = engine.decided(blue, red, elimination)
     if outcome is not None:
         return (-1 if outcome.winner is None else int(outcome.winner)), {}
     own, opp = (red, blue) if side else (blue, red)
-    table = engine._generate(own, opp, side, mode)
+    table = engine.generate(own, opp, side, mode)
     if not table:
-        if not engine._can_move(opp, own, side ^ 1):
+        if not engine.can_move(opp, own, side ^ 1):
             return -1, {}
         table = {"pass": (own, opp)}
     return None, table

@@ -1,10 +1,11 @@
 """Oware for the search: the engine's rules on bare tuples.
 
-`OwareState.play` builds a frozen dataclass with its move list and legal-move
-cache; the search needs neither, so this module replays the engine's own
-sowing, capture, grand-slam and feeding helpers (`games.oware`'s module
-functions) on a slotted position. `_legal` and `_play` follow
-`OwareState._generate` and `OwareState.play` line by line, and a test plays
+`OwareState.play` builds a state with its move list and legal-move cache;
+the search needs neither, so this module replays the engine's own sowing,
+capture, grand-slam and feeding helpers (`games.oware`'s public search
+kernel: `sow`, `capture`, `is_grand_slam`, `would_grand_slam`, `starved`) on
+a slotted position. `OwareRules.legal` and `OwareRules.play` follow the
+engine's legal moves and `OwareState.play` line by line, and a test plays
 random games of every variant through both and compares them.
 """
 
@@ -48,8 +49,8 @@ def from_state(state: OwareState) -> OwarePos:
         state.stores,
         int(state.to_move),
         state.obliged,
-        state._history,
-        state._ending,
+        state.history,
+        state.ending,
     )
 
 
@@ -62,10 +63,10 @@ class OwareRules:
 
     @classmethod
     def of(cls, state: OwareState) -> OwareRules:
-        return cls(state._grandslam, state._must_play_12)
+        return cls(state.grandslam, state.must_play_12)
 
     def legal(self, pos: OwarePos) -> list[int]:
-        """The pits the side to move may play (OwareState._generate)."""
+        """The pits the side to move may play (OwareState.legal_moves)."""
         stores = pos.stores
         if pos.ending or stores[0] > 24 or stores[1] > 24:
             return []
@@ -77,14 +78,14 @@ class OwareRules:
             return []
         start = 6 - base
         if not any(pits[start : start + 6]):
-            need = engine._NEED
+            need = engine.NEED
             moves = [i for i in moves if pits[i] >= need[i]]
             if not moves:
                 return []
         if self.must_play_12 and pos.obliged[side]:
             moves = [i for i in moves if pits[i] > 11] or moves
-        if self.grandslam == engine._FORBIDDEN:
-            slam = engine._would_grand_slam
+        if self.grandslam == engine.FORBIDDEN:
+            slam = engine.would_grand_slam
             moves = [i for i in moves if not slam(pits, i)] or moves
         return moves
 
@@ -92,14 +93,14 @@ class OwareRules:
         """The position after a legal move (OwareState.play)."""
         side = pos.side
         old = pos.pits
-        new, low, high = engine._sow(old, origin)
+        new, low, high = engine.sow(old, origin)
         takes = False
-        if engine._is_grand_slam(new, low, high):
-            if self.grandslam != engine._OPPONENT_TAKES:
+        if engine.is_grand_slam(new, low, high):
+            if self.grandslam != engine.OPPONENT_TAKES:
                 low = high = 0
             else:
                 takes = True
-        stores = engine._capture(new, pos.stores, side, low, high, takes) if high else pos.stores
+        stores = engine.capture(new, pos.stores, side, low, high, takes) if high else pos.stores
 
         obliged = pos.obliged
         if self.must_play_12:
@@ -119,10 +120,10 @@ class OwareRules:
 
         ending = 0
         if stores[0] < 25 and stores[1] < 25:
-            ending = engine._REPEATED if repeated else engine._starved(after, side)
+            ending = engine.REPEATED if repeated else engine.starved(after, side)
         if ending:
             stores = (stores[0] + sum(after[:6]), stores[1] + sum(after[6:]))
-            after = engine._EMPTY
+            after = engine.EMPTY
         if ending or stores[0] > 24 or stores[1] > 24:
             obliged = (False, False)
         return OwarePos(after, stores, 1 - side, obliged, hist, ending)
@@ -149,10 +150,10 @@ def capture_hint(pits: tuple[int, ...], origin: int) -> int:
     """The seeds the last seed's pit will hold if the move captures there
     (2 or 3), else 0: a cheap first guess at a move's capture, for ordering."""
     n = pits[origin]
-    last = engine._LAST[origin][n]
+    last = engine.LAST[origin][n]
     if (last < 6) == (origin < 6):
         return 0
-    after = pits[last] + engine._DELTA[origin][n][last]
+    after = pits[last] + engine.DELTA[origin][n][last]
     return after if after in (2, 3) else 0
 
 
