@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from games.ai.oska_game import masks, rules_of
 from games.ai.oska_solver import value
 from games.ai.player import think, warm_up
-from games.ai.search_player import baseline_move, greedy_move
+from games.ai.reference import baseline_move, greedy_move
 from games.base import GameState, Side
 from games.registry import GAMES
 

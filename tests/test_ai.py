@@ -13,8 +13,10 @@ import pytest
 
 from games import lasca, oware
 from games.ai import LEVELS, choose_move, play_move
-from games.ai.search_player import baseline_move, greedy_move, with_mistakes
-from games.base import GameState, Variant
+from games.ai.adapters import ADAPTERS, MissingAdapter, adapter_for, check_games
+from games.ai.reference import baseline_move, greedy_move
+from games.ai.search_player import with_mistakes
+from games.base import GameState, IllegalMove, Variant
 from games.registry import GAMES
 
 CASES = [
@@ -104,11 +106,17 @@ def test_play_move_runs_in_a_process_pool() -> None:
     assert move == play_move(*args)  # a fixed depth and seed: the same move here
 
 
-def test_play_move_reports_a_bad_move_list_in_words() -> None:
+def test_play_move_reports_a_bad_move_list_as_the_engine_error() -> None:
     with ProcessPoolExecutor(1) as pool:
         future = pool.submit(play_move, "oska", "", ("a1-b2", "a1-b2"), "easy", 0.1, 1)
-        with pytest.raises(ValueError, match="a1-b2"):
+        with pytest.raises(IllegalMove) as caught:
             future.result(timeout=30)
+    with pytest.raises(IllegalMove) as here:
+        GAMES["oska"].replay("", ("a1-b2", "a1-b2"))
+    # The code and parameters (the move, its ply) survive the trip back from the worker.
+    assert caught.value.params["move"] == "a1-b2"
+    assert caught.value.params["ply"] == 2
+    assert (caught.value.code, caught.value.params) == (here.value.code, here.value.params)
 
 
 # South F sows into North's a, which then holds 2: captured, South reaches 25.
@@ -159,3 +167,25 @@ def test_the_reference_players_see_the_win_too() -> None:
     state = oware.from_text(dedent(OWARE_WINNING_CAPTURE), oware.SPEC.variant())
     assert greedy_move(state, seed=1) == "F"
     assert baseline_move(state, seed=1).move == "F"
+
+
+def test_every_registered_game_has_a_computer_player() -> None:
+    check_games(GAMES)  # what the bot's start-up runs
+    for name, spec in GAMES.items():
+        assert adapter_for(spec) is adapter_for(name) is ADAPTERS[name]
+
+
+def test_a_game_without_a_computer_player_is_refused_by_name() -> None:
+    with pytest.raises(MissingAdapter, match=r"`chess`.*ADAPTERS in games/ai/adapters\.py"):
+        adapter_for("chess")
+    with pytest.raises(MissingAdapter, match=r"`chess`, `go`"):
+        check_games([*GAMES, "go", "chess"])
+
+
+def test_a_state_of_a_game_without_a_computer_player_gets_no_move(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Never a random move at play time: the lookup fails before anything is played."""
+    monkeypatch.delitem(ADAPTERS, "oware")
+    with pytest.raises(MissingAdapter, match="`oware`"):
+        choose_move(GAMES["oware"].new(), "easy", budget=0.05, seed=1)

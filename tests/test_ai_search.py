@@ -8,8 +8,9 @@ import pytest
 
 from games import oska
 from games.ai import oska_game, oska_solver
+from games.ai.adapters import searchable
 from games.ai.search import WIN, Searcher
-from games.ai.search_player import adapter_for, deepen
+from games.ai.search_player import deepen
 from games.registry import GAMES
 
 
@@ -49,8 +50,10 @@ def test_a_fixed_depth_and_seed_give_the_same_move(name: str) -> None:
     state = GAMES[name].new()
     for _ in range(10):
         state = state.play(rng.choice(state.legal_moves()))
-    first = deepen(state, None, random.Random(1), quiescence=4, max_depth=4)
-    again = deepen(state, None, random.Random(1), quiescence=4, max_depth=4)
+    game, root = searchable(state)
+    first = deepen(game, root, None, random.Random(1), quiescence=4, max_depth=4)
+    game, root = searchable(state)
+    again = deepen(game, root, None, random.Random(1), quiescence=4, max_depth=4)
     assert (first.move, first.score, first.nodes) == (again.move, again.score, again.nodes)
     assert first.depth == 4
     assert first.move in state.legal_moves()
@@ -69,7 +72,7 @@ class FakeClock:
 
 def test_the_deadline_stops_the_search() -> None:
     state = GAMES["lasca"].new()
-    game, root = adapter_for(state)
+    game, root = searchable(state)
     _, moves = game.expand(root)
     clock = FakeClock()
     result = Searcher(game, deadline=0.05, clock=clock).iterate(root, moves, 64)

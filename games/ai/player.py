@@ -16,11 +16,10 @@ import random
 import time
 from collections.abc import Sequence
 
-from games.ai import oska_player, oska_solver, search_player
+from games.ai.adapters import ADAPTERS, adapter_for
 from games.ai.levels import LEVELS, level_of
 from games.ai.search import SearchResult
-from games.base import GameError, GameState
-from games.oska import OskaState
+from games.base import GameState
 from games.registry import get
 
 MARGIN = 0.1  # the share of the budget kept back
@@ -52,17 +51,14 @@ def think(
     """`choose_move` with what the search saw: its depth, nodes and score."""
     began = time.perf_counter()
     chosen = level_of(level)
+    adapter = adapter_for(state.spec)  # before any shortcut: a game without one fails loudly
     legal = state.legal_moves()
     if not legal:
         raise ValueError("the game is over: there is no move to choose")
     if len(legal) == 1:
         return SearchResult(legal[0], 0, 0, 0, time.perf_counter() - began)
-    rng = random.Random(seed)
-    if isinstance(state, OskaState):
-        result = SearchResult(oska_player.choose(state, chosen, rng), 0, 0, 0, 0.0)
-    else:
-        deadline = deadline_of(began, chosen.budget if budget is None else budget)
-        result = search_player.choose(state, chosen, deadline, rng)
+    deadline = deadline_of(began, chosen.budget if budget is None else budget)
+    result = adapter.choose(state, chosen, deadline, random.Random(seed))
     if result.move not in legal:  # never expected: the mirrors are tested against the engines
         raise RuntimeError(f"the AI chose `{result.move}`, which is not legal here")
     result.elapsed = time.perf_counter() - began
@@ -77,21 +73,16 @@ def play_move(
     budget: float | None = None,
     seed: int | None = None,
 ) -> str:
-    """`choose_move` from plain values, for a process pool: replays `moves`
-    from the start of `game` under `variant` (`key=value` text) and returns
-    the move's text. The replay counts against the budget.
+    """`choose_move` from plain values, for a process pool: the position of
+    `game` under `variant` (`key=value` text) after `moves`, and the move's
+    text. The replay counts against the budget.
 
-    A game, variant or move the engine refuses raises ValueError with the
-    engine's message (the engine's own errors do not survive the trip back
-    from a worker process: they cannot be unpickled).
+    A game, variant or move the engine refuses raises the engine's error (a
+    GameError with its code and parameters; it survives the trip back from a
+    worker process).
     """
     began = time.perf_counter()
-    try:
-        state = get(game).new(variant)
-        for move in moves:
-            state = state.play(move)
-    except GameError as error:
-        raise ValueError(error.message) from None
+    state = get(game).replay(variant, moves)
     if budget is None:
         budget = level_of(level).budget
     left = budget - (time.perf_counter() - began)
@@ -99,11 +90,11 @@ def play_move(
 
 
 def warm_up() -> None:
-    """Load every Oska table now (about 0.2 s and 27 MB), e.g. as the
-    initializer of the process pool, so no player waits for it."""
-    if oska_solver.has_table():
-        for mode, elimination in oska_solver.VARIANTS:
-            oska_solver.table(mode, elimination)
+    """Load what every game's player needs now (Oska's tables: about 0.2 s and
+    27 MB), e.g. as the initializer of the process pool, so no player waits for it."""
+    for adapter in ADAPTERS.values():
+        if adapter.warm_up is not None:
+            adapter.warm_up()
 
 
 __all__ = ["LEVELS", "choose_move", "play_move", "warm_up"]
