@@ -13,7 +13,8 @@ import argparse
 import time
 from pathlib import Path
 
-from games.ai.oska_solver import MODES, TABLE_PATH, VARIANTS, dense, describe, encode, solve_variant
+from games.ai.oska_game import MODES
+from games.ai.oska_solver import TABLE_PATH, VARIANTS, dense, describe, encode, solve_variant
 
 
 def build() -> bytes:

@@ -15,7 +15,7 @@ from collections.abc import Callable, Hashable, Sequence
 
 from games import oska as engine
 from games.ai.search import WIN
-from games.base import Variant
+from games.base import Side, Variant
 from games.oska import OskaState
 
 MODES = ("forced", "huff", "optional")
@@ -37,9 +37,9 @@ def key(blue: int, red: int, side: int) -> int:
 def masks(state: OskaState) -> tuple[int, int, int]:
     """Blue's and Red's masks and the side to move of an engine state."""
     blue = red = 0
-    for name in state.stones(engine.Side.FIRST):
+    for name in state.stones(Side.FIRST):
         blue |= 1 << engine.INDEX[name]
-    for name in state.stones(engine.Side.SECOND):
+    for name in state.stones(Side.SECOND):
         red |= 1 << engine.INDEX[name]
     return blue, red, int(state.to_move)
 
