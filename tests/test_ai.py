@@ -7,6 +7,7 @@ import pickle
 import random
 import time
 from concurrent.futures import ProcessPoolExecutor
+from functools import partial
 from textwrap import dedent
 
 import pytest
@@ -97,13 +98,13 @@ def test_mistakes_come_at_their_rate_and_prefer_the_better_moves() -> None:
 
 def test_play_move_runs_in_a_process_pool() -> None:
     moves = ("c3-d4", "e5xc3")
-    args = ("lasca", "promotion=continues", moves, "medium", 0.3, 5)
-    pickle.dumps((play_move, args))
+    call = partial(play_move, "lasca", "promotion=continues", moves, "medium", 0.3, 5)
+    pickle.dumps(call)
     with ProcessPoolExecutor(1) as pool:
-        move = pool.submit(play_move, *args).result(timeout=30)
-    state = GAMES["lasca"].new("promotion=continues").play(moves[0]).play(moves[1])
+        move = pool.submit(call).result(timeout=30)
+    state = GAMES["lasca"].replay("promotion=continues", moves)
     assert move in state.legal_moves()
-    assert move == play_move(*args)  # a fixed depth and seed: the same move here
+    assert move == call()  # a fixed depth and seed: the same move here
 
 
 def test_play_move_reports_a_bad_move_list_as_the_engine_error() -> None:

@@ -12,30 +12,32 @@ import random
 
 import pytest
 
+from games import lasca, oska, oware
 from games.ai import lasca_game, oska_game, oware_game
 from games.ai.search import WIN
+from games.base import GameState, Variant
 from games.registry import GAMES
 
 GAMES_PER_VARIANT = 6
 
 
-def variants(name: str) -> list[object]:
+def variants(name: str) -> list[object]:  # pytest params
     return [pytest.param(v, id=str(v) or "default") for v in GAMES[name].all_variants()]
 
 
-def expected_score(state: object) -> int:
-    outcome = state.outcome()  # type: ignore[attr-defined]
+def expected_score(state: GameState) -> int:
+    outcome = state.outcome()
     assert outcome is not None
     if outcome.winner is None:
         return 0
-    return WIN if outcome.winner == state.to_move else -WIN  # type: ignore[attr-defined]
+    return WIN if outcome.winner == state.to_move else -WIN
 
 
 @pytest.mark.parametrize("variant", variants("oware"))
-def test_oware_positions_follow_the_engine(variant: object) -> None:
+def test_oware_positions_follow_the_engine(variant: Variant) -> None:
     rng = random.Random(7)
     for _ in range(GAMES_PER_VARIANT):
-        state = GAMES["oware"].start(variant)  # type: ignore[arg-type]
+        state = oware.start(variant)
         rules = oware_game.OwareRules.of(state)
         game = oware_game.OwareGame(rules, lambda pos: 0)
         pos = oware_game.from_state(state)
@@ -59,11 +61,11 @@ def test_oware_positions_follow_the_engine(variant: object) -> None:
 
 
 @pytest.mark.parametrize("variant", variants("lasca"))
-def test_lasca_positions_follow_the_engine(variant: object) -> None:
+def test_lasca_positions_follow_the_engine(variant: Variant) -> None:
     rng = random.Random(11)
     for _ in range(GAMES_PER_VARIANT):
-        state = GAMES["lasca"].start(variant)  # type: ignore[arg-type]
-        game = lasca_game.LascaGame(variant["promotion"] == "continues", lambda pos: 0)  # type: ignore[index]
+        state = lasca.start(variant)
+        game = lasca_game.LascaGame(variant["promotion"] == "continues", lambda pos: 0)
         pos = lasca_game.from_state(state)
         while True:
             score, moves = game.expand(pos)
@@ -82,12 +84,12 @@ def test_lasca_positions_follow_the_engine(variant: object) -> None:
 
 
 @pytest.mark.parametrize("variant", variants("oska"))
-def test_oska_positions_follow_the_engine(variant: object) -> None:
+def test_oska_positions_follow_the_engine(variant: Variant) -> None:
     rng = random.Random(3)
-    mode, elimination = oska_game.rules_of(variant)  # type: ignore[arg-type]
+    mode, elimination = oska_game.rules_of(variant)
     game = oska_game.OskaGame(mode, elimination, oska_game.material)
     for _ in range(30):
-        state = GAMES["oska"].start(variant)  # type: ignore[arg-type]
+        state = oska.start(variant)
         pos = oska_game.from_state(state)
         while True:
             score, moves = game.expand(pos)

@@ -116,7 +116,7 @@ def test_max_takes_the_best_result_and_the_fastest_win(
 
 
 def test_start_values() -> None:
-    start = {str(v): solved(oska.SPEC.start(v)) for v in oska.SPEC.all_variants()}
+    start = {str(v): solved(oska.start(v)) for v in oska.SPEC.all_variants()}
     assert start == {
         "": 0,
         "win=elimination": 0,
@@ -138,7 +138,7 @@ def test_the_shipped_table_agrees_with_fresh_solves_of_late_positions(variant: V
     mode, elimination = rules_of(variant)
     checked = 0
     for _ in range(3):
-        state = oska.SPEC.start(variant)
+        state = oska.start(variant)
         for _ in range(rng.randrange(8, 12)):
             if not state.legal_moves():
                 break
@@ -171,9 +171,9 @@ def test_the_index_numbers_every_position_once() -> None:
 
 def random_positions(variant: Variant, count: int, seed: int) -> list[oska.OskaState]:
     rng = random.Random(seed)
-    found = []
+    found: list[oska.OskaState] = []
     while len(found) < count:
-        state = oska.SPEC.start(variant)
+        state = oska.start(variant)
         for _ in range(rng.randrange(0, 14)):
             if not state.legal_moves():
                 break

@@ -11,6 +11,7 @@ from games.ai import oska_game, oska_solver
 from games.ai.adapters import searchable
 from games.ai.search import WIN, Searcher
 from games.ai.search_player import deepen
+from games.base import Side
 from games.registry import GAMES
 
 
@@ -18,8 +19,8 @@ def late_oska_positions(variant: str, count: int, stones: int) -> list[oska.Oska
     rng = random.Random(variant)
     found: list[oska.OskaState] = []
     while len(found) < count:
-        state = oska.SPEC.new(variant)
-        while state.legal_moves() and sum(len(state.stones(s)) for s in oska.Side) > stones:
+        state = oska.start(oska.SPEC.variant(variant))
+        while state.legal_moves() and sum(len(state.stones(s)) for s in Side) > stones:
             state = state.play(rng.choice(state.legal_moves()))
         if len(state.legal_moves()) > 1:
             found.append(state)
