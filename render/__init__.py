@@ -6,17 +6,29 @@
            outcome=None, frame_ms=900) -> bytes                  # an animated GIF
     centre(game, square, *, size=640, perspective=Side.FIRST) -> (x, y)
     image_size(game, *, size=640, perspective=Side.FIRST) -> (width, height)
+    check_games(names) -> None     # at start-up: MissingPainter unless every game is drawn
 
-One module per game (`oska`, `lasca`, `oware`) draws its board; `theme` holds
-the colours, proportions and the shipped font; `scene` words the caption every
-image carries (whose turn or the result, the last move, the rules). Nothing
-here does I/O or knows Discord, and only Pillow and `games` are imported: the
-bytes go wherever the caller sends them.
+One module per game (`oska`, `lasca`, `oware`) draws its board, and
+`painters.PAINTERS` says which draws which game; `theme` holds the colours,
+proportions and the shipped font; `scene` builds the caption every image
+carries (whose turn or the result, the last move, the rules), worded by
+`words`. Nothing here does I/O or knows Discord, and only Pillow, `games` and
+`words` are imported: the bytes go wherever the caller sends them.
 """
 
 from __future__ import annotations
 
 from render.boards import board, centre, frame, image_size, last_move_of
 from render.gif import replay
+from render.painters import MissingPainter, check_games
 
-__all__ = ["board", "centre", "frame", "image_size", "last_move_of", "replay"]
+__all__ = [
+    "MissingPainter",
+    "board",
+    "centre",
+    "check_games",
+    "frame",
+    "image_size",
+    "last_move_of",
+    "replay",
+]

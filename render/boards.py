@@ -1,4 +1,4 @@
-"""The board images: dispatch by the state's type to the game's painter.
+"""The board images: each drawn by its game's painter (`render.painters`).
 
 `frame` builds the palette image, `board` encodes it as PNG; `last_move_of`
 finds what to highlight when the caller does not say.
@@ -9,15 +9,11 @@ from __future__ import annotations
 from PIL import Image
 
 from games import registry
-from games.base import GameError, GameSpec, GameState, MoveInfo, Outcome, Side
-from render import lasca, oska, oware
+from games.base import GameError, GameState, MoveInfo, Outcome, Side
 from render.draw import png
-from render.scene import Board, Scene, caption, mover
+from render.painters import painter_for
+from render.scene import Painter, Scene, caption, mover
 from render.theme import THEME, Theme, check_size
-
-BOARDS: tuple[Board, ...] = (oska.BOARD, lasca.BOARD, oware.BOARD)
-_BY_TYPE: dict[type, Board] = {b.state_type: b for b in BOARDS}
-_BY_NAME: dict[str, Board] = {b.name: b for b in BOARDS}
 
 
 def board(
@@ -67,8 +63,8 @@ def frame(
 ) -> Image.Image:
     """The image `board` encodes, in palette mode (what replays and tests use)."""
     check_size(size)
-    painter = painter_of(state)
-    spec = registry.get(painter.name)
+    spec = state.spec
+    painter = painter_for(spec)
     if last_move is None:
         last_move = last_move_of(state)
     if outcome is None:
@@ -89,13 +85,10 @@ def last_move_of(state: GameState) -> MoveInfo | None:
     ply = last_real_ply(moves)
     if ply < 0:
         return None
-    spec = spec_of(state)
     try:
-        current = spec.start(state.variant)
-        for move in moves[:ply]:
-            current = current.play(move)
+        current = state.spec.replay(state.variant, moves[:ply])
         info = current.describe(moves[ply])
-        for move in moves[ply:]:
+        for move in moves[ply:]:  # the move and the passes after it
             current = current.play(move)
     except GameError:
         return None
@@ -130,22 +123,9 @@ def image_size(
 # ---------------------------------------------------------------- helpers
 
 
-def painter_of(state: GameState) -> Board:
-    painter = _BY_TYPE.get(type(state))
-    if painter is None:
-        raise TypeError(f"no board is drawn for {type(state).__name__}")
-    return painter
-
-
-def spec_of(state: GameState) -> GameSpec:
-    return registry.get(painter_of(state).name)
-
-
-def _layout_board(game: str | GameState) -> Board:
-    if isinstance(game, str):
-        spec = registry.get(game)
-        return _BY_NAME[spec.name]
-    return painter_of(game)
+def _layout_board(game: str | GameState) -> Painter:
+    spec = registry.get(game) if isinstance(game, str) else game.spec
+    return painter_for(spec)
 
 
 def last_real_ply(moves: tuple[str, ...]) -> int:

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from games.base import GameState, Outcome, Side
+from games.base import GameState, Outcome, Side, Termination
 from games.lasca import SQUARES as LASCA_SQUARES
 from games.lasca import LascaState
 from games.oware import OwareState
@@ -90,7 +90,7 @@ def shots() -> list[Shot]:
     oware_end = search("oware", _over)
     names = ("Ann", "Bartholomew")
     start = {name: GAMES[name].new() for name in GAMES}
-    resigned = Outcome(Side.SECOND, "Ann resigned")
+    resigned = Outcome(Side.SECOND, Termination.RESIGNATION, side=Side.FIRST)
     return [
         Shot("oska-1-start.png", lambda: board(start["oska"]), "Oska's start"),
         Shot(

@@ -14,7 +14,7 @@ from PIL import Image
 
 from games.base import GameError, GameState, MoveInfo, Outcome, Side
 from games.record import Record
-from render.boards import frame, last_real_ply, spec_of
+from render.boards import frame, last_real_ply
 from render.theme import THEME, Theme
 
 FRAME_MS = 900
@@ -79,12 +79,13 @@ def replay(
 
 
 def _history(game: GameState | Record) -> tuple[list[GameState], list[MoveInfo | None]]:
-    """Every state from the start, and what each move touched (None for a pass)."""
-    if isinstance(game, Record):
-        start, moves, final = game.spec.start(game.variant), game.moves, None
-    else:
-        start, moves, final = spec_of(game).start(game.variant), game.moves, game
-    states: list[GameState] = [start]
+    """Every state from the start, and what each move touched (None for a pass).
+
+    Not `spec.replay`: a replay needs every position on the way, not the last.
+    """
+    final = None if isinstance(game, Record) else game
+    states: list[GameState] = [game.spec.start(game.variant)]
+    moves = game.moves
     infos: list[MoveInfo | None] = []
     try:
         for move in moves:

@@ -17,14 +17,15 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
+import words
 from games.base import Side
-from games.lasca import FILES, SQUARES, LascaState
+from games.lasca import FILES, QUIET_LIMIT, SQUARES, LascaState
 from render.draw import cross, crown, ellipse, indexed, palette, pill, put, sprite, write
 from render.scene import (
-    Board,
     Box,
     Caption,
     Layout,
+    Painter,
     Scene,
     caption_box,
     marks,
@@ -337,7 +338,8 @@ def _put_column(canvas: Image.Image, kit: _Kit, theme: Theme, square: str, colum
     cx, cy = kit.geometry.layout.centres[square]
     put(canvas, stack, (cx, cy))
     if hidden:
-        badge = _badge(kit.scale(SIZES.badge_font), f"+{hidden}", theme)
+        text = words.say("board.lasca.hidden", count=hidden)
+        badge = _badge(kit.scale(SIZES.badge_font), text, theme)
         _, _, x1, y1 = kit.geometry.boxes[_COORD[square]]
         canvas.paste(badge, (x1 - badge.width - 1, y1 - badge.height - 1), badge)
 
@@ -361,8 +363,8 @@ def paint(state: LascaState, scene: Scene) -> Image.Image:
 def note(state: LascaState) -> str:
     """How near the 80-move draw is, once it is worth knowing."""
     if state.quiet_moves >= 40:
-        return f"{state.quiet_moves} of 80 moves without a capture or a soldier move"
+        return words.say("board.lasca.quiet", count=state.quiet_moves, limit=QUIET_LIMIT)
     return ""
 
 
-BOARD = Board("lasca", LascaState, layout, paint, note, "taking")
+PAINTER = Painter(layout, paint, note, "board.taking")

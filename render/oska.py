@@ -19,7 +19,7 @@ from PIL import Image, ImageDraw
 from games.base import Side
 from games.oska import SQUARES, OskaState
 from render.draw import cross, ellipse, indexed, palette, put, sprite, write
-from render.scene import Board, Caption, Layout, Point, Scene, caption_box, marks, paint_caption
+from render.scene import Caption, Layout, Painter, Point, Scene, caption_box, marks, paint_caption
 from render.theme import BRICK_RATIO, RGB, SIZES, STONE, Scale, Theme, font
 
 FILES = "abcdefg"
@@ -287,4 +287,4 @@ def note(state: OskaState) -> str:
     return ""
 
 
-BOARD = Board("oska", OskaState, layout, paint, note, "taking")
+PAINTER = Painter(layout, paint, note, "board.taking")

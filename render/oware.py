@@ -15,10 +15,11 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
+import words
 from games.base import Side
-from games.oware import PITS, SIDE_NAMES, OwareState
+from games.oware import PITS, SPEC, OwareState
 from render.draw import cross, ellipse, indexed, palette, pill, put, sprite, write
-from render.scene import Board, Box, Caption, Layout, Point, Scene, caption_box, paint_caption
+from render.scene import Box, Caption, Layout, Painter, Point, Scene, caption_box, paint_caption
 from render.theme import (
     PIT,
     RGB,
@@ -271,7 +272,7 @@ def _paint_store(
     scale = kit.scale
     name_y, count_y = y0 + scale(14), y1 - scale(19)
     name_font = font(scale(SIZES.store_name_font))
-    write(draw, ((x0 + x1) / 2, name_y), SIDE_NAMES[side], name_font, theme.text)
+    write(draw, ((x0 + x1) / 2, name_y), SPEC.side_name(side), name_font, theme.text)
     count_font = font(scale(SIZES.store_count_font))
     write(draw, ((x0 + x1) / 2, count_y), str(seeds), count_font, theme.text)
     if seeds:
@@ -295,8 +296,8 @@ def paint(state: OwareState, scene: Scene) -> Image.Image:
 def note(state: OwareState) -> str:
     """The must-play-12 obligation of the player to move, which the board cannot show."""
     if state.obliged[state.to_move]:
-        return f"{SIDE_NAMES[state.to_move]} must play a pit with more than 11 seeds"
+        return words.say("board.oware.must-play-12", side=state.spec.side_name(state.to_move))
     return ""
 
 
-BOARD = Board("oware", OwareState, layout, paint, note, "capturing")
+PAINTER = Painter(layout, paint, note, "board.capturing")

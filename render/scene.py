@@ -2,9 +2,10 @@
 
 The caption is the same for the three games: whose turn it is (or the
 result), the move just played with what it took, and a line of rules (the
-reason a finished game ended, the variant, an obligation). It is worded from
-the engines' own vocabulary: `Outcome.reason`, `MoveInfo`, the side names of
-the registry.
+reason a finished game ended, the variant, an obligation). It is built from
+the engines' own vocabulary (`Outcome`, `MoveInfo`, the side names of the
+spec) and worded by `words`: the `board.*` codes, and the outcome's own
+sentence from `words.games.outcome_text`.
 """
 
 from __future__ import annotations
@@ -16,9 +17,11 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+import words
 from games.base import GameSpec, GameState, MoveInfo, Outcome, Side
 from render.draw import fitted, put, write
 from render.theme import SIZES, Scale, Theme
+from words.games import outcome_text
 
 Point = tuple[int, int]
 Box = tuple[int, int, int, int]
@@ -66,15 +69,13 @@ class Layout:
 
 
 @dataclass(frozen=True)
-class Board:
-    """A game's painter, as the public functions dispatch to it."""
+class Painter:
+    """What draws one game's boards; `render.painters.PAINTERS` holds one per game."""
 
-    name: str
-    state_type: type
     layout: Callable[[int, Side, Theme], Layout]
     paint: Callable[[Any, Scene], Image.Image]
-    note: Callable[[Any], str]
-    took: str  # the verb for what a move captured: "taking", "capturing"
+    note: Callable[[Any], str]  # what the board cannot show, worded; "" for nothing
+    took: str  # the words code of what a move captured: `board.taking`, `board.capturing`
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,12 +128,12 @@ def mover(state: GameState, ply: int) -> Side:
 def who(spec: GameSpec, side: Side, players: tuple[str, str] | None) -> str:
     """`Blue`, or `Ann (Blue)` when the players' names are known."""
     name = spec.side_name(side)
-    return f"{players[side]} ({name})" if players else name
+    return words.say("board.player", name=players[side], side=name) if players else name
 
 
 def caption(
     spec: GameSpec,
-    board: Board,
+    painter: Painter,
     state: GameState,
     last: MoveInfo | None,
     outcome: Outcome | None,
@@ -143,50 +144,64 @@ def caption(
     passes = 0
     while passes < len(moves) and moves[len(moves) - 1 - passes] == "pass":
         passes += 1
-    move_line = _move_line(spec, board, state, last, passes)
-    variant = " ".join(state.variant.changes())
-    rules = f"{spec.title}, {variant}" if variant else f"{spec.title}, standard rules"
+    move_line = _move_line(spec, painter, state, last, passes)
     if outcome is not None:
         winner = outcome.winner
-        title = "Draw" if winner is None else f"{who(spec, winner, players)} wins"
-        return Caption(title, move_line, _sentence(outcome.reason), outcome.winner, True)
-    note = board.note(state)
+        if winner is None:
+            title = words.say("board.draw")
+        else:
+            title = words.say("board.wins", player=who(spec, winner, players))
+        reason = outcome_text(outcome, spec.name, spec.side_names)
+        return Caption(title, move_line, _sentence(reason), outcome.winner, True)
+    note = painter.note(state)
     legal = state.legal_moves()
     if legal == ("pass",):
-        note = f"{spec.side_name(state.to_move)} has no move and must pass"
-    return Caption(
-        f"{who(spec, state.to_move, players)} to move", move_line, note or rules, state.to_move
-    )
+        note = words.say("board.must-pass", side=spec.side_name(state.to_move))
+    title = words.say("board.to-move", player=who(spec, state.to_move, players))
+    return Caption(title, move_line, note or _rules(spec, state), state.to_move)
+
+
+def _rules(spec: GameSpec, state: GameState) -> str:
+    variant = " ".join(state.variant.changes())
+    if variant:
+        return words.say("board.rules.variant", title=spec.title, variant=variant)
+    return words.say("board.rules.standard", title=spec.title)
 
 
 def _move_line(
-    spec: GameSpec, board: Board, state: GameState, last: MoveInfo | None, passes: int
+    spec: GameSpec, painter: Painter, state: GameState, last: MoveInfo | None, passes: int
 ) -> str:
     moves = state.moves
     if not moves:
         fresh = state.to_text() == spec.start(state.variant).to_text()
-        return "New game" if fresh else "A position set up, no move played yet"
+        return words.say("board.new-game" if fresh else "board.set-up")
     ply = len(moves) - 1 - passes
     if ply < 0:
         side = mover(state, len(moves) - 1)
-        return f"Move {(len(moves) - 1) // 2 + 1}: {spec.side_name(side)} passed"
+        number = (len(moves) - 1) // 2 + 1
+        return words.say("board.passed", number=number, side=spec.side_name(side))
     side = mover(state, ply)
     text = (last.text if last else moves[ply]).partition("/")[0]
-    line = f"Move {ply // 2 + 1}: {spec.side_name(side)} played {text}"
+    line = words.say("board.played", number=ply // 2 + 1, side=spec.side_name(side), move=text)
     if last and last.captured:
-        line += f", {board.took} {_and(last.captured)}"
+        line = words.say(painter.took, line=line, squares=squares(last.captured))
     if last and last.forfeited:
-        line += f", forfeiting {_and(last.forfeited)}"
+        line = words.say("board.forfeiting", line=line, squares=squares(last.forfeited))
     if passes:
-        line += f"; {spec.side_name(side.other)} had no move and passed"
+        line = words.say("board.then-passed", line=line, side=spec.side_name(side.other))
     return line
 
 
-def _and(names: tuple[str, ...]) -> str:
-    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+def squares(names: tuple[str, ...]) -> str:
+    """`b4`, or `b4, d4 and f6`: a list of squares or pits as a caption names them."""
+    if len(names) == 1:
+        return names[0]
+    return words.say("board.list", init=names[:-1], last=names[-1])
 
 
 def _sentence(text: str) -> str:
+    # The reason is worded to follow other words ("... resigned"); alone on its line it
+    # starts with a capital, in any language that has them.
     return text[:1].upper() + text[1:]
 
 

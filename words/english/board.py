@@ -1,3 +1,36 @@
-"""English for the board layer (see words/english/__init__.py)."""
+"""English for the board layer: the caption band of every image and the marks on boards.
 
-TEXTS: dict[str, str] = {}
+The caption has three lines: a title (whose turn, or the result), the move
+just played, and a note (the rules, an obligation, or why the game ended;
+the reason's sentence is the outcome's own, from `words.games.outcome_text`).
+Clauses that a move may or may not have ("taking d4", "forfeiting b2", the
+pass that followed) wrap the line so far, passed in as `{line}`.
+"""
+
+TEXTS: dict[str, str] = {
+    # The title line. `player` is a side's name, or `board.player` when the
+    # players' names are known.
+    "board.player": "{name} ({side})",
+    "board.to-move": "{player} to move",
+    "board.wins": "{player} wins",
+    "board.draw": "Draw",
+    # The move line.
+    "board.new-game": "New game",
+    "board.set-up": "A position set up, no move played yet",
+    "board.played": "Move {number}: {side} played {move}",
+    "board.passed": "Move {number}: {side} passed",
+    "board.taking": "{line}, taking {squares}",  # Oska and Lasca: the pieces jumped
+    "board.capturing": "{line}, capturing {squares}",  # Oware: the pits emptied
+    "board.forfeiting": "{line}, forfeiting {squares}",  # Oska's huff
+    "board.then-passed": "{line}; {side} had no move and passed",
+    # A list of squares: `{init}` (all but the last) is joined with ", ".
+    "board.list": "{init} and {last}",
+    # The note line.
+    "board.rules.standard": "{title}, standard rules",
+    "board.rules.variant": "{title}, {variant}",
+    "board.must-pass": "{side} has no move and must pass",
+    "board.lasca.quiet": "{count} of {limit} moves without a capture or a soldier move",
+    "board.oware.must-play-12": "{side} must play a pit with more than 11 seeds",
+    # Marks on the board.
+    "board.lasca.hidden": "+{count}",  # the pieces of a tall column not drawn
+}
