@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import io
 import random
+import re
+from dataclasses import replace
 from textwrap import dedent
 from typing import cast
 
@@ -17,15 +19,15 @@ from PIL import Image
 
 import render
 from games import lasca, oska, oware
-from games.base import GameState, MoveInfo, Outcome, Side
+from games.base import GameSpec, GameState, MoveInfo, Outcome, Side, Termination
 from games.registry import GAMES
-from render.lasca import BOARD as LASCA
-from render.oska import BOARD as OSKA
-from render.oware import BOARD as OWARE
-from render.scene import caption
+from render.painters import PAINTERS, MissingPainter, check_games, painter_for
+from render.scene import caption, squares
 from render.theme import THEME, printable
+from words.games import outcome_text
 
 RGB = tuple[int, int, int]
+OSKA, LASCA, OWARE = PAINTERS["oska"], PAINTERS["lasca"], PAINTERS["oware"]
 
 
 def decode(data: bytes) -> Image.Image:
@@ -88,9 +90,54 @@ def test_a_size_beyond_the_layout_is_refused(size: int) -> None:
         render.board(GAMES["oska"].new(), size=size)
 
 
-def test_a_state_of_no_known_game_is_refused() -> None:
-    with pytest.raises(TypeError, match="no board"):
-        render.board(object())  # type: ignore[arg-type]
+def unpainted() -> GameSpec:
+    """A registered-looking game that no painter draws."""
+    oska_spec = GAMES["oska"]
+    return replace(oska_spec, name="czech", title="Czech draughts")
+
+
+class StateOfAnotherGame:
+    """An Oska position that says it belongs to a game without a painter."""
+
+    def __init__(self, state: GameState) -> None:
+        self._state = state
+
+    @property
+    def spec(self) -> GameSpec:
+        return unpainted()
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._state, name)
+
+
+def test_a_state_of_a_game_without_a_painter_is_refused_naming_the_table() -> None:
+    message = "Czech draughts has no painter: add one to render/painters.py PAINTERS"
+    stranger = StateOfAnotherGame(GAMES["oska"].new())
+    with pytest.raises(MissingPainter, match=re.escape(message)):
+        render.board(stranger)  # type: ignore[arg-type]
+    with pytest.raises(MissingPainter, match=re.escape(message)):
+        painter_for(unpainted())
+
+
+def test_every_registered_game_has_a_painter() -> None:
+    assert set(PAINTERS) == set(GAMES)
+    check_games(GAMES)
+    check_games()  # all registered games by default
+    for spec in GAMES.values():
+        assert painter_for(spec) is PAINTERS[spec.name]
+
+
+def test_the_start_up_check_names_every_game_without_a_painter(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setitem(GAMES, "czech", unpainted())
+    with pytest.raises(MissingPainter) as refused:
+        check_games(["oska", "czech", "lasca"])
+    assert str(refused.value) == (
+        "Czech draughts has no painter: add one to render/painters.py PAINTERS"
+    )
+    with pytest.raises(MissingPainter):
+        render.check_games(GAMES)
 
 
 @pytest.mark.parametrize("game", list(GAMES))
@@ -342,18 +389,56 @@ def test_a_finished_game_shows_the_result_and_its_reason() -> None:
     assert outcome is not None
     words = caption(GAMES["oska"], OSKA, state, None, outcome, None)
     assert words.finished
-    assert words.note.lower() == outcome.reason.lower()
+    reason = outcome_text(outcome, "oska", ("Blue", "Red"))
+    assert words.note == reason[:1].upper() + reason[1:]
     assert words.title in ("Draw", "Blue wins", "Red wins")
 
 
 def test_an_outcome_from_outside_the_rules_overrides_the_engine() -> None:
     state = play("lasca", "c3-d4")
-    resigned = Outcome(Side.FIRST, "Black resigned")
+    resigned = Outcome(Side.FIRST, Termination.RESIGNATION, side=Side.SECOND)
     words = caption(GAMES["lasca"], LASCA, state, None, resigned, None)
     assert (words.title, words.note) == ("White wins", "Black resigned")
     image = rgb(render.board(state, outcome=resigned))
     hinted = rgb(render.board(state, outcome=resigned, hints=True))
     assert image.tobytes() == hinted.tobytes()  # no hints once the game is over
+
+
+def test_a_resignation_names_the_side_that_resigned_and_the_winner() -> None:
+    state = play("oska", "a1-b2")
+    resigned = Outcome(Side.SECOND, Termination.RESIGNATION, side=Side.FIRST)
+    words = caption(GAMES["oska"], OSKA, state, None, resigned, ("Ann", "Bo"))
+    assert (words.title, words.note) == ("Bo (Red) wins", "Blue resigned")
+    assert words.side is Side.SECOND and words.finished
+    drawn = Outcome(None, Termination.AGREEMENT)
+    words = caption(GAMES["oska"], OSKA, state, None, drawn, ("Ann", "Bo"))
+    assert (words.title, words.note, words.side) == ("Draw", "Drawn by agreement", None)
+
+
+def test_the_move_line_names_what_a_capture_took() -> None:
+    state = next(
+        candidate
+        for seed in range(300)
+        if "x" in (candidate := random_state("oska", seed, 12)).moves[-1]
+        and "pass" not in candidate.moves
+    )
+    info = render.last_move_of(state)
+    assert info is not None and info.captured
+    mover = "Blue" if len(state.moves) % 2 else "Red"
+    number = (len(state.moves) - 1) // 2 + 1
+    words = caption(GAMES["oska"], OSKA, state, info, None, None)
+    expected = f"Move {number}: {mover} played {info.text}, taking {info.captured[0]}"
+    assert words.move == expected
+    sown = GAMES["oware"].new()
+    taken = MoveInfo("A", ("A",), ("b", "c", "d"))
+    words = caption(GAMES["oware"], OWARE, sown.play("A"), taken, None, None)
+    assert words.move == "Move 1: South played A, capturing b, c and d"
+
+
+def test_squares_are_listed_as_a_sentence_lists_them() -> None:
+    assert squares(("b4",)) == "b4"
+    assert squares(("b4", "d4")) == "b4 and d4"
+    assert squares(("b4", "d4", "f6")) == "b4, d4 and f6"
 
 
 def test_a_pass_is_written_after_the_move_before_it() -> None:
@@ -395,6 +480,23 @@ def test_the_caption_says_what_the_board_cannot_show() -> None:
     assert (fresh.move, fresh.note) == ("New game", "Oware, must-play-12=on")
 
 
+def test_every_caption_code_the_painters_use_has_its_words_and_none_is_left_over() -> None:
+    from pathlib import Path
+
+    import words
+    from words.english.board import TEXTS
+
+    root = Path(render.__file__).parent
+    used = {
+        code
+        for path in root.rglob("*.py")
+        for code in re.findall(r"\"(board\.[a-z0-9.-]+)\"", path.read_text())
+    }
+    assert used
+    assert sorted(code for code in used if not words.has_text(code)) == []
+    assert sorted(set(TEXTS) - used) == []
+
+
 def test_names_the_font_cannot_draw_are_replaced_and_long_ones_fit() -> None:
     assert printable("Jiří 🐉") == "Jiří ?"
     state = GAMES["oware"].new()
@@ -424,13 +526,13 @@ def test_every_variant_renders_its_start_and_random_positions(game: str) -> None
         decode(render.board(state, perspective=Side.SECOND))
 
 
-def test_render_imports_only_pillow_games_and_the_standard_library() -> None:
+def test_render_imports_only_pillow_games_words_and_the_standard_library() -> None:
     import ast
     import sys
     from pathlib import Path
 
     root = Path(render.__file__).parent
-    allowed = {"PIL", "games", "render", "__future__"}
+    allowed = {"PIL", "games", "render", "words", "__future__"}
     offenders = []
     for path in root.rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text())):

@@ -11,7 +11,7 @@ from PIL import Image, ImageChops
 
 import render
 from games import oska
-from games.base import GameState, Outcome, Side
+from games.base import GameState, Outcome, Side, Termination
 from games.record import record_of
 from games.registry import GAMES
 from render.__main__ import main
@@ -96,7 +96,7 @@ def test_the_first_and_last_frames_are_held_longer() -> None:
 def test_a_record_replays_with_its_players_and_an_outcome_on_the_last_frame() -> None:
     state = random_game("oska", 5, 8)
     record = record_of(GAMES["oska"], state, first="Ann", second="Bob")
-    resigned = Outcome(Side.SECOND, "Ann resigned")
+    resigned = Outcome(Side.SECOND, Termination.RESIGNATION, side=Side.FIRST)
     shown = frames(render.replay(record, outcome=resigned))
     expected = render.frame(state, players=("Ann", "Bob"), outcome=resigned).convert("RGB")
     assert same(shown[-1], expected)
