@@ -274,6 +274,8 @@ def _with_palette(kit: _Kit, theme: Theme) -> _Kit:
         dots=frozenset(names[12:16]),
         origins=frozenset(names[:4]),
     )
+    # Specimen text, never shown: it seeds the palette with shades of antialiased glyphs
+    # (not words for players, so not in `words`; new text would shift every image's palette).
     words = Caption(
         "White to move: Ann", "Move 12: Black played c5xe3, taking d4", "Lasca", Side.FIRST
     )

@@ -223,6 +223,8 @@ def _with_palette(kit: _Kit, theme: Theme) -> _Kit:
         dots=frozenset(squares[14:]),
         rings=frozenset(squares[:2]),
     )
+    # Specimen text, never shown: it seeds the palette with shades of antialiased glyphs
+    # (not words for players, so not in `words`; new text would shift every image's palette).
     words = Caption("Blue to move: Ann", "Move 12: Red played a5xc3, taking b4", "Oska", Side.FIRST)
     specimen = _compose(kit, plan, words, theme)
     colours = palette(theme.colours(), [specimen, *kit.tiles.values(), *kit.chips])

@@ -211,6 +211,8 @@ def _with_palette(kit: _Kit, theme: Theme) -> _Kit:
     """The kit with a palette made from a frame holding every mark and a crowd of seeds."""
     pits = tuple(range(12))
     plan = _Plan(pits, (10, 30), frozenset("AB"), frozenset("cd"), frozenset("EF"))
+    # Specimen text, never shown: it seeds the palette with shades of antialiased glyphs
+    # (not words for players, so not in `words`; new text would shift every image's palette).
     words = Caption(
         "South to move: Ann", "Move 12: North played e, capturing B and C", "Oware", None
     )
