@@ -1,7 +1,9 @@
 """The application service: challenges, turns, draws, time controls, records.
 
-No Discord here: plain values in, frozen views out, `MatchError`s for refusals.
-Build a `MatchService` with an opened store (`store.open_store`).
+No Discord here: plain values in, frozen views out, `MatchError`s (codes with
+params) for refusals, domain events for subscribers. Build a `MatchService`
+with an opened store (`store.open_store`). The domain's values (`Status`,
+`StoredGame`, ...) and the `Store` protocol live here; `store/` implements it.
 """
 
 from matches.clock import Clock, ManualClock, system_clock
@@ -22,9 +24,13 @@ from matches.errors import (
     OutOfTime,
     StaleAction,
 )
+from matches.events import Event, Events, GameFinished, GameStarted, MovePlayed
+from matches.ledger import Ledger
 from matches.picker import LEVELS, FirstLegalMove, MovePicker, RandomMove
 from matches.positions import ReplayError
+from matches.records import FirstChoice, GuildSettings, Status, StoredGame
 from matches.service import MatchService
+from matches.storage import ChannelBusy, Store, StoreError
 from matches.views import (
     DrawEvent,
     DrawResult,
@@ -42,19 +48,28 @@ __all__ = [
     "CannotChallengeYourself",
     "ChallengeClosed",
     "ChallengeExpired",
+    "ChannelBusy",
     "Clock",
     "DrawError",
     "DrawEvent",
     "DrawResult",
     "Ending",
+    "Event",
+    "Events",
+    "FirstChoice",
     "FirstLegalMove",
     "GameAlreadyHere",
+    "GameFinished",
     "GameOver",
+    "GameStarted",
     "GameView",
+    "GuildSettings",
+    "Ledger",
     "ManualClock",
     "MatchError",
     "MatchService",
     "MovePicker",
+    "MovePlayed",
     "MoveResult",
     "NoGameHere",
     "NotAPlayer",
@@ -64,6 +79,10 @@ __all__ = [
     "RandomMove",
     "ReplayError",
     "StaleAction",
+    "Status",
+    "Store",
+    "StoreError",
+    "StoredGame",
     "SweepEvent",
     "SweepKind",
     "system_clock",

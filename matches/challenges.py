@@ -8,14 +8,15 @@ to move can only pass, the pass is played for them.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterable
 from dataclasses import replace
 from datetime import timedelta
 
 from games.base import GameError, GameSpec, GameState, Variant
 from games.record import load
-from matches import transitions
-from matches.core import ATTEMPTS, Loaded, ServiceCore, Where
+from matches import checks, transitions
+from matches.clock import Clock
 from matches.errors import (
     BadInput,
     CannotChallengeYourself,
@@ -23,7 +24,6 @@ from matches.errors import (
     GameAlreadyHere,
     NotAPlayer,
     NotChallenged,
-    StaleAction,
     from_game_error,
 )
 from matches.inputs import (
@@ -36,13 +36,39 @@ from matches.inputs import (
     snowflake,
     variant_of,
 )
-from matches.picker import DEFAULT_LEVEL
-from matches.views import GameView
-from store import ChannelBusy, FirstChoice, Status, StoredGame
+from matches.ledger import Draft, Ledger, Loaded, Race, Where
+from matches.picker import DEFAULT_LEVEL, MovePicker
+from matches.records import FirstChoice, Status, StoredGame
+from matches.views import GameView, outcome_params
 
 
-class Challenges(ServiceCore):
-    """Making, answering and importing challenges."""
+class Challenges:
+    """Making, answering and importing challenges, on the ledger it is handed."""
+
+    def __init__(
+        self,
+        ledger: Ledger,
+        *,
+        bot_user_id: int | None = None,
+        picker: MovePicker | None = None,
+        rng: random.Random,
+        challenge_ttl: timedelta,
+    ) -> None:
+        self.ledger = ledger
+        self.bot_user_id = bot_user_id
+        self.picker = picker
+        self.rng = rng
+        self.challenge_ttl = challenge_ttl
+
+    def starts_at_once(self, opponent_id: int | None, *, importing: bool = False) -> bool:
+        """Whether a challenge begins its game without an Accept.
+
+        A challenge to the bot does, and so does a record imported with no
+        opponent (studied alone); every other challenge waits for an answer.
+        """
+        if importing and opponent_id is None:
+            return True
+        return opponent_id is not None and opponent_id == self.bot_user_id
 
     async def challenge(
         self,
@@ -51,21 +77,14 @@ class Challenges(ServiceCore):
         channel_id: int,
         challenger_id: int,
         game: str,
-        opponent_id: int | None = None,
-        variant: Iterable[str] | str = (),
-        time: str | timedelta | None = None,
-        first: str | FirstChoice = FirstChoice.RANDOM,
-        level: str | None = None,
+        opponent_id: int | None,
+        variant: Iterable[str] | str,
+        time: str | timedelta | None,
+        first: str | FirstChoice,
+        level: str | None,
     ) -> GameView:
-        """Challenge a user, anyone (no opponent), or the bot (which starts at once).
-
-        `variant` is the `key=value` options, `time` a per-move limit (`5m`,
-        `1h`, `1d`, `3d` or none), `first` who plays the first side
-        (challenger, opponent or random), `level` the bot's strength.
-        """
         spec = game_spec(game)
-        chosen = variant_of(spec, variant)
-        start = spec.start(chosen)
+        start = spec.start(variant_of(spec, variant))
         return await self._open(
             guild_id, channel_id, challenger_id, opponent_id, spec, start,
             move_seconds(time), first_choice(first), level,
@@ -78,45 +97,33 @@ class Challenges(ServiceCore):
         channel_id: int,
         user_id: int,
         text: str,
-        game: str | None = None,
-        opponent_id: int | None = None,
-        time: str | timedelta | None = None,
-        first: str | FirstChoice = FirstChoice.RANDOM,
-        level: str | None = None,
+        game: str | None,
+        opponent_id: int | None,
+        time: str | timedelta | None,
+        first: str | FirstChoice,
+        level: str | None,
     ) -> GameView:
-        """Start a game from a record's moves.
-
-        Alone (no opponent) the user plays both sides at once, to study; with
-        an opponent it is a challenge like any other, and against the bot it
-        starts at once. A record whose game is over cannot be played on.
-        """
         spec, state = self.check_record(text, game)
         seconds, choice = move_seconds(time), first_choice(first)
-        if opponent_id is None:
+        if opponent_id is None:  # studied alone: starts at once (see starts_at_once)
             return await self._study(guild_id, channel_id, user_id, spec, state, seconds)
         return await self._open(
             guild_id, channel_id, user_id, opponent_id, spec, state, seconds, choice, level
         )
 
     def check_record(self, text: str, game: str | None = None) -> tuple[GameSpec, GameState]:
-        """The game a record describes and the position it reaches, if a game can go on from it.
-
-        The refusal `import_record` would give otherwise; nothing is written. The bot asks
-        before it opens a thread for the game.
-        """
         capped(text, MAX_RECORD, "record")
         try:
             record, state = load(text)
         except GameError as error:
             raise from_game_error(error) from error
         if game is not None and game_spec(game).name != record.spec.name:
-            raise BadInput(f"This is a record of {record.spec.title}, not {game_spec(game).title}.")
+            asked = game_spec(game).title
+            raise BadInput("match.record-of-other-game", record=record.spec.title, asked=asked)
         outcome = state.outcome()
         if outcome is not None:
-            raise BadInput(
-                f"This record's game is over ({outcome.result}, {outcome.reason}):"
-                " there is nothing left to play."
-            )
+            params = outcome_params(outcome, record.spec)
+            raise BadInput("match.record-over", result=outcome.result, **params)
         return record.spec, state
 
     async def _open(
@@ -137,15 +144,16 @@ class Challenges(ServiceCore):
         if opponent_id is not None and snowflake(opponent_id, "user") == challenger_id:
             raise CannotChallengeYourself()
         row = replace(row, opponent_id=opponent_id, first_choice=choice)
-        if opponent_id is not None and opponent_id == self.bot_user_id:
+        if self.starts_at_once(opponent_id):
             return await self._start_with_bot(row, spec, state, level)
         if level is not None:
-            raise BadInput("A level is for games against the bot: challenge the bot to use it.")
-        settings = await self.store.guild_settings(guild_id)
-        if not settings.threads and await self.store.active_game_in(channel_id) is not None:
+            raise BadInput("match.level-without-bot")
+        store = self.ledger.store
+        settings = await store.guild_settings(guild_id)
+        if not settings.threads and await store.active_game_in(channel_id) is not None:
             raise GameAlreadyHere()
         row = replace(row, deadline=row.created_at + self.challenge_ttl)
-        return self._view_of(await self._create(row))
+        return self.ledger.view(await self.ledger.create(row, spec, state))
 
     def _new_row(
         self,
@@ -157,7 +165,7 @@ class Challenges(ServiceCore):
         state: GameState,
         seconds: int | None,
     ) -> StoredGame:
-        now = self.clock()
+        now = self.ledger.clock()
         return StoredGame(
             guild_id=snowflake(guild_id, "server"),
             channel_id=snowflake(channel_id, "channel"),
@@ -175,7 +183,7 @@ class Challenges(ServiceCore):
         self, row: StoredGame, spec: GameSpec, state: GameState, level: str | None
     ) -> GameView:
         if self.picker is None or self.bot_user_id is None:
-            raise BadInput("The bot cannot play here: no computer opponent is set up.")
+            raise BadInput("match.no-bot")
         chosen = level_of(level or DEFAULT_LEVEL)
         players = transitions.sides(row.challenger_id, self.bot_user_id, row.first_choice, self.rng)
         return await self._start(replace(row, ai_level=chosen), spec, state, players)
@@ -196,84 +204,58 @@ class Challenges(ServiceCore):
         self, row: StoredGame, spec: GameSpec, state: GameState, players: tuple[int, int]
     ) -> GameView:
         settled, _ = transitions.settle(state)
-        saved = await self._create(transitions.begin(row, players, settled, row.created_at))
-        self.positions.remember(saved.id, settled)
-        return self._view(Loaded(saved, spec, settled))
+        begun = transitions.begin(row, players, settled, row.created_at)
+        return self.ledger.view(await self.ledger.create(begun, spec, settled))
 
     # --------------------------------------------------------------- answering
 
-    async def accept(
-        self, game_id: int, user_id: int, *, channel_id: int | None = None
-    ) -> GameView:
-        """Accept a challenge; the game starts, in `channel_id` (its new thread) if given."""
+    async def accept(self, game_id: int, user_id: int, channel_id: int | None) -> GameView:
         snowflake(user_id, "user")
         place = snowflake(channel_id, "channel") if channel_id is not None else None
-        for _ in range(ATTEMPTS):
-            loaded = await self._load(Where(game_id=game_id))
+        clock = self.ledger.clock
+
+        def accepted(loaded: Loaded) -> Draft:
             row = loaded.row
-            if not self._check_challenge(loaded):
-                await self._expire(loaded)
-            self._check_acceptor(row, user_id)
+            if not checks.challenge_open(row, clock()):
+                return _expired(row, clock)
+            checks.acceptor(row, user_id)
             players = transitions.sides(row.challenger_id, user_id, row.first_choice, self.rng)
             state, _ = transitions.settle(loaded.state)
             new = replace(row, opponent_id=user_id, channel_id=place or row.channel_id)
-            saved = await self._answer(transitions.begin(new, players, state, self.clock()))
-            if saved is not None:
-                self.positions.remember(saved.id, state)
-                return self._view(Loaded(saved, loaded.spec, state))
-        raise StaleAction()
+            return Draft(transitions.begin(new, players, state, clock()), state)
+
+        # A lost race is decided again: the fresh read says what became of the challenge.
+        committed = await self.ledger.change(Where(game_id=game_id), accepted, race=Race.RETRY)
+        return self.ledger.view(committed.after)
 
     async def may_accept(self, game_id: int, user_id: int) -> GameView:
-        """The challenge, if `user_id` may accept it now; else the refusal `accept` would give.
-
-        Nothing is written: the bot asks before it opens a thread for the game.
-        """
         snowflake(user_id, "user")
-        loaded = await self._load(Where(game_id=game_id))
-        if not self._check_challenge(loaded):
+        loaded = await self.ledger.load(Where(game_id=game_id))
+        if not checks.challenge_open(loaded.row, self.ledger.clock()):
             raise ChallengeExpired()
-        self._check_acceptor(loaded.row, user_id)
-        return self._view(loaded)
+        checks.acceptor(loaded.row, user_id)
+        return self.ledger.view(loaded)
 
-    @staticmethod
-    def _check_acceptor(row: StoredGame, user_id: int) -> None:
-        if user_id == row.challenger_id:
-            raise CannotChallengeYourself("You cannot accept your own challenge.")
-        if row.opponent_id is not None and user_id != row.opponent_id:
-            raise NotChallenged("Only the challenged user can accept this challenge.")
+    async def close(self, game_id: int, user_id: int, status: Status) -> GameView:
+        """Decline (the challenged user) or cancel (the challenger) a challenge."""
+        clock = self.ledger.clock
 
-    async def decline(self, game_id: int, user_id: int) -> GameView:
-        """Decline a challenge made to you."""
-        return await self._close(game_id, user_id, Status.DECLINED)
-
-    async def cancel(self, game_id: int, user_id: int) -> GameView:
-        """Withdraw your own challenge."""
-        return await self._close(game_id, user_id, Status.CANCELLED)
-
-    async def _close(self, game_id: int, user_id: int, status: Status) -> GameView:
-        for _ in range(ATTEMPTS):
-            loaded = await self._load(Where(game_id=game_id))
+        def closed(loaded: Loaded) -> Draft:
             row = loaded.row
-            if not self._check_challenge(loaded):
-                await self._expire(loaded)
+            if not checks.challenge_open(row, clock()):
+                return _expired(row, clock)
             if status is Status.CANCELLED and user_id != row.challenger_id:
-                raise NotAPlayer("Only the challenger can cancel this challenge.")
+                raise NotAPlayer("match.not-a-player.cancel")
             if status is Status.DECLINED and user_id != row.opponent_id:
                 if user_id == row.challenger_id:
-                    raise NotChallenged("You cannot decline your own challenge: cancel it.")
-                raise NotChallenged("Only the challenged user can decline this challenge.")
-            saved = await self._answer(transitions.closed(row, status, self.clock()))
-            if saved is not None:
-                return self._view_of(saved)
-        raise StaleAction()
+                    raise NotChallenged("match.not-challenged.own")
+                raise NotChallenged("match.not-challenged.decline")
+            return Draft(transitions.closed(row, status, clock()))
 
-    async def _answer(self, new: StoredGame) -> StoredGame | None:
-        """Write an answer to a challenge: the saved row, or None if it changed meanwhile.
+        committed = await self.ledger.change(Where(game_id=game_id), closed, race=Race.RETRY)
+        return self.ledger.view(committed.after)
 
-        A lost race is not "try again" here: the next pass reloads the
-        challenge and says what became of it (already accepted, cancelled...).
-        """
-        try:
-            return await self.store.update_game(new)
-        except ChannelBusy as error:
-            raise GameAlreadyHere() from error
+
+def _expired(row: StoredGame, clock: Clock) -> Draft:
+    """Close a challenge found past its deadline, then refuse (whoever wrote first)."""
+    return Draft(transitions.closed(row, Status.EXPIRED, clock()), refusal=ChallengeExpired())

@@ -1,9 +1,10 @@
-"""The sweeper: challenges that expire, reminders at half time, losses on time.
+"""The clocks: challenges that expire, reminders at half time, losses on time.
 
 Deadlines live in the database, so a restart loses none: `sweep(now)` acts on
 every deadline that has passed and returns what it did, for the bot to
-announce. Each action is a versioned write, so when several processes sweep
-(or a player moves at the last moment) exactly one of them acts on a deadline.
+announce. Each action is one versioned write through the ledger, tried once:
+when several processes sweep (or a player moves at the last moment) exactly
+one of them acts on a deadline, and the others let it be.
 """
 
 from __future__ import annotations
@@ -13,25 +14,29 @@ import logging
 from collections.abc import Awaitable, Callable
 from datetime import datetime
 
+from games.base import Side, Termination
 from matches import transitions
-from matches.core import Loaded, ServiceCore
+from matches.ledger import Draft, Ledger
 from matches.positions import ReplayError
-from matches.views import Ending, SweepEvent, SweepKind
-from store import Status, StoredGame
+from matches.records import Status, StoredGame
+from matches.views import SweepEvent, SweepKind
 
 log = logging.getLogger(__name__)
 
 Announce = Callable[[list[SweepEvent]], Awaitable[None]]
 
 
-class Deadlines(ServiceCore):
-    """The sweep over passed deadlines, and the loop that runs it."""
+class Clocks:
+    """The sweep over passed deadlines, and the loop that runs it, on the ledger it is handed."""
+
+    def __init__(self, ledger: Ledger) -> None:
+        self.ledger = ledger
 
     async def sweep(self, now: datetime | None = None, *, batch: int = 100) -> list[SweepEvent]:
         """Act on the deadlines passed by `now` (the clock's time by default), earliest first."""
-        now = now or self.clock()
+        now = now or self.ledger.clock()
         events: list[SweepEvent] = []
-        for row in await self.store.due(now, batch):
+        for row in await self.ledger.store.due(now, batch):
             event = await self._sweep_one(row, now)
             if event is not None:
                 events.append(event)
@@ -39,7 +44,7 @@ class Deadlines(ServiceCore):
 
     async def _sweep_one(self, row: StoredGame, now: datetime) -> SweepEvent | None:
         try:
-            loaded = self._loaded(row)
+            loaded = self.ledger.loaded(row)
         except ReplayError:
             log.exception("game #%s cannot be replayed; its deadline is left alone", row.id)
             return None
@@ -49,18 +54,17 @@ class Deadlines(ServiceCore):
                 kind, user_id = SweepKind.EXPIRED, row.challenger_id
             else:
                 side = loaded.state.to_move
-                reason = f"{loaded.spec.side_name(side)} ran out of time"
-                new = transitions.lost_by(row, side, Ending.TIME, reason, now)
+                new = transitions.lost_by(row, side, Termination.TIME, now)
                 kind, user_id = SweepKind.TIMEOUT, _player(row, side)
         elif row.status is Status.ACTIVE:
             new = transitions.reminded(row, now)
             kind, user_id = SweepKind.REMINDER, _player(row, loaded.state.to_move)
         else:
             return None
-        saved = await self.store.update_game(new)
-        if saved is None:  # a move, or another sweeper, got there first
+        committed = await self.ledger.change_once(loaded, Draft(new))
+        if committed is None:  # a move, or another sweeper, got there first
             return None
-        return SweepEvent(kind, self._view(Loaded(saved, loaded.spec, loaded.state)), user_id)
+        return SweepEvent(kind, self.ledger.view(committed.after), user_id)
 
     async def run_sweeper(self, announce: Announce, *, interval: float = 5.0) -> None:
         """Sweep forever, every `interval` seconds (at once again after a full batch).
@@ -81,7 +85,7 @@ class Deadlines(ServiceCore):
                 await asyncio.sleep(interval)
 
 
-def _player(row: StoredGame, side: int) -> int:
+def _player(row: StoredGame, side: Side) -> int:
     players = row.players
     assert players is not None, "an active game has its players"
     return players[side]

@@ -1,99 +1,120 @@
-"""Everything a player can be refused, as one family of typed errors.
+"""Everything a player can be refused, as one family of typed errors with codes.
 
-Each error's `message` is what the player reads; the bot turns any
-`MatchError` into an ephemeral reply in one place. Engine errors become these
-in `from_game_error`, and nowhere else.
+Each error carries a `code` (`match.not-your-turn`, ...) and plain `params`;
+the words a player reads are the presentation layer's (`words.explain(error)`,
+English in `words/english/service.py`). The bot turns any `MatchError` into an
+ephemeral reply in one place. Engine errors become these in
+`from_game_error`, and nowhere else: they keep the engine's code and params.
+
+A parameter named `outcome` is the game's `Outcome`, with `game` (its name)
+and `sides` (its side names) beside it: the words layer writes it out.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from typing import Any
 
 from games.base import GameError, MoveError
 
 
 class MatchError(Exception):
-    """A refusal; `message` is written for the player."""
+    """A refusal: `code` says which, `params` fill in its sentence."""
 
-    default = "That cannot be done."
+    code = "match.refused"
 
-    def __init__(self, message: str | None = None) -> None:
-        self.message = message or self.default
-        super().__init__(self.message)
+    def __init__(self, code: str | None = None, /, **params: Any) -> None:
+        self.code = code or type(self).code
+        self.params: dict[str, Any] = params
+        super().__init__(self.code)
 
     def __str__(self) -> str:
-        return self.message
+        # For logs and developers; players read words.explain(error).
+        return f"{self.code} {self.params!r}" if self.params else self.code
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_rebuild, (type(self), self.code, self.params))
+
+
+def _rebuild(cls: type[MatchError], code: str, params: dict[str, Any]) -> MatchError:
+    error = cls.__new__(cls)
+    MatchError.__init__(error, code, **params)
+    return error
 
 
 class NotYourTurn(MatchError):
-    default = "It is not your turn: wait for your opponent's move."
+    code = "match.not-your-turn"
 
 
 class NotAPlayer(MatchError):
-    default = "You are not a player in this game."
+    code = "match.not-a-player"
 
 
 class NoGameHere(MatchError):
-    default = "There is no game in this channel."
+    code = "match.no-game-here"
 
 
 class GameAlreadyHere(MatchError):
-    default = "A game is already being played here: finish it, or play in another channel."
+    code = "match.game-already-here"
 
 
 class GameOver(MatchError):
-    default = "This game is over."
+    code = "match.game-over"
 
 
 class OutOfTime(GameOver):
     """The player to move let the deadline pass; the sweeper ends the game."""
 
-    default = "Time has run out for this move: the game is lost on time."
+    code = "match.out-of-time"
 
 
 class CannotChallengeYourself(MatchError):
-    default = "You cannot challenge yourself."
+    code = "match.cannot-challenge-yourself"
 
 
 class NotChallenged(MatchError):
-    default = "Only the challenged user can answer this challenge."
+    code = "match.not-challenged"
 
 
 class ChallengeClosed(MatchError):
-    default = "This challenge is no longer open."
+    code = "match.challenge-closed"
 
 
 class ChallengeExpired(ChallengeClosed):
-    default = "This challenge has expired."
+    code = "match.challenge-expired"
 
 
 class StaleAction(MatchError):
-    default = "The position changed, try again."
+    code = "match.stale"
 
 
 class DrawError(MatchError):
     """A draw offer that cannot be made or answered."""
 
-    default = "There is no draw offer to answer."
+    code = "match.draw.no-offer"
 
 
 class BadInput(MatchError):
     """An unknown game, a variant outside the rules, an over-long text, a bad record."""
 
-    default = "That input is not valid."
+    code = "match.bad-input"
 
 
 class BadMove(MatchError):
-    """A malformed or illegal move; `legal` lists the moves that are allowed."""
+    """A malformed or illegal move: the engine's code and params (with `move` and `legal`)."""
 
-    def __init__(self, message: str, move: str, legal: Sequence[str]) -> None:
-        super().__init__(message)
-        self.move = move
-        self.legal = tuple(legal)
+    code = "move.not-legal"
+
+    @property
+    def move(self) -> str:
+        return str(self.params.get("move", ""))
+
+    @property
+    def legal(self) -> tuple[str, ...]:
+        return tuple(self.params.get("legal", ()))
 
 
 def from_game_error(error: GameError) -> MatchError:
-    """The player's error for an engine's: a bad move keeps its legal moves."""
+    """The player's error for an engine's: its code and params, a bad move its legal moves."""
     if isinstance(error, MoveError):
-        return BadMove(error.message, error.move, error.legal)
-    return BadInput(error.message)
+        return BadMove(error.code, **{**error.params, "move": error.move, "legal": error.legal})
+    return BadInput(error.code, **error.params)

@@ -2,7 +2,8 @@
 
 Texts are capped (a game name, variant options, a move, a record, names in an
 exported record), ids must be Discord snowflakes, time controls and levels
-must be ones we know. Every refusal is a `BadInput` that says what is allowed.
+must be ones we know. Every refusal is a `BadInput` whose code names the text
+(`match.input.too-long.move`, ...) and whose params say what is allowed.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from games import registry
 from games.base import GameError, GameSpec, Variant
 from matches.errors import BadInput, from_game_error
 from matches.picker import LEVELS
-from store import FirstChoice
+from matches.records import FirstChoice
 
 MAX_GAME_NAME = 32
 MAX_VARIANT = 200
@@ -31,24 +32,28 @@ _ID_LIMIT = 2**63
 
 
 def capped(text: str, limit: int, what: str) -> str:
-    """The text itself, if it is a string no longer than `limit`."""
+    """The text itself, if it is a string no longer than `limit`.
+
+    `what` names the text in the refusal's code: move, record, game-name,
+    variant, site, name, time-control, level, first-player.
+    """
     if not isinstance(text, str):
-        raise BadInput(f"The {what} must be text.")
+        raise BadInput(f"match.input.not-text.{what}")
     if len(text) > limit:
-        raise BadInput(f"The {what} is too long: at most {limit} characters ({len(text)} given).")
+        raise BadInput(f"match.input.too-long.{what}", limit=limit, given=len(text))
     return text
 
 
 def snowflake(value: int, what: str) -> int:
-    """A Discord id: a positive integer that fits the database."""
+    """A Discord id: a positive integer that fits the database (`what`: server, user, ...)."""
     if isinstance(value, bool) or not isinstance(value, int) or not 0 < value < _ID_LIMIT:
-        raise BadInput(f"`{value!r}` is not a valid {what} id.")
+        raise BadInput(f"match.input.bad-id.{what}", value=repr(value))
     return value
 
 
 def game_spec(name: str) -> GameSpec:
     try:
-        return registry.get(capped(name, MAX_GAME_NAME, "game name"))
+        return registry.get(capped(name, MAX_GAME_NAME, "game-name"))
     except GameError as error:
         raise from_game_error(error) from error
 
@@ -71,29 +76,29 @@ def move_seconds(time: str | timedelta | None) -> int | None:
     if time is None:
         return None
     if isinstance(time, str):
-        text = capped(time, 32, "time control").strip().lower()
+        text = capped(time, 32, "time-control").strip().lower()
         if text in ("", "none", "off"):
             return None
         match = _TIME.match(text)
         if match is None:
-            raise BadInput(f"`{time}` is not a time control: write none, 5m, 1h, 1d or 3d.")
+            raise BadInput("match.input.bad-time", time=time)
         time = timedelta(seconds=int(match.group(1)) * _UNITS[match.group(2)])
     if not MIN_MOVE_TIME <= time <= MAX_MOVE_TIME:
-        raise BadInput("A move's time limit is between 1 minute and 14 days.")
+        raise BadInput("match.input.time-range")
     return int(time.total_seconds())
 
 
 def level_of(level: str) -> str:
     text = capped(level, 16, "level").strip().lower()
     if text not in LEVELS:
-        raise BadInput(f"`{level}` is not a level: write one of {', '.join(LEVELS)}.")
+        raise BadInput("match.input.bad-level", level=level, levels=LEVELS)
     return text
 
 
 def first_choice(first: str | FirstChoice) -> FirstChoice:
-    text = capped(str(first), 16, "first player").strip().lower()
+    text = capped(str(first), 16, "first-player").strip().lower()
     try:
         return FirstChoice(text)
     except ValueError:
-        names = ", ".join(choice.value for choice in FirstChoice)
-        raise BadInput(f"`{first}`: who plays first is one of {names}.") from None
+        names = tuple(choice.value for choice in FirstChoice)
+        raise BadInput("match.input.bad-first", first=str(first), choices=names) from None

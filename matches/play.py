@@ -1,53 +1,64 @@
-"""Playing a game: moves (a player's or the bot's), resigning, draw offers.
+"""Playing a game: moves (a player's or the bot's), resigning, draw offers, move choices.
 
 A move is checked by the engine, followed by any automatic pass, and saved
 with the version it was computed from; it is acknowledged only once saved.
-A draw offer stands until it is answered or its author moves.
+A draw offer stands until it is answered or its author moves. Every game
+that ends here ends through the ledger's commit, which tells the subscribers.
 """
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
-from games.base import GameError, Side
-from matches import transitions
-from matches.core import ATTEMPTS, Loaded, ServiceCore, Where
-from matches.errors import DrawError, StaleAction, from_game_error
+from games.base import GameError, GameState, Side, Termination
+from matches import checks, transitions
+from matches.errors import BadInput, DrawError, StaleAction, from_game_error
 from matches.inputs import MAX_MOVE, capped
-from matches.picker import DEFAULT_LEVEL
-from matches.views import DrawEvent, DrawResult, Ending, GameView, MoveResult
-from store import Status, StoredGame
+from matches.ledger import Committed, Draft, Ledger, Loaded, Where
+from matches.picker import DEFAULT_LEVEL, MovePicker
+from matches.views import DrawEvent, DrawResult, GameView, MoveResult
 
 
-class Play(ServiceCore):
-    """Moves, the bot's moves, resignation and draw offers."""
+@dataclass(frozen=True, slots=True)
+class _Moved(Draft):
+    """A move drafted: what the result tells besides the new row."""
+
+    move: str = ""
+    mover_id: int = 0
+    side: Side = Side.FIRST
+    passes: tuple[Side, ...] = ()
+    lapsed: bool = False
+
+
+_RESIGNATION = Termination.RESIGNATION
+
+
+class Play:
+    """Moves, the bot's moves, resignation and draw offers, on the ledger it is handed."""
+
+    def __init__(
+        self, ledger: Ledger, *, picker: MovePicker | None = None, bot_user_id: int | None = None
+    ) -> None:
+        self.ledger = ledger
+        self.picker = picker
+        self.bot_user_id = bot_user_id
 
     # ------------------------------------------------------------------ moving
 
     async def move(
-        self,
-        user_id: int,
-        text: str,
-        *,
-        game_id: int | None = None,
-        channel_id: int | None = None,
-        game: str | None = None,
-        expected_ply: int | None = None,
+        self, where: Where, user_id: int, text: str, expected_ply: int | None
     ) -> MoveResult:
         """Play a move given as text; passes that follow are played for the players."""
         capped(text, MAX_MOVE, "move")
-        where = Where(game_id, channel_id, game)
-        for _ in range(ATTEMPTS):
-            loaded = await self._load(where)
-            side = self._check_turn(loaded, user_id, expected_ply)
-            result = await self._play(loaded, user_id, side, text)
-            if result is not None:
-                return result
-        raise StaleAction()
+        clock = self.ledger.clock
 
-    async def _play(
-        self, loaded: Loaded, mover_id: int, side: Side, text: str
-    ) -> MoveResult | None:
+        def moved(loaded: Loaded) -> _Moved:
+            side = checks.turn(loaded, user_id, expected_ply, clock())
+            return self._draft(loaded, user_id, side, text)
+
+        return self._result(await self.ledger.change(where, moved))
+
+    def _draft(self, loaded: Loaded, mover_id: int, side: Side, text: str) -> _Moved:
         before = loaded.state
         try:
             move = before.parse_move(text)
@@ -57,139 +68,125 @@ class Play(ServiceCore):
         row = loaded.row
         lapsed = row.draw_offer_by == mover_id
         offer = None if lapsed else row.draw_offer_by
-        saved = await self._commit(loaded, transitions.played(row, after, self.clock(), offer))
-        if saved is None:
-            return None
-        self.positions.remember(saved.id, after)
-        view = self._view(Loaded(saved, loaded.spec, after))
-        return MoveResult(view, move, mover_id, side, before, passes, lapsed)
+        new = transitions.played(row, after, self.ledger.clock(), offer)
+        return _Moved(new, after, None, move, mover_id, side, passes, lapsed)
 
-    async def play_bot_move(
-        self, game_id: int, *, expected_ply: int | None = None
-    ) -> MoveResult | None:
+    def _result(self, committed: Committed[_Moved]) -> MoveResult:
+        draft = committed.draft
+        view = self.ledger.view(committed.after)
+        return MoveResult(
+            view, draft.move, draft.mover_id, draft.side, committed.before.state,
+            draft.passes, draft.lapsed,
+        )  # fmt: skip
+
+    async def play_bot_move(self, game_id: int, expected_ply: int | None) -> MoveResult | None:
         """Let the bot move if it is its turn in this game; None when it is not.
 
         The picker may think for a while: if the position changed meanwhile,
         the move is refused as stale, like a player's would be.
         """
-        loaded = await self._load(Where(game_id=game_id))
+        where = Where(game_id=game_id)
+        loaded = await self.ledger.load(where)
         bot = self.bot_user_id
-        if self.picker is None or bot is None or not self._view(loaded).bot_to_move:
+        if self.picker is None or bot is None or not self.ledger.view(loaded).bot_to_move:
             return None
-        if expected_ply is not None and expected_ply != len(loaded.row.moves):
-            raise StaleAction()
         ply = len(loaded.row.moves)
-        self._check_turn(loaded, bot, ply)
+        if expected_ply is not None and expected_ply != ply:
+            raise StaleAction()
+        clock = self.ledger.clock
+        checks.turn(loaded, bot, ply, clock())
         move = await self.picker.pick(loaded.state, loaded.row.ai_level or DEFAULT_LEVEL)
-        for _ in range(ATTEMPTS):
-            side = self._check_turn(loaded, bot, ply)
-            result = await self._play(loaded, bot, side, move)
-            if result is not None:
-                return result
-            loaded = await self._load(Where(game_id=game_id))
-        raise StaleAction()
+
+        def moved(fresh: Loaded) -> _Moved:
+            side = checks.turn(fresh, bot, ply, clock())
+            return self._draft(fresh, bot, side, move)
+
+        return self._result(await self.ledger.change(where, moved))
+
+    async def choices_for(
+        self, where: Where, user_id: int, square: str | None, typed: str, expected_ply: int | None
+    ) -> tuple[str, ...]:
+        """The moves `user_id` may play now, in menu order, filtered (see MatchService)."""
+        loaded = await self.ledger.load(where)
+        checks.turn(loaded, user_id, expected_ply, self.ledger.clock())
+        moves = ordered_moves(loaded.state)
+        if square is not None:
+            moves = tuple(move for move in moves if origin(loaded.state, move) == square)
+            if not moves:
+                raise BadInput("match.no-move-from", square=square)
+        wanted = typed.strip().lower()
+        if not wanted:
+            return moves
+        starting = tuple(move for move in moves if move.lower().startswith(wanted))
+        containing = tuple(m for m in moves if wanted in m.lower() and m not in starting)
+        return starting + containing
 
     # --------------------------------------------------------- resign and draw
 
-    async def resign(
-        self,
-        user_id: int,
-        *,
-        game_id: int | None = None,
-        channel_id: int | None = None,
-        game: str | None = None,
-        expected_ply: int | None = None,
-    ) -> GameView:
+    async def resign(self, where: Where, user_id: int, expected_ply: int | None) -> GameView:
         """Give up the game (the side to move, when one user plays both)."""
+        clock = self.ledger.clock
 
-        def resigned(loaded: Loaded) -> StoredGame:
-            side = self._check_playing(loaded, user_id, expected_ply)
-            reason = f"{loaded.spec.side_name(side)} resigned"
-            return transitions.lost_by(loaded.row, side, Ending.RESIGNED, reason, self.clock())
+        def resigned(loaded: Loaded) -> Draft:
+            side = checks.playing(loaded, user_id, expected_ply, clock())
+            return Draft(transitions.lost_by(loaded.row, side, _RESIGNATION, clock()))
 
-        return self._view(await self._update(Where(game_id, channel_id, game), resigned))
+        return self.ledger.view((await self.ledger.change(where, resigned)).after)
 
-    async def offer_draw(
-        self,
-        user_id: int,
-        *,
-        game_id: int | None = None,
-        channel_id: int | None = None,
-        game: str | None = None,
-        expected_ply: int | None = None,
-    ) -> DrawResult:
+    async def offer_draw(self, where: Where, user_id: int, expected_ply: int | None) -> DrawResult:
         """Offer a draw, or accept the opponent's offer if one is pending."""
+        clock = self.ledger.clock
 
-        def offered(loaded: Loaded) -> StoredGame:
-            self._check_draw(loaded, user_id, expected_ply)
+        def offered(loaded: Loaded) -> Draft:
+            checks.draw(loaded, user_id, expected_ply, clock())
             offer = loaded.row.draw_offer_by
             if offer == user_id:
-                raise DrawError("You have already offered a draw: wait for the answer.")
+                raise DrawError("match.draw.already-offered")
             if offer is not None:
-                return self._drawn(loaded.row)
+                return Draft(transitions.drawn(loaded.row, clock()))
             if loaded.row.ai_level is not None:
-                raise DrawError("The bot plays on: it does not agree to draws.")
-            return replace(loaded.row, draw_offer_by=user_id, updated_at=self.clock())
+                raise DrawError("match.draw.bot")
+            return Draft(replace(loaded.row, draw_offer_by=user_id, updated_at=clock()))
 
-        saved = await self._update(Where(game_id, channel_id, game), offered)
-        agreed = saved.row.status is Status.FINISHED
+        after = (await self.ledger.change(where, offered)).after
+        agreed = after.row.result is not None
         event = DrawEvent.ACCEPTED if agreed else DrawEvent.OFFERED
-        return DrawResult(self._view(saved), event, user_id)
+        return DrawResult(self.ledger.view(after), event, user_id)
 
-    async def accept_draw(
-        self,
-        user_id: int,
-        *,
-        game_id: int | None = None,
-        channel_id: int | None = None,
-        game: str | None = None,
-        expected_ply: int | None = None,
-    ) -> DrawResult:
-        """Accept the opponent's draw offer: the game is drawn."""
-        return await self._answer_draw(
-            Where(game_id, channel_id, game), user_id, expected_ply, True
-        )
-
-    async def decline_draw(
-        self,
-        user_id: int,
-        *,
-        game_id: int | None = None,
-        channel_id: int | None = None,
-        game: str | None = None,
-        expected_ply: int | None = None,
-    ) -> DrawResult:
-        """Decline the opponent's draw offer: the game goes on."""
-        return await self._answer_draw(
-            Where(game_id, channel_id, game), user_id, expected_ply, False
-        )
-
-    async def _answer_draw(
+    async def answer_draw(
         self, where: Where, user_id: int, expected_ply: int | None, accept: bool
     ) -> DrawResult:
-        def answered(loaded: Loaded) -> StoredGame:
-            self._check_draw(loaded, user_id, expected_ply)
+        """Accept (the game is drawn) or decline (it goes on) the opponent's draw offer."""
+        clock = self.ledger.clock
+
+        def answered(loaded: Loaded) -> Draft:
+            checks.draw(loaded, user_id, expected_ply, clock())
             offer = loaded.row.draw_offer_by
             if offer is None:
-                raise DrawError("There is no draw offer to answer.")
+                raise DrawError("match.draw.no-offer")
             if offer == user_id:
-                raise DrawError("You cannot answer your own draw offer.")
+                raise DrawError("match.draw.own-offer")
             if accept:
-                return self._drawn(loaded.row)
-            return replace(loaded.row, draw_offer_by=None, updated_at=self.clock())
+                return Draft(transitions.drawn(loaded.row, clock()))
+            return Draft(replace(loaded.row, draw_offer_by=None, updated_at=clock()))
 
-        saved = await self._update(where, answered)
+        after = (await self.ledger.change(where, answered)).after
         event = DrawEvent.ACCEPTED if accept else DrawEvent.DECLINED
-        return DrawResult(self._view(saved), event, user_id)
+        return DrawResult(self.ledger.view(after), event, user_id)
 
-    def _drawn(self, row: StoredGame) -> StoredGame:
-        now = self.clock()
-        return transitions.finished(row, "1/2-1/2", Ending.AGREED, "drawn by agreement", now)
 
-    def _check_draw(self, loaded: Loaded, user_id: int, expected_ply: int | None) -> None:
-        self._check_playing(loaded, user_id, expected_ply)
-        first, second = loaded.row.players or (0, 0)
-        if first == second:
-            raise DrawError(
-                "You play both sides of this game: there is nobody to agree a draw with."
-            )
+def ordered_moves(state: GameState) -> tuple[str, ...]:
+    """The legal moves, the most natural first: captures (the longest first), then the rest.
+
+    Within each kind the engine's order (board order) is kept, so the list
+    reads the same way every time.
+    """
+    legal = state.legal_moves()
+    taking = {move: len(state.describe(move).captured) for move in legal}
+    return tuple(sorted(legal, key=lambda move: -taking[move]))
+
+
+def origin(state: GameState, move: str) -> str:
+    """The square (or pit) a move starts from: what the first step of a two-step pick shows."""
+    path = state.describe(move).path
+    return path[0] if path else move

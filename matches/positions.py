@@ -12,7 +12,7 @@ from collections import OrderedDict
 
 from games import registry
 from games.base import GameError, GameSpec, GameState
-from store import StoredGame
+from matches.records import StoredGame
 
 
 class ReplayError(RuntimeError):

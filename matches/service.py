@@ -1,26 +1,258 @@
 """The match service: everything a player can do, without Discord.
 
-`MatchService` gathers the parts (challenges, play, deadlines) over one
-shared core, and answers the questions the bot asks: a game's view and
-history, the games of a server or a user, the bot's pending turns, a record
-to export, a server's settings.
+`MatchService` builds one `Ledger` (loading, version checks, commits, the
+retry loop, the position cache, the domain events) and hands it to its parts:
+`Challenges` (how games begin), `Play` (moves, resigning, draws) and `Clocks`
+(deadlines). Its methods delegate to them, and it answers the questions the
+bot asks: a game's view, the games of a server or a user, the bot's pending
+turns, the moves a user may choose, a record to export, a server's settings.
 """
 
 from __future__ import annotations
 
+import random
+from collections.abc import Iterable
+from datetime import datetime, timedelta
+
+from games.base import GameSpec, GameState
 from games.record import record_of
 from matches.challenges import Challenges
-from matches.core import Where
-from matches.deadlines import Deadlines
+from matches.clock import Clock, system_clock
+from matches.deadlines import Announce, Clocks
 from matches.errors import BadInput
+from matches.events import Events
 from matches.inputs import MAX_NAME, capped, snowflake
+from matches.ledger import Ledger, Where
+from matches.picker import MovePicker
 from matches.play import Play
-from matches.views import GameView
-from store import GuildSettings
+from matches.positions import Positions
+from matches.records import FirstChoice, GuildSettings, Status
+from matches.storage import Store
+from matches.views import DrawResult, GameView, MoveResult, SweepEvent
 
 
-class MatchService(Challenges, Play, Deadlines):
+class MatchService:
     """The application service. Build it with a store, and the bot's id and picker."""
+
+    def __init__(
+        self,
+        store: Store,
+        *,
+        bot_user_id: int | None = None,
+        picker: MovePicker | None = None,
+        clock: Clock = system_clock,
+        rng: random.Random | None = None,
+        challenge_ttl: timedelta = timedelta(hours=24),
+        cache_size: int = 1024,
+    ) -> None:
+        self.store = store
+        self.bot_user_id = bot_user_id
+        self.picker = picker
+        self.clock = clock
+        self.events = Events()
+        self.ledger = Ledger(
+            store, clock=clock, bot_user_id=bot_user_id, cache_size=cache_size, events=self.events
+        )
+        self.challenges = Challenges(
+            self.ledger,
+            bot_user_id=bot_user_id,
+            picker=picker,
+            rng=rng or random.Random(),
+            challenge_ttl=challenge_ttl,
+        )
+        self.play = Play(self.ledger, picker=picker, bot_user_id=bot_user_id)
+        self.clocks = Clocks(self.ledger)
+
+    @property
+    def positions(self) -> Positions:
+        return self.ledger.positions
+
+    # ------------------------------------------------------------- challenges
+
+    async def challenge(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        challenger_id: int,
+        game: str,
+        opponent_id: int | None = None,
+        variant: Iterable[str] | str = (),
+        time: str | timedelta | None = None,
+        first: str | FirstChoice = FirstChoice.RANDOM,
+        level: str | None = None,
+    ) -> GameView:
+        """Challenge a user, anyone (no opponent), or the bot (which starts at once).
+
+        `variant` is the `key=value` options, `time` a per-move limit (`5m`,
+        `1h`, `1d`, `3d` or none), `first` who plays the first side
+        (challenger, opponent or random), `level` the bot's strength.
+        """
+        return await self.challenges.challenge(
+            guild_id=guild_id, channel_id=channel_id, challenger_id=challenger_id, game=game,
+            opponent_id=opponent_id, variant=variant, time=time, first=first, level=level,
+        )  # fmt: skip
+
+    async def import_record(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        user_id: int,
+        text: str,
+        game: str | None = None,
+        opponent_id: int | None = None,
+        time: str | timedelta | None = None,
+        first: str | FirstChoice = FirstChoice.RANDOM,
+        level: str | None = None,
+    ) -> GameView:
+        """Start a game from a record's moves.
+
+        Alone (no opponent) the user plays both sides at once, to study; with
+        an opponent it is a challenge like any other, and against the bot it
+        starts at once. A record whose game is over cannot be played on.
+        """
+        return await self.challenges.import_record(
+            guild_id=guild_id, channel_id=channel_id, user_id=user_id, text=text, game=game,
+            opponent_id=opponent_id, time=time, first=first, level=level,
+        )  # fmt: skip
+
+    def check_record(self, text: str, game: str | None = None) -> tuple[GameSpec, GameState]:
+        """The game a record describes and the position it reaches, if a game can go on from it.
+
+        The refusal `import_record` would give otherwise; nothing is written. The bot asks
+        before it opens a thread for the game.
+        """
+        return self.challenges.check_record(text, game)
+
+    def starts_at_once(self, opponent_id: int | None, *, importing: bool = False) -> bool:
+        """Whether this challenge (or import, with `importing`) starts its game without an Accept:
+        one to the bot, or a record studied alone (no opponent)."""
+        return self.challenges.starts_at_once(opponent_id, importing=importing)
+
+    async def accept(
+        self, game_id: int, user_id: int, *, channel_id: int | None = None
+    ) -> GameView:
+        """Accept a challenge; the game starts, in `channel_id` (its new thread) if given."""
+        return await self.challenges.accept(game_id, user_id, channel_id)
+
+    async def may_accept(self, game_id: int, user_id: int) -> GameView:
+        """The challenge, if `user_id` may accept it now; else the refusal `accept` would give.
+
+        Nothing is written: the bot asks before it opens a thread for the game.
+        """
+        return await self.challenges.may_accept(game_id, user_id)
+
+    async def decline(self, game_id: int, user_id: int) -> GameView:
+        """Decline a challenge made to you."""
+        return await self.challenges.close(game_id, user_id, Status.DECLINED)
+
+    async def cancel(self, game_id: int, user_id: int) -> GameView:
+        """Withdraw your own challenge."""
+        return await self.challenges.close(game_id, user_id, Status.CANCELLED)
+
+    # ------------------------------------------------------------------- play
+
+    async def move(
+        self,
+        user_id: int,
+        text: str,
+        *,
+        game_id: int | None = None,
+        channel_id: int | None = None,
+        game: str | None = None,
+        expected_ply: int | None = None,
+    ) -> MoveResult:
+        """Play a move given as text; passes that follow are played for the players."""
+        return await self.play.move(Where(game_id, channel_id, game), user_id, text, expected_ply)
+
+    async def play_bot_move(
+        self, game_id: int, *, expected_ply: int | None = None
+    ) -> MoveResult | None:
+        """Let the bot move if it is its turn in this game; None when it is not."""
+        return await self.play.play_bot_move(game_id, expected_ply)
+
+    async def choices_for(
+        self,
+        user_id: int,
+        *,
+        game_id: int | None = None,
+        channel_id: int | None = None,
+        game: str | None = None,
+        square: str | None = None,
+        typed: str = "",
+        expected_ply: int | None = None,
+    ) -> tuple[str, ...]:
+        """The moves `user_id` may play now, for a menu or an autocomplete.
+
+        In menu order (captures first, the longest first, then board order);
+        only those starting from `square` when given (the two-step pick:
+        BadInput if none does), and those matching `typed` (the ones that
+        start with it first, then the ones containing it). Raises what a move
+        would: not your turn, not a player, game over, stale (`expected_ply`).
+        """
+        where = Where(game_id, channel_id, game)
+        return await self.play.choices_for(where, user_id, square, typed, expected_ply)
+
+    async def resign(
+        self,
+        user_id: int,
+        *,
+        game_id: int | None = None,
+        channel_id: int | None = None,
+        game: str | None = None,
+        expected_ply: int | None = None,
+    ) -> GameView:
+        """Give up the game (the side to move, when one user plays both)."""
+        return await self.play.resign(Where(game_id, channel_id, game), user_id, expected_ply)
+
+    async def offer_draw(
+        self,
+        user_id: int,
+        *,
+        game_id: int | None = None,
+        channel_id: int | None = None,
+        game: str | None = None,
+        expected_ply: int | None = None,
+    ) -> DrawResult:
+        """Offer a draw, or accept the opponent's offer if one is pending."""
+        return await self.play.offer_draw(Where(game_id, channel_id, game), user_id, expected_ply)
+
+    async def accept_draw(
+        self,
+        user_id: int,
+        *,
+        game_id: int | None = None,
+        channel_id: int | None = None,
+        game: str | None = None,
+        expected_ply: int | None = None,
+    ) -> DrawResult:
+        """Accept the opponent's draw offer: the game is drawn."""
+        where = Where(game_id, channel_id, game)
+        return await self.play.answer_draw(where, user_id, expected_ply, True)
+
+    async def decline_draw(
+        self,
+        user_id: int,
+        *,
+        game_id: int | None = None,
+        channel_id: int | None = None,
+        game: str | None = None,
+        expected_ply: int | None = None,
+    ) -> DrawResult:
+        """Decline the opponent's draw offer: the game goes on."""
+        where = Where(game_id, channel_id, game)
+        return await self.play.answer_draw(where, user_id, expected_ply, False)
+
+    # ----------------------------------------------------------------- clocks
+
+    async def sweep(self, now: datetime | None = None, *, batch: int = 100) -> list[SweepEvent]:
+        """Act on the deadlines passed by `now` (the clock's time by default), earliest first."""
+        return await self.clocks.sweep(now, batch=batch)
+
+    async def run_sweeper(self, announce: Announce, *, interval: float = 5.0) -> None:
+        """Sweep forever, every `interval` seconds (see `Clocks.run_sweeper`)."""
+        await self.clocks.run_sweeper(announce, interval=interval)
 
     # ------------------------------------------------------------------ asking
 
@@ -28,24 +260,24 @@ class MatchService(Challenges, Play, Deadlines):
         self, *, game_id: int | None = None, channel_id: int | None = None, game: str | None = None
     ) -> GameView:
         """A game as it stands, with its whole move list (the history)."""
-        return self._view(await self._load(Where(game_id, channel_id, game)))
+        return self.ledger.view(await self.ledger.load(Where(game_id, channel_id, game)))
 
     async def active_games(self, guild_id: int) -> list[GameView]:
         """The games being played in a server, oldest first."""
         rows = await self.store.active_games(snowflake(guild_id, "server"))
-        return [self._view_of(row) for row in rows]
+        return [self.ledger.view_of(row) for row in rows]
 
     async def open_games_of(self, user_id: int) -> list[GameView]:
         """The challenges and games a user is part of."""
         rows = await self.store.open_games_of(snowflake(user_id, "user"))
-        return [self._view_of(row) for row in rows]
+        return [self.ledger.view_of(row) for row in rows]
 
     async def bot_turns(self) -> list[GameView]:
         """Games waiting for the bot's move: to resume them after a restart."""
         if self.bot_user_id is None:
             return []
-        views = [self._view_of(row) for row in await self.store.open_games_of(self.bot_user_id)]
-        return [view for view in views if view.bot_to_move]
+        rows = await self.store.open_games_of(self.bot_user_id)
+        return [view for view in map(self.ledger.view_of, rows) if view.bot_to_move]
 
     async def set_board_message(self, game_id: int, message_id: int | None) -> None:
         """Remember the message that shows the game's board (does not change the version)."""
@@ -59,7 +291,7 @@ class MatchService(Challenges, Play, Deadlines):
     async def set_threads(self, guild_id: int, on: bool) -> GuildSettings:
         """Whether an accepted challenge opens a thread for its game."""
         if not isinstance(on, bool):
-            raise BadInput("Threads are either on or off.")
+            raise BadInput("match.input.threads")
         settings = GuildSettings(snowflake(guild_id, "server"), threads=on)
         return await self.store.save_guild_settings(settings, self.clock())
 
@@ -76,7 +308,7 @@ class MatchService(Challenges, Play, Deadlines):
         """The game's record (RULES.md, Records): tags, numbered moves, result."""
         for text, what in ((site, "site"), (first_name, "name"), (second_name, "name")):
             capped(text, MAX_NAME, what)
-        loaded = await self._load(Where(game_id, channel_id, game))
+        loaded = await self.ledger.load(Where(game_id, channel_id, game))
         record = record_of(
             loaded.spec,
             loaded.state,

@@ -11,9 +11,8 @@ import random
 from dataclasses import replace
 from datetime import datetime, timedelta
 
-from games.base import GameState, Side
-from matches.views import Ending
-from store import FirstChoice, Status, StoredGame
+from games.base import GameState, Side, Termination
+from matches.records import FirstChoice, Status, StoredGame
 
 PASS = "pass"
 _RESULT_FOR_LOSER = {Side.FIRST: "0-1", Side.SECOND: "1-0"}
@@ -70,18 +69,16 @@ def played(
     moved = replace(game, moves=state.moves, draw_offer_by=draw_offer_by, updated_at=now)
     outcome = state.outcome()
     if outcome is not None:
-        return finished(moved, outcome.result, Ending.RULES, outcome.reason, now)
+        return finished(moved, outcome.result, outcome.reason, now)
     return clock(moved, now)
 
 
-def finished(
-    game: StoredGame, result: str, ending: Ending, reason: str, now: datetime
-) -> StoredGame:
+def finished(game: StoredGame, result: str, reason: Termination, now: datetime) -> StoredGame:
+    """A game over: its result and why, its clock stopped, any draw offer gone."""
     return replace(
         game,
         status=Status.FINISHED,
         result=result,
-        ending=str(ending),
         reason=reason,
         draw_offer_by=None,
         deadline=None,
@@ -90,10 +87,14 @@ def finished(
     )
 
 
-def lost_by(
-    game: StoredGame, loser: Side, ending: Ending, reason: str, now: datetime
-) -> StoredGame:
-    return finished(game, _RESULT_FOR_LOSER[loser], ending, reason, now)
+def lost_by(game: StoredGame, loser: Side, reason: Termination, now: datetime) -> StoredGame:
+    """A game `loser` lost (by resigning or on time)."""
+    return finished(game, _RESULT_FOR_LOSER[loser], reason, now)
+
+
+def drawn(game: StoredGame, now: datetime) -> StoredGame:
+    """A game the two players agreed to draw."""
+    return finished(game, "1/2-1/2", Termination.AGREEMENT, now)
 
 
 def closed(game: StoredGame, status: Status, now: datetime) -> StoredGame:

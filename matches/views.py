@@ -1,9 +1,11 @@
 """What the service hands back: plain frozen values the bot turns into replies.
 
-A `GameView` carries the engine state itself, so the renderer and the move
-menus need nothing more; a `MoveResult` adds what just happened (the move,
-the position before it for highlighting, automatic passes, a lapsed draw
-offer), and a `SweepEvent` is what the sweeper decided.
+A `GameView` holds the stored row with the game's rules and the position its
+moves lead to, so the renderer and the move menus need nothing more; a new
+column is read as `view.row.<column>`, with no edit here. A `MoveResult` adds
+what just happened (the move, the position before it for highlighting,
+automatic passes, a lapsed draw offer), and a `SweepEvent` is what the
+sweeper decided. No English here: `words/` says all of it.
 """
 
 from __future__ import annotations
@@ -11,52 +13,149 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
-from games.base import GameSpec, GameState, MoveInfo, Side
-from store import Status
+from games.base import GameSpec, GameState, MoveInfo, Outcome, Side, Termination
+from matches.records import Status, StoredGame
 
 
 class Ending(enum.StrEnum):
-    """How a finished game ended."""
+    """How a finished game ended (read from its reason code)."""
 
     RULES = "rules"
     RESIGNED = "resigned"
     AGREED = "agreed"
     TIME = "time"
+    ABANDONED = "abandoned"
 
 
+_ENDINGS = {
+    Termination.RESIGNATION: Ending.RESIGNED,
+    Termination.AGREEMENT: Ending.AGREED,
+    Termination.TIME: Ending.TIME,
+    Termination.ABANDONED: Ending.ABANDONED,
+}
 _RESULT_WINNER = {"1-0": Side.FIRST, "0-1": Side.SECOND}
+# Reasons about the side that lost: the other side won.
+_ABOUT_THE_LOSER = (Termination.RESIGNATION, Termination.TIME)
+
+
+def outcome_of(row: StoredGame, state: GameState) -> Outcome | None:
+    """How a finished game ended: the engine's outcome when the rules ended it.
+
+    Otherwise it is built from the stored result and reason, with `side` the
+    loser for a resignation or a loss on time.
+    """
+    if row.status is not Status.FINISHED:
+        return None
+    reason = row.reason
+    if reason is None or reason not in _ENDINGS:
+        ruled = state.outcome()
+        if ruled is not None:
+            return ruled
+    winner = _RESULT_WINNER.get(row.result or "")
+    side = winner.other if winner is not None and reason in _ABOUT_THE_LOSER else None
+    return Outcome(winner, reason or Termination.ABANDONED, side)
+
+
+def outcome_params(outcome: Outcome, spec: GameSpec) -> dict[str, Any]:
+    """The params by which a message names an outcome (words writes it out)."""
+    return {"outcome": outcome, "game": spec.name, "sides": spec.side_names}
 
 
 @dataclass(frozen=True, slots=True)
 class GameView:
     """A game as it stands: who plays, the position, the result, the clock."""
 
-    id: int
+    row: StoredGame
     spec: GameSpec
-    status: Status
     state: GameState
-    guild_id: int
-    channel_id: int
-    message_id: int | None
-    challenger_id: int
-    opponent_id: int | None
-    players: tuple[int, int] | None
-    bot_id: int | None
-    ai_level: str | None
-    result: str | None
-    ending: Ending | None
-    reason: str | None
-    draw_offer_by: int | None
-    move_seconds: int | None
-    deadline: datetime | None
-    created_at: datetime
-    updated_at: datetime
-    version: int
+    bot_id: int | None = None  # Kamen's user id, in a game against Kamen
 
+    # The row's fields, read through.
+    @property
+    def id(self) -> int:
+        return self.row.id
+
+    @property
+    def status(self) -> Status:
+        return self.row.status
+
+    @property
+    def guild_id(self) -> int:
+        return self.row.guild_id
+
+    @property
+    def channel_id(self) -> int:
+        return self.row.channel_id
+
+    @property
+    def message_id(self) -> int | None:
+        return self.row.message_id
+
+    @property
+    def challenger_id(self) -> int:
+        return self.row.challenger_id
+
+    @property
+    def opponent_id(self) -> int | None:
+        return self.row.opponent_id
+
+    @property
+    def players(self) -> tuple[int, int] | None:
+        return self.row.players
+
+    @property
+    def ai_level(self) -> str | None:
+        return self.row.ai_level
+
+    @property
+    def result(self) -> str | None:
+        return self.row.result
+
+    @property
+    def reason(self) -> Termination | None:
+        return self.row.reason
+
+    @property
+    def draw_offer_by(self) -> int | None:
+        return self.row.draw_offer_by
+
+    @property
+    def move_seconds(self) -> int | None:
+        return self.row.move_seconds
+
+    @property
+    def deadline(self) -> datetime | None:
+        return self.row.deadline
+
+    @property
+    def created_at(self) -> datetime:
+        return self.row.created_at
+
+    @property
+    def updated_at(self) -> datetime:
+        return self.row.updated_at
+
+    @property
+    def version(self) -> int:
+        return self.row.version
+
+    # What follows from them.
     @property
     def game(self) -> str:
         return self.spec.name
+
+    @property
+    def ending(self) -> Ending | None:
+        if self.status is not Status.FINISHED:
+            return None
+        return _ENDINGS.get(self.reason, Ending.RULES) if self.reason else Ending.RULES
+
+    @property
+    def outcome(self) -> Outcome | None:
+        """How the game ended (see `outcome_of`); None while it goes on."""
+        return outcome_of(self.row, self.state)
 
     @property
     def moves(self) -> tuple[str, ...]:
@@ -86,6 +185,17 @@ class GameView:
         return self.bot_id is not None and self.to_move_id == self.bot_id
 
     @property
+    def can_offer_draw(self) -> bool:
+        """Whether a draw may be offered: a game being played by two people, neither Kamen."""
+        players = self.players
+        return (
+            self.status is Status.ACTIVE
+            and self.bot_id is None
+            and players is not None
+            and players[0] != players[1]
+        )
+
+    @property
     def winner(self) -> Side | None:
         return _RESULT_WINNER.get(self.result or "")
 
@@ -109,6 +219,9 @@ class GameView:
         return self.spec.side_name(side)
 
 
+Part = tuple[str, dict[str, Any]]
+
+
 @dataclass(frozen=True, slots=True)
 class MoveResult:
     """A move that has been committed, and what it led to."""
@@ -130,18 +243,24 @@ class MoveResult:
     def finished(self) -> bool:
         return self.view.status is Status.FINISHED
 
-    def headline(self) -> str:
-        """One plain English line for the board: the move, any pass, and what next."""
+    def headline_parts(self) -> tuple[Part, ...]:
+        """The board's one line as codes and params: the move, any pass, and what next.
+
+        `words.service.headline(result)` writes it out.
+        """
         view = self.view
-        parts = [f"{view.side_name(self.side)} played {self.move}."]
-        parts += [f"{view.side_name(side)} has no move and passes." for side in self.passes]
+        name = view.side_name
+        parts: list[Part] = [("headline.played", {"side": name(self.side), "move": self.move})]
+        parts += [("headline.passes", {"side": name(side)}) for side in self.passes]
         if self.draw_offer_lapsed:
-            parts.append("The draw offer lapsed.")
-        if view.status is Status.FINISHED:
-            parts.append(f"Game over: {view.result} ({view.reason}).")
+            parts.append(("headline.draw-lapsed", {}))
+        outcome = view.outcome
+        if outcome is not None:
+            params = {"result": view.result, **outcome_params(outcome, view.spec)}
+            parts.append(("headline.game-over", params))
         elif view.to_move is not None:
-            parts.append(f"{view.side_name(view.to_move)} to move.")
-        return " ".join(parts)
+            parts.append(("headline.to-move", {"side": name(view.to_move)}))
+        return tuple(parts)
 
 
 class DrawEvent(enum.StrEnum):

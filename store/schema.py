@@ -12,7 +12,7 @@ import sqlite3
 from dataclasses import dataclass
 from importlib import resources
 
-from store.base import StoreError
+from matches.storage import StoreError
 
 _NAME = re.compile(r"^(\d{4})_([a-z0-9_]+)\.sql$")
 

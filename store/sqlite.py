@@ -14,53 +14,42 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 import time
+from collections.abc import Callable
+from dataclasses import fields
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import aiosqlite
 
-from store.base import (
-    ChannelBusy,
-    FirstChoice,
-    GuildSettings,
-    Status,
-    StoredGame,
-    StoreError,
-)
+from games.base import Termination
+from matches.records import FirstChoice, GuildSettings, Status, StoredGame
+from matches.storage import ChannelBusy, StoreError
 from store.schema import migrations
 
 MIGRATIONS = "store.migrations.sqlite"
 SYNCHRONOUS = ("NORMAL", "FULL", "EXTRA")
 
-_COLUMNS = (
-    "id, guild_id, channel_id, message_id, game, variant, status, challenger_id, opponent_id,"
-    " first_choice, first_id, second_id, ai_level, moves, result, ending, reason, draw_offer_by,"
-    " move_seconds, deadline, remind_at, created_at, updated_at, version"
-)
+# The games table has one column per field of `StoredGame`, of the same name:
+# this tuple is the only list of them. Fields that are not plain SQLite values
+# are converted on the way in and out, below.
+COLUMNS: tuple[str, ...] = tuple(field.name for field in fields(StoredGame))
+# Written on creation: the store assigns the id; the version starts at 0.
+_CREATED = tuple(column for column in COLUMNS if column != "id")
+# Written on update: never the id or the creation time, nor the board message
+# (`set_message`, which leaves the version alone); the version is bumped.
+_UPDATED = tuple(c for c in COLUMNS if c not in ("id", "created_at", "message_id", "version"))
+
+_SELECT = ", ".join(COLUMNS)
 _INSERT = (
-    """
-INSERT INTO games (guild_id, channel_id, message_id, game, variant, status, challenger_id,
-    opponent_id, first_choice, first_id, second_id, ai_level, moves, result, ending, reason,
-    draw_offer_by, move_seconds, deadline, remind_at, created_at, updated_at, version)
-VALUES (:guild_id, :channel_id, :message_id, :game, :variant, :status, :challenger_id,
-    :opponent_id, :first_choice, :first_id, :second_id, :ai_level, :moves, :result, :ending,
-    :reason, :draw_offer_by, :move_seconds, :deadline, :remind_at, :created_at, :updated_at, 0)
-RETURNING """
-    + _COLUMNS
+    f"INSERT INTO games ({', '.join(_CREATED)})"
+    f" VALUES ({', '.join(':' + column for column in _CREATED)})"
+    f" RETURNING {_SELECT}"
 )
 _UPDATE = (
-    """
-UPDATE games SET guild_id = :guild_id, channel_id = :channel_id, game = :game,
-    variant = :variant, status = :status, challenger_id = :challenger_id,
-    opponent_id = :opponent_id, first_choice = :first_choice, first_id = :first_id,
-    second_id = :second_id, ai_level = :ai_level, moves = :moves, result = :result,
-    ending = :ending, reason = :reason, draw_offer_by = :draw_offer_by,
-    move_seconds = :move_seconds, deadline = :deadline, remind_at = :remind_at,
-    updated_at = :updated_at, version = version + 1
-WHERE id = :id AND version = :version
-RETURNING """
-    + _COLUMNS
+    f"UPDATE games SET {', '.join(f'{column} = :{column}' for column in _UPDATED)},"
+    " version = version + 1"
+    f" WHERE id = :id AND version = :version RETURNING {_SELECT}"
 )
 _OPEN = "('challenge', 'active')"
 
@@ -147,20 +136,20 @@ class SqliteStore:
     # ----------------------------------------------------------------- games
 
     async def create_game(self, game: StoredGame) -> StoredGame:
-        rows = await self._fetch(_INSERT, _params(game))
+        rows = await self._fetch(_INSERT, {**_params(game), "version": 0})
         return _game(rows[0])
 
     async def get_game(self, game_id: int) -> StoredGame | None:
-        rows = await self._fetch(f"SELECT {_COLUMNS} FROM games WHERE id = ?", (game_id,))
+        rows = await self._fetch(f"SELECT {_SELECT} FROM games WHERE id = ?", (game_id,))
         return _game(rows[0]) if rows else None
 
     async def active_game_in(self, channel_id: int) -> StoredGame | None:
-        sql = f"SELECT {_COLUMNS} FROM games WHERE channel_id = ? AND status = 'active'"
+        sql = f"SELECT {_SELECT} FROM games WHERE channel_id = ? AND status = 'active'"
         rows = await self._fetch(sql, (channel_id,))
         return _game(rows[0]) if rows else None
 
     async def active_games(self, guild_id: int) -> list[StoredGame]:
-        sql = f"SELECT {_COLUMNS} FROM games WHERE guild_id = ? AND status = 'active' ORDER BY id"
+        sql = f"SELECT {_SELECT} FROM games WHERE guild_id = ? AND status = 'active' ORDER BY id"
         return [_game(row) for row in await self._fetch(sql, (guild_id,))]
 
     async def active_counts(self) -> dict[int, int]:
@@ -169,7 +158,7 @@ class SqliteStore:
 
     async def open_games_of(self, user_id: int) -> list[StoredGame]:
         sql = (
-            f"SELECT {_COLUMNS} FROM games WHERE status IN {_OPEN}"
+            f"SELECT {_SELECT} FROM games WHERE status IN {_OPEN}"
             " AND ? IN (challenger_id, opponent_id, first_id, second_id) ORDER BY id"
         )
         return [_game(row) for row in await self._fetch(sql, (user_id,))]
@@ -184,10 +173,10 @@ class SqliteStore:
     async def due(self, now: datetime, limit: int = 100) -> list[StoredGame]:
         # Two indexed halves rather than one OR, which SQLite would scan.
         sql = f"""
-            SELECT {_COLUMNS}, deadline AS at FROM games
+            SELECT {_SELECT}, deadline AS at FROM games
                 WHERE deadline <= :now AND status IN {_OPEN}
             UNION
-            SELECT {_COLUMNS}, remind_at AS at FROM games
+            SELECT {_SELECT}, remind_at AS at FROM games
                 WHERE remind_at <= :now AND status IN {_OPEN}
             ORDER BY at, id LIMIT :limit"""
         rows = await self._fetch(sql, {"now": now.timestamp(), "limit": limit * 2})
@@ -253,70 +242,63 @@ async def _migrate(db: aiosqlite.Connection) -> None:
 # ------------------------------------------------------------------ conversion
 
 
-def _params(game: StoredGame) -> dict[str, Any]:
-    for move in game.moves:
-        if not move or move != "".join(move.split()):
-            raise ValueError(f"a stored move cannot be empty or hold whitespace: {move!r}")
-    return {
-        "id": game.id,
-        "guild_id": game.guild_id,
-        "channel_id": game.channel_id,
-        "message_id": game.message_id,
-        "game": game.game,
-        "variant": game.variant,
-        "status": str(game.status),
-        "challenger_id": game.challenger_id,
-        "opponent_id": game.opponent_id,
-        "first_choice": str(game.first_choice),
-        "first_id": game.first_id,
-        "second_id": game.second_id,
-        "ai_level": game.ai_level,
-        "moves": " ".join(game.moves),
-        "result": game.result,
-        "ending": game.ending,
-        "reason": game.reason,
-        "draw_offer_by": game.draw_offer_by,
-        "move_seconds": game.move_seconds,
-        "deadline": _seconds(game.deadline),
-        "remind_at": _seconds(game.remind_at),
-        "created_at": game.created_at.timestamp(),
-        "updated_at": game.updated_at.timestamp(),
-        "version": game.version,
-    }
-
-
-def _game(row: sqlite3.Row) -> StoredGame:
-    return StoredGame(
-        id=row["id"],
-        guild_id=row["guild_id"],
-        channel_id=row["channel_id"],
-        message_id=row["message_id"],
-        game=row["game"],
-        variant=row["variant"],
-        status=Status(row["status"]),
-        challenger_id=row["challenger_id"],
-        opponent_id=row["opponent_id"],
-        first_choice=FirstChoice(row["first_choice"]),
-        first_id=row["first_id"],
-        second_id=row["second_id"],
-        ai_level=row["ai_level"],
-        moves=tuple(row["moves"].split()),
-        result=row["result"],
-        ending=row["ending"],
-        reason=row["reason"],
-        draw_offer_by=row["draw_offer_by"],
-        move_seconds=row["move_seconds"],
-        deadline=_moment(row["deadline"]),
-        remind_at=_moment(row["remind_at"]),
-        created_at=_moment(row["created_at"]) or datetime.fromtimestamp(0, UTC),
-        updated_at=_moment(row["updated_at"]) or datetime.fromtimestamp(0, UTC),
-        version=row["version"],
-    )
-
-
 def _seconds(moment: datetime | None) -> float | None:
     return None if moment is None else moment.timestamp()
 
 
 def _moment(seconds: float | None) -> datetime | None:
     return None if seconds is None else datetime.fromtimestamp(seconds, UTC)
+
+
+def _when(seconds: float) -> datetime:
+    return datetime.fromtimestamp(seconds, UTC)
+
+
+def _moves_text(moves: tuple[str, ...]) -> str:
+    for move in moves:
+        if not move or move != "".join(move.split()):
+            raise ValueError(f"a stored move cannot be empty or hold whitespace: {move!r}")
+    return " ".join(moves)
+
+
+def _text_or_none(value: object) -> str | None:
+    return None if value is None else str(value)
+
+
+def _termination(code: str | None) -> Termination | None:
+    return None if code is None else Termination(code)
+
+
+# How a field that is not a plain SQLite value is written, and read back.
+_TO_ROW: dict[str, Callable[[Any], Any]] = {
+    "status": str,
+    "first_choice": str,
+    "moves": _moves_text,
+    "reason": _text_or_none,
+    "deadline": _seconds,
+    "remind_at": _seconds,
+    "created_at": _seconds,
+    "updated_at": _seconds,
+}
+_FROM_ROW: dict[str, Callable[[Any], Any]] = {
+    "status": Status,
+    "first_choice": FirstChoice,
+    "moves": lambda text: tuple(text.split()),
+    "reason": _termination,
+    "deadline": _moment,
+    "remind_at": _moment,
+    "created_at": _when,
+    "updated_at": _when,
+}
+
+
+def _plain(value: Any) -> Any:
+    return value
+
+
+def _params(game: StoredGame) -> dict[str, Any]:
+    return {column: _TO_ROW.get(column, _plain)(getattr(game, column)) for column in COLUMNS}
+
+
+def _game(row: sqlite3.Row) -> StoredGame:
+    return StoredGame(**{column: _FROM_ROW.get(column, _plain)(row[column]) for column in COLUMNS})

@@ -15,7 +15,7 @@ import os
 from collections.abc import Mapping
 from urllib.parse import parse_qs, urlsplit
 
-from store.base import Store, StoreError
+from matches.storage import Store, StoreError
 from store.sqlite import SqliteStore
 
 DEFAULT_DATABASE_URL = "sqlite:///data/kamen.db"

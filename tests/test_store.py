@@ -11,19 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from store import (
-    DEFAULT_DATABASE_URL,
-    ChannelBusy,
-    FirstChoice,
-    GuildSettings,
-    Status,
-    Store,
-    StoredGame,
-    StoreError,
-    database_url,
-    open_store,
-    store_for,
-)
+from matches.records import FirstChoice, GuildSettings, Status, StoredGame
+from matches.storage import ChannelBusy, Store, StoreError
+from store import DEFAULT_DATABASE_URL, database_url, open_store, store_for
 from store.schema import migrations
 from store.sqlite import MIGRATIONS, SqliteStore
 
@@ -79,7 +69,7 @@ async def test_open_creates_the_folder_and_sets_the_pragmas(tmp_path: Path) -> N
 
 
 async def test_a_fresh_database_has_every_migration(store: SqliteStore) -> None:
-    assert await store.schema_version() == len(migrations(MIGRATIONS)) == 3
+    assert await store.schema_version() == len(migrations(MIGRATIONS)) == 4
 
 
 def test_migrations_split_into_statements() -> None:
@@ -142,7 +132,7 @@ async def test_a_version_1_database_is_upgraded_in_place(tmp_path: Path) -> None
     path = tmp_path / "old.db"
     make_version_1(path)
     async with SqliteStore(path) as store:
-        assert await store.schema_version() == 3
+        assert await store.schema_version() == 4
         challenge = await store.get_game(1)
         game = await store.get_game(2)
         assert challenge is not None and game is not None
@@ -156,7 +146,7 @@ async def test_a_version_1_database_is_upgraded_in_place(tmp_path: Path) -> None
     db = sqlite3.connect(path)
     versions = [row[0] for row in db.execute("SELECT version FROM schema_migrations")]
     db.close()
-    assert versions == [1, 2, 3]
+    assert versions == [1, 2, 3, 4]
 
 
 async def test_opening_twice_applies_nothing_again(tmp_path: Path) -> None:
@@ -164,7 +154,7 @@ async def test_opening_twice_applies_nothing_again(tmp_path: Path) -> None:
     async with SqliteStore(path) as store:
         await store.create_game(a_game())
     async with SqliteStore(path) as store:
-        assert await store.schema_version() == 3
+        assert await store.schema_version() == 4
         assert (await store.get_game(1)) is not None
 
 
@@ -196,7 +186,7 @@ async def test_two_processes_opening_a_fresh_file_at_once_both_succeed(tmp_path:
     stores = [SqliteStore(tmp_path / "k.db") for _ in range(4)]
     await asyncio.gather(*(store.open() for store in stores))
     try:
-        assert [await store.schema_version() for store in stores] == [3, 3, 3, 3]
+        assert [await store.schema_version() for store in stores] == [4, 4, 4, 4]
     finally:
         for store in stores:
             await store.close()

@@ -1,0 +1,89 @@
+"""Domain events: a game started, a move was played, a game finished.
+
+The ledger produces them at the one place each happens (the commit of that
+change) and hands them to `Events.publish` only after the write has
+committed, so a subscriber that reads the store sees the change. Ratings,
+leagues and notifications subscribe (`service.events.subscribe(callback)`)
+without touching the play code. A subscriber may be a plain function or a
+coroutine function; one that raises is logged and the others still run: the
+move has been made, and nothing a subscriber does can undo it.
+"""
+
+from __future__ import annotations
+
+import inspect
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+
+from games.base import Side, Termination
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class GameStarted:
+    """A game began: a challenge was accepted, or a game against Kamen or a study started."""
+
+    game_id: int
+    guild_id: int
+    channel_id: int
+    game: str
+    players: tuple[int, int]
+    ai_level: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class MovePlayed:
+    """One move was played (`pass` too, by the player whose only move it was)."""
+
+    game_id: int
+    guild_id: int
+    game: str
+    ply: int  # 1-based: the move's number in the game's move list
+    move: str
+    side: Side
+    mover_id: int
+
+
+@dataclass(frozen=True, slots=True)
+class GameFinished:
+    """A game ended, by the rules, resignation, agreement or time.
+
+    `rated`: two different people played, neither of them Kamen, and the game
+    was not abandoned: the games a rating may count.
+    """
+
+    game_id: int
+    guild_id: int
+    game: str
+    players: tuple[int, int]
+    result: str
+    reason: Termination
+    rated: bool
+
+
+Event = GameStarted | MovePlayed | GameFinished
+Subscriber = Callable[[Event], Awaitable[None] | None]
+
+
+class Events:
+    """The subscribers, told of each event in the order they subscribed."""
+
+    def __init__(self) -> None:
+        self._subscribers: list[Subscriber] = []
+
+    def subscribe(self, callback: Subscriber) -> Callable[[], None]:
+        """Call `callback(event)` after every committed event; returns a function to unsubscribe."""
+        self._subscribers.append(callback)
+        return lambda: self._subscribers.remove(callback)
+
+    async def publish(self, events: list[Event]) -> None:
+        for event in events:
+            for callback in list(self._subscribers):
+                try:
+                    done = callback(event)
+                    if inspect.isawaitable(done):
+                        await done
+                except Exception:
+                    log.exception("a subscriber failed on %r; the game goes on", event)

@@ -1,0 +1,94 @@
+"""The domain's words for a stored game: where it stands, who plays first, the row itself.
+
+These are the service's values; every store backend maps its rows to them
+(`store/` imports them from here), so nothing above `store/` learns which
+database it talks to. A game is kept as its move list; positions are the
+engines' business.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from datetime import datetime
+
+from games.base import Termination
+
+
+class Status(enum.StrEnum):
+    """Where a game stands: `challenge` → `active` → `finished`, or a challenge that ended."""
+
+    CHALLENGE = "challenge"
+    ACTIVE = "active"
+    FINISHED = "finished"
+    DECLINED = "declined"
+    EXPIRED = "expired"
+    CANCELLED = "cancelled"
+
+    @property
+    def is_open(self) -> bool:
+        """A challenge waiting for an answer or a game being played."""
+        return self in (Status.CHALLENGE, Status.ACTIVE)
+
+
+class FirstChoice(enum.StrEnum):
+    """Who plays the first side, as the challenger asked."""
+
+    CHALLENGER = "challenger"
+    OPPONENT = "opponent"
+    RANDOM = "random"
+
+
+@dataclass(frozen=True, slots=True)
+class StoredGame:
+    """One game as the database keeps it: a challenge, an ongoing or an ended game.
+
+    `moves` is the truth of the game (canonical move texts, none containing
+    whitespace). `first_id`/`second_id` are set once the sides are known. The
+    store assigns `id` and `version` on creation; `version` is the one the game
+    was read at, and `update_game` checks it. `reason` is why a finished game
+    ended, a code; how it ended (by the rules, resigned, agreed, on time) is
+    that code too, so there is no second column to disagree with it.
+
+    Adding a column: a field here, its column in `store/sqlite.py` `COLUMNS`
+    (with a converter if it is not a plain value) and a migration.
+    """
+
+    guild_id: int
+    channel_id: int
+    game: str
+    status: Status
+    challenger_id: int
+    created_at: datetime
+    updated_at: datetime
+    variant: str = ""
+    message_id: int | None = None
+    opponent_id: int | None = None
+    first_choice: FirstChoice = FirstChoice.RANDOM
+    first_id: int | None = None
+    second_id: int | None = None
+    ai_level: str | None = None
+    moves: tuple[str, ...] = ()
+    result: str | None = None
+    reason: Termination | None = None
+    draw_offer_by: int | None = None
+    move_seconds: int | None = None
+    deadline: datetime | None = None
+    remind_at: datetime | None = None
+    id: int = 0
+    version: int = 0
+
+    @property
+    def players(self) -> tuple[int, int] | None:
+        """The first and second player's user ids, once the game has begun."""
+        if self.first_id is None or self.second_id is None:
+            return None
+        return self.first_id, self.second_id
+
+
+@dataclass(frozen=True, slots=True)
+class GuildSettings:
+    """A server's choices; a server that never chose has the defaults."""
+
+    guild_id: int
+    threads: bool = True
