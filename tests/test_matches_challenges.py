@@ -21,9 +21,11 @@ from matches import (
     NoGameHere,
     NotAPlayer,
     NotChallenged,
+    Status,
     SweepKind,
 )
-from store import Status, open_store
+from store import open_store
+from tests.matches_support import refused
 
 GUILD, CHANNEL, THREAD = 1, 10, 11
 ALICE, BOB, CAROL, BOT = 100, 200, 300, 999
@@ -102,9 +104,9 @@ async def test_random_first_is_decided_by_the_injected_chance(tmp_path: Path) ->
 
 async def test_only_the_challenged_user_can_accept(env: Env) -> None:
     offered = await challenge(env)
-    with pytest.raises(NotChallenged, match="Only the challenged user"):
+    with refused(NotChallenged, "Only the challenged user"):
         await env.service.accept(offered.id, CAROL)
-    with pytest.raises(CannotChallengeYourself, match="your own challenge"):
+    with refused(CannotChallengeYourself, "your own challenge"):
         await env.service.accept(offered.id, ALICE)
     assert env.rows() == [(offered.id, "challenge")]
 
@@ -112,7 +114,7 @@ async def test_only_the_challenged_user_can_accept(env: Env) -> None:
 async def test_a_challenge_cannot_be_accepted_twice(env: Env) -> None:
     offered = await challenge(env)
     await env.service.accept(offered.id, BOB)
-    with pytest.raises(ChallengeClosed, match="already accepted"):
+    with refused(ChallengeClosed, "already accepted"):
         await env.service.accept(offered.id, BOB)
 
 
@@ -174,13 +176,13 @@ async def test_a_player_may_play_in_several_channels(env: Env) -> None:
 
 async def test_decline_is_for_the_challenged_user_only(env: Env) -> None:
     offered = await challenge(env)
-    with pytest.raises(NotChallenged, match="cancel it"):
+    with refused(NotChallenged, "cancel it"):
         await env.service.decline(offered.id, ALICE)
     with pytest.raises(NotChallenged):
         await env.service.decline(offered.id, CAROL)
     declined = await env.service.decline(offered.id, BOB)
     assert declined.status is Status.DECLINED and declined.deadline is None
-    with pytest.raises(ChallengeClosed, match="declined"):
+    with refused(ChallengeClosed, "declined"):
         await env.service.accept(offered.id, BOB)
 
 
@@ -192,11 +194,11 @@ async def test_an_open_challenge_cannot_be_declined(env: Env) -> None:
 
 async def test_cancel_is_for_the_challenger_only(env: Env) -> None:
     offered = await challenge(env)
-    with pytest.raises(NotAPlayer, match="Only the challenger"):
+    with refused(NotAPlayer, "Only the challenger"):
         await env.service.cancel(offered.id, BOB)
     cancelled = await env.service.cancel(offered.id, ALICE)
     assert cancelled.status is Status.CANCELLED
-    with pytest.raises(ChallengeClosed, match="cancelled"):
+    with refused(ChallengeClosed, "cancelled"):
         await env.service.accept(offered.id, BOB)
     assert env.rows() == [(offered.id, "cancelled")]
 
@@ -269,7 +271,7 @@ async def test_no_bot_without_a_picker(tmp_path: Path) -> None:
     store = await open_store(f"sqlite:///{tmp_path}/k.db")
     try:
         service = MatchService(store, bot_user_id=BOT, clock=ManualClock())
-        with pytest.raises(BadInput, match="no computer opponent"):
+        with refused(BadInput, "no computer opponent"):
             await service.challenge(
                 guild_id=GUILD, channel_id=CHANNEL, challenger_id=ALICE, game="oska",
                 opponent_id=BOT,
@@ -305,7 +307,7 @@ async def test_no_bot_without_a_picker(tmp_path: Path) -> None:
 async def test_bad_input_is_refused_and_nothing_is_written(
     env: Env, options: dict, words: str
 ) -> None:
-    with pytest.raises(BadInput, match=words):
+    with refused(BadInput, words):
         await challenge(env, **options)
     assert env.rows() == []
 
@@ -318,9 +320,9 @@ async def test_time_controls_are_read_in_the_usual_units(env: Env) -> None:
 
 
 async def test_unknown_game_ids_and_empty_channels(env: Env) -> None:
-    with pytest.raises(NoGameHere, match="#42"):
+    with refused(NoGameHere, "#42"):
         await env.service.accept(42, BOB)
-    with pytest.raises(NoGameHere, match="no game in this channel"):
+    with refused(NoGameHere, "no game in this channel"):
         await env.service.view(channel_id=CHANNEL)
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from games.base import Side
+from games.base import Outcome, Side, Termination
 from matches import (
     Ending,
     FirstLegalMove,
@@ -17,10 +17,13 @@ from matches import (
     ManualClock,
     MatchService,
     OutOfTime,
+    Status,
+    Store,
     SweepEvent,
     SweepKind,
 )
-from store import Status, Store, open_store
+from store import open_store
+from words.games import outcome_text
 
 GUILD, CHANNEL = 1, 10
 ALICE, BOB, BOT = 100, 200, 999
@@ -83,7 +86,9 @@ async def test_reminder_once_then_loss_on_time_across_a_restart(tmp_path: Path) 
         assert [(e.kind, e.user_id) for e in timeouts] == [(SweepKind.TIMEOUT, BOB)]
         view = timeouts[0].view
         assert view.status is Status.FINISHED and view.ending is Ending.TIME
-        assert view.result == "1-0" and view.reason == "Red ran out of time"
+        assert view.result == "1-0" and view.reason is Termination.TIME
+        assert view.outcome == Outcome(Side.FIRST, Termination.TIME, Side.SECOND)
+        assert outcome_text(view.outcome, view.game, view.spec.side_names) == "Red ran out of time"
         assert view.winner_id == ALICE
         assert await service.sweep(clock() + 100 * HOUR) == []
     finally:
@@ -119,7 +124,7 @@ async def test_a_move_in_time_beats_a_sweeper_that_read_before_it(tmp_path: Path
         due = await store.due(clock())
         assert len(due) == 1  # the reminder is due ...
         await service.move(ALICE, "a1-b2", channel_id=CHANNEL)  # ... but Alice moves first
-        assert await service._sweep_one(due[0], clock()) is None
+        assert await service.clocks._sweep_one(due[0], clock()) is None
         assert await service.sweep() == []  # Bob's fresh clock is not half gone
     finally:
         await store.close()

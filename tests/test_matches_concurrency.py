@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+import words
 from matches import (
     ChallengeClosed,
     GameOver,
@@ -19,8 +20,11 @@ from matches import (
     MoveResult,
     NotYourTurn,
     StaleAction,
+    Status,
+    Store,
+    StoredGame,
 )
-from store import Status, Store, StoredGame, open_store
+from store import open_store
 
 GUILD = 1
 ALICE, BOB, CAROL = 100, 200, 300
@@ -107,7 +111,7 @@ async def play_races(
                 gate.arm(barrier)
             pair = services if chooser.random() < 0.5 else (services[1], services[0])
             landed, refused = await race_two_moves(pair, view, expected=round_ % 2 == 0)
-            assert isinstance(refused, StaleAction) and refused.message == CHANGED, refused
+            assert isinstance(refused, StaleAction) and words.explain(refused) == CHANGED, refused
             assert stored_moves(path, view.id) == landed.view.moves == (*view.moves, landed.move)
             view = landed.view
         if view.status is not Status.ACTIVE:
@@ -186,7 +190,8 @@ async def test_an_open_challenge_taken_by_two_at_once_goes_to_one(tmp_path: Path
             errors = [o for o in outcomes if isinstance(o, BaseException)]
             assert len(games) == 1 and len(errors) == 1, outcomes
             assert isinstance(errors[0], ChallengeClosed), errors
-            assert errors[0].message == "This challenge was already accepted."
+            assert errors[0].code == "match.challenge-closed.accepted"
+            assert words.explain(errors[0]) == "This challenge was already accepted."
             final = await first.view(game_id=offered.id)
             assert final.opponent_id == games[0].opponent_id in (BOB, CAROL)
     finally:
