@@ -27,6 +27,7 @@ from matches.errors import (
 from matches.events import Event, Events, GameFinished, GameStarted, MovePlayed
 from matches.ledger import Ledger
 from matches.picker import LEVELS, FirstLegalMove, MovePicker, RandomMove
+from matches.play import ordered_moves, origin
 from matches.positions import ReplayError
 from matches.records import FirstChoice, GuildSettings, Status, StoredGame
 from matches.service import MatchService
@@ -85,5 +86,7 @@ __all__ = [
     "StoredGame",
     "SweepEvent",
     "SweepKind",
+    "ordered_moves",
+    "origin",
     "system_clock",
 ]
