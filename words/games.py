@@ -65,6 +65,13 @@ def outcome_of_params(params: Mapping[str, Any], locale: str = DEFAULT_LOCALE) -
     )
 
 
+def with_outcome(params: Mapping[str, Any], locale: str = DEFAULT_LOCALE) -> dict[str, Any]:
+    """`params` with `{outcome}` written out when they carry one (`Outcome.as_params`)."""
+    if "reason" in params and "game" in params and "outcome" not in params:
+        return {**params, "outcome": outcome_of_params(params, locale)}
+    return dict(params)
+
+
 def outcome_code(game: str, reason: str, draw: bool, locale: str = DEFAULT_LOCALE) -> str:
     """The catalogue entry an outcome of `game` for `reason` reads (see the module's doc)."""
     keys = [f"outcome.{game}.{reason}", f"outcome.{reason}"]

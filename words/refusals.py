@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from words.catalogue import DEFAULT_LOCALE, Coded, say
-from words.games import outcome_of_params
+from words.games import with_outcome
 
 
 def explain(error: Coded, locale: str = DEFAULT_LOCALE) -> str:
@@ -33,8 +33,7 @@ def _explain(code: str, params: dict[str, Any], locale: str) -> str:
         inner = dict(params)
         cause = str(inner.pop("cause"))
         return say(code, locale, **{**params, "cause": _explain(cause, inner, locale)})
-    if "reason" in params and "game" in params and "outcome" not in params:
-        params = {**params, "outcome": outcome_of_params(params, locale)}
+    params = with_outcome(params, locale)
     text = say(code, locale, **params)
     if "legal" not in params:
         return text

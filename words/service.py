@@ -9,8 +9,10 @@ from __future__ import annotations
 from typing import Any
 
 from words.catalogue import DEFAULT_LOCALE, say
+from words.games import with_outcome
 
 
 def headline(result: Any, locale: str = DEFAULT_LOCALE) -> str:
     """One plain line for the board: the move, any pass, and what next."""
-    return " ".join(say(code, locale, **params) for code, params in result.headline_parts())
+    parts = result.headline_parts()
+    return " ".join(say(code, locale, **with_outcome(params, locale)) for code, params in parts)
