@@ -47,8 +47,8 @@ VOLUME ["/data"]
 # /healthz and /metrics; set HEALTH_HOST=0.0.0.0 to reach them from outside the container.
 EXPOSE 8080
 
-# Healthy = connected to Discord's gateway and the database answers (see bot/health.py).
+# Healthy = connected to Discord's gateway and the database answers (see runtime/health.py).
 HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
-    CMD ["python", "-m", "bot.health"]
+    CMD ["python", "-m", "runtime.health"]
 
 CMD ["python", "-m", "bot"]

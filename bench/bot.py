@@ -35,7 +35,8 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from games.registry import GAMES
-from store import FirstChoice, Status, StoredGame, open_store
+from matches import FirstChoice, Status, StoredGame
+from store import open_store
 from tests.bot_support import MENTION, BotProcess, settle
 from tests.fake_discord import Channel, FakeDiscord, Message, User
 

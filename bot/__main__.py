@@ -4,8 +4,9 @@ A missing or malformed token stops the bot at once with one line on stderr
 saying how to get one, and exit status 2; so does a token Discord refuses.
 The token itself is never printed or logged. The settings are checked
 before discord.py is even imported, so a mistake is reported at once.
-While it runs it serves `/healthz` and `/metrics` (`bot.health`) and logs one
-line per event (`bot.logs`).
+While it runs it serves `/healthz` and `/metrics` (`runtime.health`) and logs
+one line per event (`runtime.logs`). This is the one module of `bot/` that
+knows the store: it opens it and hands it to the client.
 """
 
 from __future__ import annotations
@@ -16,8 +17,8 @@ import logging
 import signal
 import sys
 
-from bot.logs import configure_logging
-from bot.settings import TOKEN_HELP, Settings, SettingsError
+from runtime.logs import configure_logging
+from runtime.settings import TOKEN_HELP, Settings, SettingsError
 
 log = logging.getLogger("bot")
 
@@ -25,15 +26,9 @@ log = logging.getLogger("bot")
 async def run(settings: Settings) -> None:
     """Run the bot until it is stopped (SIGTERM, Ctrl-C)."""
     from bot.client import build_client, point_discord_at
-    from bot.health import (
-        Health,
-        HealthServer,
-        Metrics,
-        games_active,
-        gateway_check,
-        store_check,
-    )
-    from bot.opponent import PooledPicker
+    from runtime.health import Health, HealthServer, games_active, gateway_check, store_check
+    from runtime.metrics import Metrics
+    from runtime.opponent import PooledPicker
     from store import open_store
 
     point_discord_at(settings)

@@ -22,14 +22,15 @@ from games.base import GameSpec
 from matches import (
     BadInput,
     DrawEvent,
+    FirstChoice,
     GameOver,
     GameView,
     MatchError,
     NotAPlayer,
     StaleAction,
+    Status,
 )
 from matches.inputs import MAX_RECORD
-from store import FirstChoice, Status
 
 log = logging.getLogger(__name__)
 

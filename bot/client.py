@@ -12,6 +12,7 @@ else the bot needs.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from datetime import timedelta
 from typing import Any
@@ -22,12 +23,11 @@ from discord import app_commands
 
 from bot import commands, components
 from bot.actions import Actions
-from bot.health import Metrics
-from bot.opponent import Opponent
-from bot.settings import Settings
 from bot.sweeper import Sweeper
-from matches import Clock, MatchService, system_clock
-from store import Store
+from matches import Clock, MatchService, Store, system_clock
+from runtime.metrics import Metrics
+from runtime.opponent import Opponent
+from runtime.settings import Settings
 
 log = logging.getLogger(__name__)
 
@@ -106,8 +106,8 @@ class KamenMixin:
 
     async def on_ready(self) -> None:
         log.info("ready as %s", self.user)  # type: ignore[attr-defined]
-        if self._started:
-            return
+        if self._started or self.is_closed():  # type: ignore[attr-defined]
+            return  # a `ready` that arrives while closing starts nothing: the store goes next
         self._started = True
         sweeper = Sweeper(self.actions)
         self._sweeper_task = asyncio.create_task(
@@ -139,8 +139,11 @@ class KamenMixin:
             )
 
     async def close(self) -> None:
-        if self._sweeper_task is not None:
-            self._sweeper_task.cancel()
+        sweeper = self._sweeper_task
+        if sweeper is not None:  # stopped before the store closes, not in the middle of a sweep
+            sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await sweeper
         # discord.py 2.7 leaves its wait for the servers running when closed during start-up;
         # it would then dispatch `ready` on a closed client (an error in the log).
         state = getattr(self, "_connection", None)

@@ -20,15 +20,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, ClassVar, cast
+from typing import Any, ClassVar, Protocol, cast
 
 import discord
 from discord import ui
 
 from matches import GameView
-
-if TYPE_CHECKING:
-    from bot.actions import Actions
 
 PREFIX = "kamen:"
 MAX_OPTIONS = 25
@@ -37,9 +34,52 @@ _ID = r"(?P<game>[0-9]{1,20})"
 _PLY = r"(?P<ply>[0-9]{1,6})"
 
 
-def actions_of(interaction: discord.Interaction) -> Actions:
+class Handlers(Protocol):
+    """What the components call (`bot.actions.Actions` is it): named here, so that the
+    components need not import the handlers that build them."""
+
+    async def answer_challenge(
+        self, interaction: discord.Interaction, answer: str, game_id: int
+    ) -> None: ...
+
+    async def move_by_menu(
+        self,
+        interaction: discord.Interaction,
+        game_id: int,
+        ply: int,
+        move: str,
+        *,
+        second_step: bool = False,
+    ) -> None: ...
+
+    async def pick_piece(
+        self, interaction: discord.Interaction, game_id: int, ply: int, square: str
+    ) -> None: ...
+
+    async def ask_resign(
+        self, interaction: discord.Interaction, game_id: int | None = None, ply: int | None = None
+    ) -> None: ...
+
+    async def resign(self, interaction: discord.Interaction, *, game_id: int) -> None: ...
+
+    async def draw(
+        self,
+        interaction: discord.Interaction,
+        *,
+        game_id: int | None = None,
+        ply: int | None = None,
+    ) -> None: ...
+
+    async def decline_draw(
+        self, interaction: discord.Interaction, game_id: int, ply: int
+    ) -> None: ...
+
+    async def unknown_component(self, interaction: discord.Interaction) -> None: ...
+
+
+def actions_of(interaction: discord.Interaction) -> Handlers:
     """The bot's handlers, which the client carries (resources are passed in, not global)."""
-    return cast("Actions", interaction.client.actions)  # type: ignore[attr-defined]
+    return cast("Handlers", interaction.client.actions)  # type: ignore[attr-defined]
 
 
 def _values(interaction: discord.Interaction) -> list[str]:

@@ -15,8 +15,7 @@ from typing import Any
 import discord
 
 from games.base import GameSpec, Side
-from matches import GameView, MatchError
-from store import FirstChoice, Status
+from matches import FirstChoice, GameView, MatchError, Status
 
 log = logging.getLogger(__name__)
 

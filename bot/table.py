@@ -25,12 +25,11 @@ from typing import Any, Concatenate, ParamSpec, TypeVar
 import discord
 
 from bot import components, images, replies
-from bot.health import Metrics
-from bot.opponent import Opponent
-from bot.settings import Settings
 from games.base import MoveInfo
-from matches import GameView, MatchError, MatchService, MoveResult, StaleAction
-from store import Status
+from matches import GameView, MatchError, MatchService, MoveResult, StaleAction, Status
+from runtime.metrics import Metrics
+from runtime.opponent import Opponent
+from runtime.settings import Settings
 
 log = logging.getLogger(__name__)
 

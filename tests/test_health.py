@@ -13,17 +13,9 @@ from typing import Any
 import aiohttp
 import pytest
 
-from bot.health import (
-    CONTENT_TYPE,
-    Check,
-    Health,
-    HealthServer,
-    Metrics,
-    gateway_check,
-    health_address,
-    probe_url,
-    store_check,
-)
+from runtime.environment import health_address
+from runtime.health import Check, Health, HealthServer, gateway_check, probe_url, store_check
+from runtime.metrics import CONTENT_TYPE, Metrics
 from store import open_store
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -162,7 +154,7 @@ async def run_probe(port: int | str) -> tuple[int, str]:
     process = await asyncio.create_subprocess_exec(
         sys.executable,
         "-m",
-        "bot.health",
+        "runtime.health",
         cwd=ROOT,
         env=env,
         stdout=asyncio.subprocess.PIPE,

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.settings import Settings, SettingsError
+from runtime.settings import Settings, SettingsError
 from tests.bot_support import BotProcess
 from tests.fake_discord import FakeDiscord
 

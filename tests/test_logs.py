@@ -12,7 +12,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from bot.logs import REDACTED, Redactor, configure_logging
+from runtime.logs import REDACTED, Redactor, configure_logging
 
 TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GaBcDe.abcdefghijklmnopqrstuvwxyz0123456789AB"
 # Shaped like a token but not the configured one: a second bot's, pasted into a message.

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.logs import TOKEN_SHAPE
+from runtime.logs import TOKEN_SHAPE
 
 ROOT = Path(__file__).resolve().parents[1]
 SECRET_NAME = re.compile(r"TOKEN|SECRET|PASSWORD|PASSWD|API_?KEY|PRIVATE", re.I)
@@ -162,7 +162,7 @@ def test_the_command_and_the_healthcheck(stages: list[Stage]) -> None:
     assert exec_form(final.last("CMD").args) == ["python", "-m", "bot"]
     healthcheck = final.last("HEALTHCHECK").args
     options, _, command = healthcheck.partition(" CMD ")
-    assert exec_form(command) == ["python", "-m", "bot.health"]
+    assert exec_form(command) == ["python", "-m", "runtime.health"]
     for option in ("--interval=", "--timeout=", "--start-period=", "--retries="):
         assert option in options
 
@@ -302,7 +302,7 @@ def test_compose_runs_the_bot_with_its_volume_env_file_restart_and_healthcheck()
         "env_file: .env",
         "restart: unless-stopped",
         "- kamen-data:/data",
-        'test: ["CMD", "python", "-m", "bot.health"]',
+        'test: ["CMD", "python", "-m", "runtime.health"]',
     ):
         assert needle in bot, needle
     assert "\nvolumes:\n  kamen-data:" in live
@@ -314,7 +314,8 @@ def test_compose_runs_the_bot_with_its_volume_env_file_restart_and_healthcheck()
 def test_env_example_lists_every_setting_the_bot_reads() -> None:
     example = (ROOT / ".env.example").read_text()
     listed = set(re.findall(r"^#? ?([A-Z][A-Z0-9_]+)=", example, re.M))
-    sources = [*(ROOT / "bot").glob("*.py"), ROOT / "store" / "url.py"]
+    sources = [*(ROOT / "bot").glob("*.py"), *(ROOT / "runtime").glob("*.py")]
+    sources.append(ROOT / "store" / "url.py")
     read = set()
     for source in sources:
         read |= set(

@@ -159,7 +159,10 @@ def image(tmp_path_factory: pytest.TempPathFactory) -> Image:
 def test_the_wheel_is_installed_not_editable_into_a_clean_environment(image: Image) -> None:
     python = image.venv / "bin" / "python"
     assert python.exists() and not (image.venv / "bin" / "pip").exists()
-    script = "import bot, games, matches, render, store; print(bot.__file__, store.__file__)"
+    script = (
+        "import bot, games, matches, render, runtime, store, words;"
+        " print(bot.__file__, runtime.__file__, store.__file__)"
+    )
     done = run(["python", "-c", script], cwd=image.data, env=container_env(image))
     assert done.returncode == 0, done.stderr
     for path in done.stdout.split():

@@ -5,12 +5,11 @@ A small aiohttp server (aiohttp comes with discord.py) on `HEALTH_HOST`:
 `/healthz` answers 200 and `{"status": "ok", ...}` when the bot is ready,
 meaning connected to Discord's gateway *and* able to query its database;
 otherwise 503 with the reason of each failing check. `/metrics` is the
-Prometheus text format: games active, moves played, interaction latency,
-errors, and the two checks as gauges.
+Prometheus text format (`runtime.metrics`): games active, moves played,
+interaction latency, errors, and the two checks as gauges.
 
-The bot owns one `Metrics` and counts into it as things happen; `Health`
-runs the checks (async callables, each with a timeout) when asked.
-`python -m bot.health` is the HEALTHCHECK's probe: it asks `/healthz` on the
+`Health` runs the checks (async callables, each with a timeout) when asked.
+`python -m runtime.health` is the HEALTHCHECK's probe: it asks `/healthz` on the
 configured port with the standard library alone (the slim image has no curl)
 and exits 0 when the bot is ready, 1 otherwise, printing the answer.
 """
@@ -19,32 +18,24 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
-import math
 import os
 import sys
-import time
 import urllib.error
 import urllib.request
-from collections import Counter
-from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
-from importlib import metadata
+from collections.abc import Awaitable, Callable, Iterable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
-if TYPE_CHECKING:  # imported when serving: the settings and the probe need neither
-    import discord
+from runtime.environment import DEFAULT_HOST, DEFAULT_PORT, health_address, read_dotenv
+from runtime.metrics import CONTENT_TYPE, Metrics, render_metrics, version
+
+if TYPE_CHECKING:  # imported when serving: the probe needs neither
     from aiohttp import web
 
-    from store import Store
+    from matches import Store
 
-DEFAULT_HOST = "127.0.0.1"
-DEFAULT_PORT = 8080
 CHECK_TIMEOUT = 2.0
-# Seconds; Discord voids an interaction not answered within 3 s, hence the buckets near it.
-BUCKETS = (0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 3.0, 5.0, 10.0)
-CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
 
 Probe = Callable[[], Awaitable[bool]]
 
@@ -70,52 +61,6 @@ class Readiness:
 
     def as_json(self) -> dict[str, Any]:
         return {"status": "ok" if self.ready else "unavailable", "checks": self.checks}
-
-
-class Histogram:
-    """Observations counted into cumulative buckets, as Prometheus wants them."""
-
-    def __init__(self, buckets: Sequence[float] = BUCKETS) -> None:
-        self.bounds = tuple(sorted(buckets))
-        self.counts = [0] * len(self.bounds)
-        self.count = 0
-        self.sum = 0.0
-
-    def observe(self, value: float) -> None:
-        self.count += 1
-        self.sum += value
-        for index, bound in enumerate(self.bounds):
-            if value <= bound:
-                self.counts[index] += 1
-
-
-@dataclass
-class Metrics:
-    """What the bot counts as it runs. Plain numbers: one event loop writes them."""
-
-    moves: Counter[str] = field(default_factory=Counter)
-    errors: Counter[str] = field(default_factory=Counter)
-    interactions: dict[str, Histogram] = field(default_factory=dict)
-    started: float = field(default_factory=time.time)
-
-    def move_played(self, game: str) -> None:
-        self.moves[game] += 1
-
-    def error(self, kind: str) -> None:
-        self.errors[kind] += 1
-
-    def interaction(self, kind: str, seconds: float) -> None:
-        """An interaction of `kind` (command, component, autocomplete, modal) took `seconds`."""
-        self.interactions.setdefault(kind, Histogram()).observe(seconds)
-
-    @contextlib.contextmanager
-    def timing(self, kind: str) -> Iterator[None]:
-        """Observe how long the `with` block takes as an interaction of `kind`."""
-        began = time.perf_counter()
-        try:
-            yield
-        finally:
-            self.interaction(kind, time.perf_counter() - began)
 
 
 class Health:
@@ -156,7 +101,7 @@ class Health:
                 games = await asyncio.wait_for(self.games_active(), self.timeout)
             except Exception:
                 self.metrics.error("metrics")
-        return render_metrics(self.metrics, readiness, games)
+        return render_metrics(self.metrics, readiness.checks, games)
 
     def app(self) -> web.Application:
         from aiohttp import web
@@ -170,7 +115,7 @@ class Health:
         from aiohttp import web
 
         readiness = await self.readiness()
-        body = {**readiness.as_json(), "version": _version()}
+        body = {**readiness.as_json(), "version": version()}
         return web.json_response(body, status=200 if readiness.ready else 503)
 
     async def _metrics(self, request: web.Request) -> web.Response:
@@ -215,15 +160,44 @@ class HealthServer:
 # ------------------------------------------------------------------ the bot's two checks
 
 
-def gateway_check(client: discord.Client) -> Check:
+class _Connection(Protocol):
+    def is_closed(self) -> bool: ...
+
+
+class _Socket(Protocol):
+    @property
+    def open(self) -> bool: ...
+
+
+class _Guild(Protocol):
+    @property
+    def id(self) -> int: ...
+
+
+class GatewayClient(Protocol):
+    """What the checks read of a discord.py client (plain or sharded): no Discord import here."""
+
+    @property
+    def ws(self) -> _Socket | None: ...
+
+    @property
+    def guilds(self) -> Iterable[_Guild]: ...
+
+    def is_closed(self) -> bool: ...
+
+    def is_ready(self) -> bool: ...
+
+
+def gateway_check(client: GatewayClient) -> Check:
     """Ready, and every gateway connection of the client open (one, or one per shard)."""
 
     async def connected() -> bool:
         if client.is_closed() or not client.is_ready():
             return False
-        shards = getattr(client, "shards", None)
+        shards: Any = getattr(client, "shards", None)
         if isinstance(shards, dict):  # AutoShardedClient
-            return bool(shards) and not any(shard.is_closed() for shard in shards.values())
+            connections: list[_Connection] = list(shards.values())
+            return bool(connections) and not any(shard.is_closed() for shard in connections)
         ws = client.ws
         return ws is not None and ws.open
 
@@ -240,7 +214,7 @@ def store_check(store: Store) -> Check:
     return Check("store", reachable, "the database does not answer")
 
 
-def games_active(client: discord.Client, store: Store) -> Callable[[], Awaitable[int]]:
+def games_active(client: GatewayClient, store: Store) -> Callable[[], Awaitable[int]]:
     """The number of games being played in the client's servers (asked at each scrape)."""
 
     async def count() -> int:
@@ -250,90 +224,7 @@ def games_active(client: discord.Client, store: Store) -> Callable[[], Awaitable
     return count
 
 
-# ------------------------------------------------------------------ the Prometheus text
-
-
-def render_metrics(metrics: Metrics, readiness: Readiness, games_active: int | None) -> str:
-    """The metrics in Prometheus' text exposition format (version 0.0.4)."""
-    out: list[str] = []
-
-    def family(name: str, kind: str, text: str) -> None:
-        out.append(f"# HELP {name} {text}")
-        out.append(f"# TYPE {name} {kind}")
-
-    family("kamen_info", "gauge", "The running version of Kamen.")
-    out.append(f"kamen_info{_labels(version=_version())} 1")
-    family("kamen_start_time_seconds", "gauge", "When the bot started, in Unix time.")
-    out.append(f"kamen_start_time_seconds {_number(metrics.started)}")
-    for name, text in (
-        ("gateway", "1 when connected to the Discord gateway."),
-        ("store", "1 when the database answers."),
-    ):
-        metric = "kamen_gateway_connected" if name == "gateway" else "kamen_store_ok"
-        family(metric, "gauge", text)
-        out.append(f"{metric} {int(readiness.checks.get(name) == 'ok')}")
-    if games_active is not None:
-        family("kamen_games_active", "gauge", "Games being played.")
-        out.append(f"kamen_games_active {games_active}")
-    family("kamen_moves_total", "counter", "Moves played, by game.")
-    for game, count in sorted(metrics.moves.items()):
-        out.append(f"kamen_moves_total{_labels(game=game)} {count}")
-    family("kamen_errors_total", "counter", "Errors, by kind.")
-    for kind, count in sorted(metrics.errors.items()):
-        out.append(f"kamen_errors_total{_labels(kind=kind)} {count}")
-    family(
-        "kamen_interaction_seconds",
-        "histogram",
-        "Time from an interaction's arrival to the end of its handling, by kind.",
-    )
-    for kind, histogram in sorted(metrics.interactions.items()):
-        for bound, count in zip(histogram.bounds, histogram.counts, strict=True):
-            labels = _labels(kind=kind, le=_number(bound))
-            out.append(f"kamen_interaction_seconds_bucket{labels} {count}")
-        labels = _labels(kind=kind, le="+Inf")
-        out.append(f"kamen_interaction_seconds_bucket{labels} {histogram.count}")
-        out.append(f"kamen_interaction_seconds_sum{_labels(kind=kind)} {_number(histogram.sum)}")
-        out.append(f"kamen_interaction_seconds_count{_labels(kind=kind)} {histogram.count}")
-    return "\n".join(out) + "\n"
-
-
-def _labels(**labels: str) -> str:
-    def escape(value: str) -> str:
-        return value.replace("\\", "\\\\").replace("\n", "\\n").replace('"', '\\"')
-
-    return "{" + ",".join(f'{key}="{escape(value)}"' for key, value in labels.items()) + "}"
-
-
-def _number(value: float) -> str:
-    if math.isinf(value):
-        return "+Inf" if value > 0 else "-Inf"
-    return repr(float(value))
-
-
-def _version() -> str:
-    try:
-        return metadata.version("kamen")
-    except metadata.PackageNotFoundError:
-        return "unknown"
-
-
 # ------------------------------------------------------------------ configuration and probe
-
-
-def health_address(env: Mapping[str, str]) -> tuple[str, int] | None:
-    """`(HEALTH_HOST, HEALTH_PORT)` from the environment, None when turned off.
-
-    Raises ValueError with a message saying what to write instead.
-    """
-    host = env.get("HEALTH_HOST", "").strip() or DEFAULT_HOST
-    raw = env.get("HEALTH_PORT", "").strip()
-    if raw.lower() in ("0", "off"):
-        return None
-    if not raw:
-        return host, DEFAULT_PORT
-    if not raw.isdigit() or not 1 <= int(raw) <= 65535:
-        raise ValueError(f"HEALTH_PORT={raw!r}: write a port number (1-65535), or off.")
-    return host, int(raw)
 
 
 def probe_url(host: str, port: int) -> str:
@@ -359,15 +250,14 @@ def probe(url: str, timeout: float = 3.0) -> tuple[bool, str]:
 def main(argv: Sequence[str] | None = None) -> int:
     """The HEALTHCHECK: exit 0 when the bot says it is ready, 1 otherwise."""
     parser = argparse.ArgumentParser(
-        prog="python -m bot.health", description="Ask the running bot whether it is ready."
+        prog="python -m runtime.health", description="Ask the running bot whether it is ready."
     )
     parser.add_argument("--url", help="the /healthz URL (default: from HEALTH_HOST, HEALTH_PORT)")
     parser.add_argument("--timeout", type=float, default=3.0, help="seconds to wait (3)")
     args = parser.parse_args(argv)
     url = args.url
     if url is None:
-        from bot.settings import read_dotenv  # the bot reads .env; so does its probe
-
+        # the bot reads .env; so does its probe
         env = {**read_dotenv(Path(".env")), **os.environ}
         try:
             address = health_address(env)

@@ -16,9 +16,9 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
 
-from bot.health import health_address
-from bot.logs import FORMATS
 from matches import Clock, system_clock
+from runtime.environment import health_address, read_dotenv
+from runtime.logs import FORMATS
 from store import database_url
 
 TOKEN_HELP = (
@@ -97,25 +97,6 @@ class Settings:
             return system_clock() + timedelta(seconds=offset)
 
         return shifted
-
-
-def read_dotenv(path: Path) -> dict[str, str]:
-    """`KEY=value` lines of a `.env` file (comments, `export` and quotes allowed); {} if absent."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        return {}
-    found: dict[str, str] = {}
-    for line in text.splitlines():
-        line = line.strip()
-        if not line or line.startswith("#") or "=" not in line:
-            continue
-        key, _, value = line.removeprefix("export ").partition("=")
-        value = value.strip()
-        if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
-            value = value[1:-1]
-        found[key.strip()] = value
-    return found
 
 
 def _token(raw: str) -> str:
