@@ -16,6 +16,7 @@ from collections.abc import Awaitable, Callable
 
 import discord
 
+import words
 from bot import components, images, replies
 from bot.table import Table, guarded
 from games.base import GameSpec
@@ -34,7 +35,6 @@ from matches.inputs import MAX_RECORD
 
 log = logging.getLogger(__name__)
 
-STALE = "That board is out of date: the game has moved on. Look again."
 FIRST = {"me": FirstChoice.CHALLENGER, "them": FirstChoice.OPPONENT, "random": FirstChoice.RANDOM}
 ARCHIVE_MINUTES = 10080  # a week: a slow game's thread stays in the channel list
 
@@ -60,7 +60,7 @@ class Actions(Table):
         choice = FIRST.get(first, FirstChoice.RANDOM)
         me = self.client.user
         if opponent is not None and opponent.bot and (me is None or opponent.id != me.id):
-            raise BadInput("Other bots cannot play: challenge a person, or Kamen itself.")
+            raise BadInput("bot.refuse.other-bots")
         common = {
             "game": spec.name,
             "variant": variant,
@@ -70,7 +70,9 @@ class Actions(Table):
             "challenger_id": interaction.user.id,
         }
         if opponent is not None and me is not None and opponent.id == me.id:
-            who = f"{replies.mention(me.id)} (level {level or 'medium'})"
+            who = words.say(
+                "bot.against.kamen", bot=replies.mention(me.id), level=level or "medium"
+            )
             name = me.display_name
 
             # Kamen's worker process starts now (once), while the player looks at the board.
@@ -119,7 +121,9 @@ class Actions(Table):
             if view.bot_to_move:
                 self.let_bot_move(view)
             return
-        text = f"{interaction.user.mention} starts a game of **{spec.title}** against {against}."
+        text = words.say(
+            "bot.starts-game", player=interaction.user.mention, title=spec.title, against=against
+        )
         response = await interaction.response.send_message(
             text, allowed_mentions=replies.MENTION_USERS
         )
@@ -135,7 +139,8 @@ class Actions(Table):
         try:
             view = await start(thread.id)
         except MatchError as error:
-            await interaction.edit_original_response(content=f"~~{text}~~ {error.message}")
+            failed = words.say("bot.start-failed", text=text, error=words.explain(error))
+            await interaction.edit_original_response(content=failed)
             raise
         await self.send_board(view, self.board(view))
         await interaction.edit_original_response(
@@ -231,16 +236,17 @@ class Actions(Table):
         )
         out = self.board_after(result)
         clicked = interaction.message.id if interaction.message is not None else None
+        played = words.say("bot.you-played", move=result.move)
         if second_step:
             await interaction.response.edit_message(
-                content=f"You played {result.move}.", embed=None, attachments=[], view=None
+                content=played, embed=None, attachments=[], view=None
             )
             await self.update_board(result.view, out)
         elif clicked == result.view.message_id:
             await interaction.response.edit_message(**out.edit_kwargs())
         else:  # a board shown in a reply (after a stale click): the public one changes too
             await interaction.response.edit_message(
-                content=f"You played {result.move}.", embed=None, attachments=[], view=None
+                content=played, embed=None, attachments=[], view=None
             )
             await self.update_board(result.view, out)
         await self.after_move(result, new_message=False)
@@ -253,12 +259,12 @@ class Actions(Table):
         if view.status is not Status.ACTIVE:
             raise GameOver(f"This game is over: {view.result} ({view.reason}).")
         if view.ply != ply:
-            raise StaleAction(STALE)
+            raise StaleAction("That board is out of date: the game has moved on. Look again.")
         menu = components.destination_view(view, square)
         if menu is None:
-            raise BadInput(f"No move starts from {square}: pick another piece.")
+            raise BadInput("bot.refuse.no-move-from", square=square)
         await interaction.response.send_message(
-            f"The moves from {square}:", view=menu, ephemeral=True
+            words.say("bot.moves-from", square=square), view=menu, ephemeral=True
         )
 
     async def autocomplete(
@@ -268,15 +274,15 @@ class Actions(Table):
         try:
             view = await self.service.view(channel_id=self._channel_id(interaction), game=spec.name)
         except MatchError as error:
-            return [hint(error.message, typed)]
+            return [hint(words.explain(error), typed)]
         except Exception:  # an answer is due within 3 s whatever happens: an empty list
             log.exception("autocomplete of %s failed", spec.name)
             return []
         if view.status is not Status.ACTIVE:
-            return [hint("This game is not being played.", typed)]
+            return [hint(words.say("bot.hint.not-playing"), typed)]
         if view.to_move_id != interaction.user.id:
             side = view.side_of(interaction.user.id)
-            why = "It is not your turn." if side is not None else str(NotAPlayer())
+            why = words.say("bot.hint.not-your-turn") if side is not None else str(NotAPlayer())
             return [hint(why, typed)]
         wanted = typed.strip().lower()
         moves = components.ordered_moves(view)
@@ -299,11 +305,11 @@ class Actions(Table):
     ) -> None:
         view = await self._game(interaction, game_id, spec)
         if view.status is not Status.ACTIVE:
-            raise GameOver("This game is over: there is nothing to resign.")
+            raise GameOver("bot.refuse.resign-over")
         if view.side_of(interaction.user.id) is None:
             raise NotAPlayer()
         await interaction.response.send_message(
-            f"Resign game #{view.id} of {view.spec.title}? This cannot be undone.",
+            words.say("bot.resign.confirm", id=view.id, title=view.spec.title),
             view=components.resign_confirm_view(view.id, view.ply),
             ephemeral=True,
         )
@@ -311,7 +317,8 @@ class Actions(Table):
     @guarded
     async def resign(self, interaction: discord.Interaction, *, game_id: int) -> None:
         view = await self.service.resign(interaction.user.id, game_id=game_id)
-        await interaction.response.edit_message(content=f"You resigned game #{view.id}.", view=None)
+        resigned = words.say("bot.resigned", id=view.id)
+        await interaction.response.edit_message(content=resigned, view=None)
         await self.update_board(view, self.board(view))
         await self.announce_end(view, new_message=False)
 
@@ -336,12 +343,14 @@ class Actions(Table):
         view = result.view
         out = self.board(view)
         if result.event is DrawEvent.ACCEPTED:
-            text = f"{replies.mention(user)} accepts the draw."
+            text = words.say("bot.draw.accepted", player=replies.mention(user))
         else:
             other = next((p for p in view.players or () if p != user), None)
-            text = (
-                f"{replies.mention(other)}, {replies.mention(user)} offers a draw: accept it"
-                f" with `/{view.game} draw` or the board's buttons, or just play on."
+            text = words.say(
+                "bot.draw.offered",
+                other=replies.mention(other),
+                player=replies.mention(user),
+                game=view.game,
             )
         await self._answer_on_board(interaction, view, out, text)
         if result.event is DrawEvent.ACCEPTED:
@@ -352,7 +361,7 @@ class Actions(Table):
         result = await self.service.decline_draw(
             interaction.user.id, game_id=game_id, expected_ply=ply
         )
-        text = f"{replies.mention(interaction.user.id)} declines the draw offer; play on."
+        text = words.say("bot.draw.declined", player=replies.mention(interaction.user.id))
         await self._answer_on_board(interaction, result.view, self.board(result.view), text)
 
     async def _answer_on_board(
@@ -402,7 +411,7 @@ class Actions(Table):
         gif = await images.replay_of(view, self.players(view), self.picture_pool)
         file = discord.File(io.BytesIO(gif), f"{view.game}-{view.id}.gif")
         await interaction.followup.send(
-            f"Replay of {view.spec.title} game #{view.id} ({view.ply} moves).", file=file
+            words.say("bot.replay", title=view.spec.title, id=view.id, ply=view.ply), file=file
         )
 
     @guarded
@@ -426,12 +435,10 @@ class Actions(Table):
             current = await self.service.settings(guild_id)
         else:
             current = await self.service.set_threads(guild_id, threads)
-        state = (
-            "on: each accepted game gets a thread"
-            if current.threads
-            else ("off: games are played in the channel where they were challenged")
+        text = words.say(
+            "bot.settings.threads.on" if current.threads else "bot.settings.threads.off"
         )
-        await interaction.response.send_message(f"Threads per game: {state}.", ephemeral=True)
+        await interaction.response.send_message(text, ephemeral=True)
 
     # ---------------------------------------------------------------- importing
 
@@ -463,8 +470,10 @@ class Actions(Table):
             "guild_id": self._guild_id(interaction),
         }
         if opponent is None or (me is not None and opponent.id == me.id):
-            against = "themselves (a study)" if opponent is None else replies.mention(opponent.id)
-            name = "study" if opponent is None else opponent.display_name
+            if opponent is None:
+                against, name = words.say("bot.against.study"), words.say("bot.against.study-name")
+            else:
+                against, name = replies.mention(opponent.id), opponent.display_name
 
             if opponent is not None:
                 self.spawn(self.opponent.start(), "starting Kamen's worker")
@@ -490,11 +499,7 @@ class Actions(Table):
     # ---------------------------------------------------------------- odds and ends
 
     async def unknown_component(self, interaction: discord.Interaction) -> None:
-        await replies.say(
-            interaction,
-            "This button is from an older Kamen and no longer works:"
-            " `/games` lists the games being played.",
-        )
+        await replies.say(interaction, words.say("bot.unknown-button"))
 
     async def _game(
         self, interaction: discord.Interaction, game_id: int | None, spec: GameSpec | None
@@ -508,13 +513,13 @@ class Actions(Table):
     @staticmethod
     def _guild_id(interaction: discord.Interaction) -> int:
         if interaction.guild_id is None:
-            raise BadInput("Kamen's games are played in servers, not in direct messages.")
+            raise BadInput("bot.refuse.direct-message")
         return interaction.guild_id
 
     @staticmethod
     def _channel_id(interaction: discord.Interaction) -> int:
         if interaction.channel_id is None:
-            raise BadInput("This command works in a server's channels.")
+            raise BadInput("bot.refuse.no-channel")
         return interaction.channel_id
 
 
@@ -528,18 +533,18 @@ def hint(text: str, typed: str) -> discord.app_commands.Choice[str]:
 async def record_text(record: str | None, file: discord.Attachment | None) -> str:
     """The record typed in, or read from the attached `.txt` file."""
     if record and file:
-        raise BadInput("Give the record as text or as a file, not both.")
+        raise BadInput("bot.refuse.record-both")
     if file is not None:
         if file.size > MAX_RECORD:
-            raise BadInput(f"The record file is too large: at most {MAX_RECORD} bytes.")
+            raise BadInput("bot.refuse.record-too-large", limit=MAX_RECORD)
         try:
             return (await file.read()).decode("utf-8")
         except UnicodeDecodeError:
-            raise BadInput("The record file is not UTF-8 text.") from None
+            raise BadInput("bot.refuse.record-not-utf8") from None
         except discord.HTTPException:
-            raise BadInput("The record file could not be read: attach it again.") from None
+            raise BadInput("bot.refuse.record-unreadable") from None
     if not record:
-        raise BadInput("Give the record: paste it into `record`, or attach it as `file`.")
+        raise BadInput("bot.refuse.record-missing")
     return one_line_record(record)
 
 

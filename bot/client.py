@@ -21,6 +21,7 @@ import discord
 import yarl
 from discord import app_commands
 
+import words
 from bot import commands, components
 from bot.actions import Actions
 from bot.sweeper import Sweeper
@@ -135,7 +136,7 @@ class KamenMixin:
         )
         if not interaction.response.is_done():
             await interaction.response.send_message(
-                "Something went wrong on Kamen's side; it has been logged.", ephemeral=True
+                words.say("bot.apology.command"), ephemeral=True
             )
 
     async def close(self) -> None:

@@ -4,7 +4,8 @@ Each command reads its options and hands them to `bot.actions`; its
 docstring (with the game's title filled in) is its description in Discord.
 A game's variant options become options of `challenge`, one per key, with
 the rule book's values as choices: adding a game to the registry adds its
-commands, with no code here.
+commands, with no code here. The choices' labels are worded in `words`
+(`bot.choice.*`); the command names and descriptions are still here.
 """
 
 from __future__ import annotations
@@ -16,18 +17,13 @@ from typing import Any
 import discord
 from discord import app_commands
 
+import words
 from bot.actions import Actions
 from games import registry
 from games.base import GameSpec, VariantOption
 from matches import LEVELS
 
-TIMES = (
-    ("none", "none: take as long as you like"),
-    ("5m", "5 minutes a move"),
-    ("1h", "1 hour a move"),
-    ("1d", "1 day a move"),
-    ("3d", "3 days a move"),
-)
+TIMES = ("none", "5m", "1h", "1d", "3d")  # each labelled `bot.choice.time.<value>`
 _Choice = app_commands.Choice
 
 
@@ -54,9 +50,11 @@ def _variant_choices(option: VariantOption) -> list[_Choice[str]]:
     parts = dict(part.split(": ", 1) for part in option.help.split("; ") if ": " in part)
     choices = []
     for value in option.values:
-        name = f"{value}: {parts[value]}" if value in parts else value
+        name = value
+        if value in parts:
+            name = words.say("bot.choice.variant", value=value, text=parts[value])
         if value == option.default:
-            name = f"{value} (default)" if value not in parts else f"{name} (default)"
+            name = words.say("bot.choice.default", name=name)
         choices.append(_Choice(name=_short(name), value=value))
     return choices
 
@@ -74,10 +72,13 @@ def _variant_description(option: VariantOption) -> str:
 def _first_choices(spec: GameSpec) -> list[_Choice[str]]:
     first = spec.side_names[0]
     return [
-        _Choice(name=f"random (default): chance decides who plays {first}", value="random"),
-        _Choice(name=f"me: I play {first} and move first", value="me"),
-        _Choice(name=f"them: my opponent plays {first} and moves first", value="them"),
+        _Choice(name=words.say(f"bot.choice.first.{value}", side=first), value=value)
+        for value in ("random", "me", "them")
     ]
+
+
+def _time_choices() -> list[_Choice[str]]:
+    return [_Choice(name=words.say(f"bot.choice.time.{value}"), value=value) for value in TIMES]
 
 
 def _game_options(spec: GameSpec) -> dict[str, str]:
@@ -145,7 +146,7 @@ def _challenge(spec: GameSpec, actions: Actions) -> app_commands.Command[Any, ..
     for name in ("time", "first", "level"):
         params.append(inspect.Parameter(name, keyword, annotation=str | None, default=None))
     descriptions.update(_game_options(spec))
-    choices["time"] = [_Choice(name=label, value=value) for value, label in TIMES]
+    choices["time"] = _time_choices()
     choices["first"] = _first_choices(spec)
     choices["level"] = [_Choice(name=level, value=level) for level in LEVELS]
     challenge.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
@@ -273,7 +274,7 @@ def _import(spec: GameSpec, actions: Actions) -> app_commands.Command[Any, ..., 
         **_game_options(spec),
     )(import_)
     app_commands.choices(
-        time=[_Choice(name=label, value=value) for value, label in TIMES],
+        time=_time_choices(),
         first=_first_choices(spec),
         level=[_Choice(name=level, value=level) for level in LEVELS],
     )(import_)

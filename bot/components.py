@@ -25,6 +25,7 @@ from typing import Any, ClassVar, Protocol, cast
 import discord
 from discord import ui
 
+import words
 from matches import GameView
 
 PREFIX = "kamen:"
@@ -102,16 +103,19 @@ class ChallengeAnswer(
 ):
     """Accept, Decline (the challenged user) or Cancel (the challenger) a challenge."""
 
-    STYLES: ClassVar[dict[str, tuple[str, discord.ButtonStyle]]] = {
-        "accept": ("Accept", discord.ButtonStyle.success),
-        "decline": ("Decline", discord.ButtonStyle.danger),
-        "cancel": ("Cancel challenge", discord.ButtonStyle.secondary),
+    STYLES: ClassVar[dict[str, discord.ButtonStyle]] = {
+        "accept": discord.ButtonStyle.success,
+        "decline": discord.ButtonStyle.danger,
+        "cancel": discord.ButtonStyle.secondary,
     }
 
     def __init__(self, answer: str, game_id: int) -> None:
-        label, style = self.STYLES[answer]
         super().__init__(
-            ui.Button(label=label, style=style, custom_id=f"{PREFIX}{answer}:{game_id}")
+            ui.Button(
+                label=words.say(f"bot.button.{answer}"),
+                style=self.STYLES[answer],
+                custom_id=f"{PREFIX}{answer}:{game_id}",
+            )
         )
         self.answer = answer
         self.game_id = game_id
@@ -142,7 +146,7 @@ def challenge_view(view: GameView) -> ui.View:
 
 def _option(view: GameView, move: str) -> discord.SelectOption:
     info = view.state.describe(move)
-    taken = f"takes {', '.join(info.captured)}" if info.captured else None
+    taken = words.say("bot.option.takes", captured=info.captured) if info.captured else None
     return discord.SelectOption(label=move, value=move, description=taken)
 
 
@@ -173,7 +177,7 @@ class MoveSelect(ui.DynamicItem[ui.Select[ui.View]], template=PREFIX + r"move:" 
         super().__init__(
             ui.Select(
                 custom_id=f"{PREFIX}move:{game_id}:{ply}",
-                placeholder="Pick a move",
+                placeholder=words.say("bot.menu.move"),
                 options=list(options) or [discord.SelectOption(label="-")],
             )
         )
@@ -203,7 +207,7 @@ class PieceSelect(
         super().__init__(
             ui.Select(
                 custom_id=f"{PREFIX}piece:{game_id}:{ply}",
-                placeholder="Pick a piece to move",
+                placeholder=words.say("bot.menu.piece"),
                 options=list(options) or [discord.SelectOption(label="-")],
             )
         )
@@ -233,7 +237,7 @@ class DestinationSelect(
         super().__init__(
             ui.Select(
                 custom_id=f"{PREFIX}to:{game_id}:{ply}",
-                placeholder="Pick its move",
+                placeholder=words.say("bot.menu.destination"),
                 options=list(options) or [discord.SelectOption(label="-")],
             )
         )
@@ -267,7 +271,8 @@ def destination_view(view: GameView, square: str) -> ui.View | None:
 
 
 class _GameButton(ui.DynamicItem[ui.Button[ui.View]], template=PREFIX + r"x:" + _ID + ":" + _PLY):
-    """A button about one game at one move number; subclasses name their action."""
+    """A button about one game at one move number; subclasses name their action and the
+    code of their label (`label`, or the one given)."""
 
     action = "x"
     label = ""
@@ -276,7 +281,7 @@ class _GameButton(ui.DynamicItem[ui.Button[ui.View]], template=PREFIX + r"x:" + 
     def __init__(self, game_id: int, ply: int, label: str | None = None) -> None:
         super().__init__(
             ui.Button(
-                label=label or self.label,
+                label=words.say(label or self.label),
                 style=self.style,
                 custom_id=f"{PREFIX}{self.action}:{game_id}:{ply}",
             )
@@ -293,7 +298,7 @@ class _GameButton(ui.DynamicItem[ui.Button[ui.View]], template=PREFIX + r"x:" + 
 class ResignButton(_GameButton, template=PREFIX + r"resign:" + _ID + ":" + _PLY):
     """Resign: asks for a confirmation first (an ephemeral button)."""
 
-    action, label, style = "resign", "Resign", discord.ButtonStyle.danger
+    action, label, style = "resign", "bot.button.resign", discord.ButtonStyle.danger
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await actions_of(interaction).ask_resign(interaction, game_id=self.game_id, ply=self.ply)
@@ -302,7 +307,7 @@ class ResignButton(_GameButton, template=PREFIX + r"resign:" + _ID + ":" + _PLY)
 class ResignConfirm(_GameButton, template=PREFIX + r"resign-yes:" + _ID + ":" + _PLY):
     """Yes, resign."""
 
-    action, label, style = "resign-yes", "Yes, resign", discord.ButtonStyle.danger
+    action, label, style = "resign-yes", "bot.button.resign-yes", discord.ButtonStyle.danger
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await actions_of(interaction).resign(interaction, game_id=self.game_id)
@@ -311,7 +316,7 @@ class ResignConfirm(_GameButton, template=PREFIX + r"resign-yes:" + _ID + ":" + 
 class DrawButton(_GameButton, template=PREFIX + r"draw:" + _ID + ":" + _PLY):
     """Offer a draw, or accept the one the opponent offered."""
 
-    action, label, style = "draw", "Offer a draw", discord.ButtonStyle.secondary
+    action, label, style = "draw", "bot.button.draw", discord.ButtonStyle.secondary
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await actions_of(interaction).draw(interaction, game_id=self.game_id, ply=self.ply)
@@ -320,7 +325,7 @@ class DrawButton(_GameButton, template=PREFIX + r"draw:" + _ID + ":" + _PLY):
 class DrawDecline(_GameButton, template=PREFIX + r"draw-no:" + _ID + ":" + _PLY):
     """Decline the opponent's draw offer."""
 
-    action, label, style = "draw-no", "Decline the draw", discord.ButtonStyle.secondary
+    action, label, style = "draw-no", "bot.button.draw-decline", discord.ButtonStyle.secondary
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await actions_of(interaction).decline_draw(interaction, game_id=self.game_id, ply=self.ply)
@@ -352,9 +357,9 @@ def board_view(view: GameView, menu_max: int = MAX_OPTIONS) -> ui.View | None:
     resign = ResignButton(game_id=view.id, ply=view.ply)
     resign.row = 1
     items.add_item(resign)
-    if view.bot_id is None and view.players is not None and view.players[0] != view.players[1]:
+    if view.can_offer_draw:
         pending = view.draw_offer_by is not None
-        draw = DrawButton(view.id, view.ply, "Accept the draw" if pending else None)
+        draw = DrawButton(view.id, view.ply, "bot.button.draw-accept" if pending else None)
         draw.row = 1
         items.add_item(draw)
         if pending:
@@ -371,7 +376,9 @@ def _piece_options(view: GameView, moves: list[str]) -> list[discord.SelectOptio
         counts[square] = counts.get(square, 0) + 1
     return [
         discord.SelectOption(
-            label=square, value=square, description=f"{n} move{'s' if n > 1 else ''}"
+            label=square,
+            value=square,
+            description=words.say(f"bot.option.moves.{'many' if n > 1 else 'one'}", count=n),
         )
         for square, n in list(counts.items())[:MAX_OPTIONS]
     ]

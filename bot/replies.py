@@ -3,6 +3,8 @@
 Boards, challenges, results, records and refusals are built here, and
 nowhere else; `refuse` is the one place where a `MatchError` becomes an
 ephemeral reply. Nothing here calls the service: it words what it is given.
+The sentences themselves are in `words/english/bot.py` (`bot.*` codes); this
+module chooses which, fills in the mentions and lays out the embeds.
 """
 
 from __future__ import annotations
@@ -10,12 +12,15 @@ from __future__ import annotations
 import io
 import logging
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 import discord
 
+import words
 from games.base import GameSpec, Side
 from matches import FirstChoice, GameView, MatchError, Status
+from words.games import outcome_text
 
 log = logging.getLogger(__name__)
 
@@ -28,22 +33,22 @@ MENTION_USERS = discord.AllowedMentions(everyone=False, roles=False, users=True)
 
 
 def mention(user_id: int | None) -> str:
-    return f"<@{user_id}>" if user_id is not None else "nobody"
+    return f"<@{user_id}>" if user_id is not None else words.say("bot.nobody")
 
 
 def time_text(seconds: int | None) -> str:
     """`5 minutes a move`, `no time limit`..."""
     if seconds is None:
-        return "no time limit"
+        return words.say("bot.time.none")
     for unit, size in (("day", 86400), ("hour", 3600), ("minute", 60)):
         if seconds % size == 0:
             count = seconds // size
-            return f"{count} {unit}{'s' if count != 1 else ''} a move"
-    return f"{seconds} seconds a move"
+            return words.say(f"bot.time.{unit}.{'one' if count == 1 else 'many'}", count=count)
+    return words.say("bot.time.seconds", count=seconds)
 
 
 def variant_text(view: GameView) -> str:
-    return str(view.state.variant) or "standard rules"
+    return str(view.state.variant) or words.say("bot.variant.standard")
 
 
 def clip(text: str, limit: int = MAX_CONTENT) -> str:
@@ -95,40 +100,72 @@ def players_line(view: GameView) -> str:
         return ""
     first, second = view.players
     if first == second:
-        return f"{mention(first)} plays both sides (study)"
+        return words.say("bot.players.study", player=mention(first))
     names = view.spec.side_names
-    return f"**{names[0]}** {mention(first)} · **{names[1]}** {mention(second)}"
+    return words.say(
+        "bot.players",
+        first_side=names[0],
+        first=mention(first),
+        second_side=names[1],
+        second=mention(second),
+    )
+
+
+def reason_text(view: GameView) -> str:
+    """Why the game ended, as one sentence (without its full stop), or ''."""
+    outcome = view.outcome
+    if outcome is None:
+        return ""
+    return outcome_text(outcome, view.game, view.spec.side_names).rstrip(".")
 
 
 def result_line(view: GameView) -> str:
     """`@ann wins (Blue): all of Blue's stones are home.` or `Drawn: ...`."""
-    reason = (view.reason or "").rstrip(".")
+    reason = reason_text(view)
     if view.winner is None:
-        return f"Drawn ({view.result}): {reason}."
+        return words.say("bot.result.draw", result=view.result, reason=reason)
     side = view.side_name(view.winner)
-    return f"{mention(view.winner_id)} wins as {side} ({view.result}): {reason}."
+    return words.say(
+        "bot.result.win",
+        winner=mention(view.winner_id),
+        side=side,
+        result=view.result,
+        reason=reason,
+    )
+
+
+def _stamp(moment: datetime) -> int:
+    """A time as Discord's `<t:...:R>` wants it (each reader sees it in their own zone)."""
+    return int(moment.timestamp())
 
 
 def turn_line(view: GameView) -> str:
     side = view.to_move
     if side is None:
         return result_line(view)
-    line = f"{view.side_name(side)} to move: {mention(view.player(side))}"
+    name, player = view.side_name(side), mention(view.player(side))
     if view.deadline is not None:
-        line += f", by <t:{int(view.deadline.timestamp())}:R>"
-    return line + "."
+        return words.say(
+            "bot.turn.deadline", side=name, player=player, deadline=_stamp(view.deadline)
+        )
+    return words.say("bot.turn", side=name, player=player)
 
 
 def ping_line(view: GameView) -> str:
     """The message text: the one line that pings whoever must act now (or tells the result)."""
     if view.status is Status.FINISHED:
-        return f"**Game over.** {result_line(view)}"
+        return game_over(view)
     side = view.to_move
     if side is None:
         return ""
     if view.bot_to_move:
-        return f"{mention(view.bot_id)} is thinking…"
-    return f"{mention(view.player(side))}, your move ({view.side_name(side)})."
+        return words.say("bot.thinking", bot=mention(view.bot_id))
+    return words.say("bot.your-move", player=mention(view.player(side)), side=view.side_name(side))
+
+
+def game_over(view: GameView) -> str:
+    """`**Game over.**` and the result: the public line once a game has ended."""
+    return words.say("bot.game-over", result=result_line(view))
 
 
 def board(
@@ -150,24 +187,26 @@ def board(
         if not headline:
             lines.append(turn_line(view))
         elif view.deadline is not None:
-            lines.append(f"Move by <t:{int(view.deadline.timestamp())}:R>.")
+            lines.append(words.say("bot.board.move-by", deadline=_stamp(view.deadline)))
         if view.draw_offer_by is not None:
-            lines.append(f"{mention(view.draw_offer_by)} offers a draw.")
+            lines.append(words.say("bot.board.draw-offered", player=mention(view.draw_offer_by)))
         if view.ply == 0 and not view.bot_to_move:
-            lines.append(
-                f"Move with the menu below or `/{view.game} move`; "
-                f"`/{view.game} rules` explains the game."
-            )
+            lines.append(words.say("bot.board.how", game=view.game))
     elif not headline:
         lines.append(result_line(view))
     embed = discord.Embed(
-        title=f"{view.spec.title} · game #{view.id}",
+        title=words.say("bot.board.title", title=view.spec.title, id=view.id),
         description="\n".join(line for line in lines if line),
         colour=COLOUR if view.status is Status.ACTIVE else FINISHED_COLOUR,
     )
     embed.set_image(url=f"attachment://{BOARD_FILE}")
     embed.set_footer(
-        text=f"Move {view.ply} · {variant_text(view)} · {time_text(view.move_seconds)}"
+        text=words.say(
+            "bot.board.footer",
+            ply=view.ply,
+            variant=variant_text(view),
+            time=time_text(view.move_seconds),
+        )
     )
     return Outgoing(ping_line(view), embed, png, BOARD_FILE, components)
 
@@ -178,11 +217,11 @@ def board(
 def first_text(view: GameView, choice: FirstChoice | None) -> str:
     first_side = view.side_name(Side.FIRST)
     if choice is FirstChoice.CHALLENGER:
-        return f"{mention(view.challenger_id)} plays {first_side} and moves first"
+        return words.say("bot.first.player", player=mention(view.challenger_id), side=first_side)
     if choice is FirstChoice.OPPONENT:
-        who = mention(view.opponent_id) if view.opponent_id else "the opponent"
-        return f"{who} plays {first_side} and moves first"
-    return f"chance decides who plays {first_side} (who moves first)"
+        who = mention(view.opponent_id) if view.opponent_id else words.say("bot.first.the-opponent")
+        return words.say("bot.first.player", player=who, side=first_side)
+    return words.say("bot.first.random", side=first_side)
 
 
 def challenge(
@@ -190,56 +229,78 @@ def challenge(
 ) -> Outgoing:
     """The public challenge, pinging the challenged user, with Accept / Decline / Cancel."""
     title = view.spec.title
+    challenger = mention(view.challenger_id)
     if view.opponent_id is None:
-        content = f"{mention(view.challenger_id)} is looking for an opponent for **{title}**."
-        how = "Anyone may press **Accept**."
+        content = words.say("bot.challenge.open", challenger=challenger, title=title)
+        how = words.say("bot.challenge.open.how")
     else:
-        content = (
-            f"{mention(view.opponent_id)}, {mention(view.challenger_id)} challenges you"
-            f" to a game of **{title}**!"
+        opponent = mention(view.opponent_id)
+        content = words.say(
+            "bot.challenge.direct", opponent=opponent, challenger=challenger, title=title
         )
-        how = f"{mention(view.opponent_id)}: **Accept** or **Decline**."
-    expires = (
-        f" This challenge expires <t:{int(view.deadline.timestamp())}:R>."
-        if view.deadline is not None
-        else ""
-    )
+        how = words.say("bot.challenge.direct.how", opponent=opponent)
+    if view.deadline is not None:
+        description = words.say(
+            "bot.challenge.description.expires",
+            how=how,
+            challenger=challenger,
+            deadline=_stamp(view.deadline),
+        )
+    else:
+        description = words.say("bot.challenge.description", how=how, challenger=challenger)
     embed = discord.Embed(
-        title=f"{title} challenge · game #{view.id}",
-        description=f"{how} {mention(view.challenger_id)} may cancel it.{expires}",
+        title=words.say("bot.challenge.title", title=title, id=view.id),
+        description=description,
         colour=COLOUR,
     )
-    embed.add_field(name="Rules", value=variant_text(view))
-    embed.add_field(name="Time", value=time_text(view.move_seconds))
-    embed.add_field(name="First move", value=first_text(view, choice), inline=False)
+    embed.add_field(name=words.say("bot.challenge.field.rules"), value=variant_text(view))
+    embed.add_field(name=words.say("bot.challenge.field.time"), value=time_text(view.move_seconds))
+    embed.add_field(
+        name=words.say("bot.challenge.field.first"), value=first_text(view, choice), inline=False
+    )
     return Outgoing(content, embed, None, BOARD_FILE, components)
 
 
 def closed_challenge(view: GameView) -> Outgoing:
     """A challenge that ended without a game, as its message now reads."""
-    title = view.spec.title
-    who = mention(view.challenger_id)
-    text = {
-        Status.DECLINED: f"{mention(view.opponent_id)} declined {who}'s challenge to {title}.",
-        Status.CANCELLED: f"{who} cancelled their challenge to {title}.",
-        Status.EXPIRED: f"{who}'s challenge to {title} expired: nobody accepted it in time.",
-    }.get(view.status, f"This challenge to {title} is closed.")
-    return Outgoing(text)
+    code = _CLOSED.get(view.status, "bot.challenge.closed")
+    return Outgoing(
+        words.say(
+            code,
+            title=view.spec.title,
+            challenger=mention(view.challenger_id),
+            opponent=mention(view.opponent_id),
+        )
+    )
+
+
+_CLOSED = {
+    Status.DECLINED: "bot.challenge.declined",
+    Status.CANCELLED: "bot.challenge.cancelled",
+    Status.EXPIRED: "bot.challenge.expired",
+}
 
 
 def moved_to_thread(view: GameView, thread_id: int) -> Outgoing:
     """What a challenge message says once its game is being played in a thread."""
     first, second = view.players or (view.challenger_id, view.opponent_id or 0)
     names = view.spec.side_names
-    text = (
-        f"**{view.spec.title}** · game #{view.id}: {mention(first)} ({names[0]}) vs "
-        f"{mention(second)} ({names[1]}), being played in <#{thread_id}>."
+    text = words.say(
+        "bot.moved-to-thread",
+        title=view.spec.title,
+        id=view.id,
+        first=mention(first),
+        first_side=names[0],
+        second=mention(second),
+        second_side=names[1],
+        thread=thread_id,
     )
     return Outgoing(text)
 
 
 def names_game(message: discord.Message, view: GameView) -> bool:
-    """Whether a message is the one that opened `view`'s thread (see `moved_to_thread`)."""
+    """Whether a message is the one that opened `view`'s thread (see `moved_to_thread`):
+    every wording of `bot.moved-to-thread` names the game as `game #12:`."""
     return f"game #{view.id}:" in message.content
 
 
@@ -247,13 +308,20 @@ def thread_result(view: GameView) -> Outgoing:
     """The thread's starter message once the game is over."""
     first, second = view.players or (view.challenger_id, view.opponent_id or 0)
     return Outgoing(
-        f"**{view.spec.title}** · game #{view.id}: {mention(first)} vs {mention(second)},"
-        f" in <#{view.channel_id}>. {result_line(view)}"
+        words.say(
+            "bot.thread-result",
+            title=view.spec.title,
+            id=view.id,
+            first=mention(first),
+            second=mention(second),
+            channel=view.channel_id,
+            result=result_line(view),
+        )
     )
 
 
 def thread_name(spec: GameSpec, first: str, second: str) -> str:
-    return clip(f"{spec.title}: {first} vs {second}", 100)
+    return clip(words.say("bot.thread-name", title=spec.title, first=first, second=second), 100)
 
 
 # ---------------------------------------------------------------- other replies
@@ -263,31 +331,47 @@ def history(view: GameView) -> str:
     """The moves so far, numbered by full turns, for the ephemeral /history reply."""
     moves = view.moves
     turns = [f"{n // 2 + 1}. {' '.join(moves[n : n + 2])}" for n in range(0, len(moves), 2)]
-    body = " ".join(turns) or "no moves yet"
+    body = " ".join(turns) or words.say("bot.history.empty")
     state = turn_line(view) if view.status is Status.ACTIVE else result_line(view)
     if view.status not in (Status.ACTIVE, Status.FINISHED):
-        state = f"This challenge was {view.status}."
-    head = f"**{view.spec.title} · game #{view.id}** ({variant_text(view)})\n{state}\n"
+        state = words.say("bot.history.closed", status=view.status)
+    head = words.say(
+        "bot.history.head",
+        title=view.spec.title,
+        id=view.id,
+        variant=variant_text(view),
+        state=state,
+    )
     return clip(head + f"```\n{body}\n```", MAX_CONTENT)
 
 
 def rules(spec: GameSpec) -> discord.Embed:
     """A rules summary with the variants and the notation, for the ephemeral /rules."""
-    embed = discord.Embed(title=f"{spec.title}: the rules in short", colour=COLOUR)
+    embed = discord.Embed(title=words.say("bot.rules.title", title=spec.title), colour=COLOUR)
     embed.description = spec.summary
     first, second = spec.side_names
-    embed.add_field(name="Sides", value=f"{first} moves first, then {second}.", inline=False)
+    embed.add_field(
+        name=words.say("bot.rules.sides.name"),
+        value=words.say("bot.rules.sides", first=first, second=second),
+        inline=False,
+    )
     for option in spec.options:
-        values = ", ".join(
-            f"`{value}`{' (default)' if value == option.default else ''}" for value in option.values
-        )
+        values = [
+            words.say("bot.rules.value.default" if value == option.default else "bot.rules.value",
+                      value=value)
+            for value in option.values
+        ]  # fmt: skip
         embed.add_field(
-            name=f"Variant {option.key}", value=clip(f"{values}: {option.help}", 1024), inline=False
+            name=words.say("bot.rules.variant.name", key=option.key),
+            value=clip(words.say("bot.rules.variant", values=values, help=option.help), 1024),
+            inline=False,
         )
     start = spec.new()
-    sample = ", ".join(f"`{move}`" for move in start.legal_moves()[:4])
+    sample = [words.say("bot.rules.value", value=move) for move in start.legal_moves()[:4]]
     embed.add_field(
-        name="Moves", value=f"Write moves as the board names them, e.g. {sample}.", inline=False
+        name=words.say("bot.rules.moves.name"),
+        value=words.say("bot.rules.moves", sample=sample),
+        inline=False,
     )
     embed.set_image(url=f"attachment://{BOARD_FILE}")
     return embed
@@ -296,8 +380,8 @@ def rules(spec: GameSpec) -> discord.Embed:
 def games_list(views: list[GameView], guild_id: int) -> str:
     """`/games`: the server's ongoing games, one a line, with a link to each board."""
     if not views:
-        return "No games are being played on this server. Start one with `/<game> challenge`."
-    lines = [f"**Games being played here ({len(views)}):**"]
+        return words.say("bot.games.none")
+    lines = [words.say("bot.games.head", count=len(views))]
     for view in views[:40]:
         where = (
             f"https://discord.com/channels/{guild_id}/{view.channel_id}/{view.message_id}"
@@ -306,24 +390,32 @@ def games_list(views: list[GameView], guild_id: int) -> str:
         )
         first, second = view.players or (0, 0)
         side = view.to_move
-        turn = f"{view.side_name(side)} to move" if side is not None else ""
+        turn = words.say("bot.games.to-move", side=view.side_name(side)) if side is not None else ""
         lines.append(
-            f"• {view.spec.title} #{view.id}: {mention(first)} vs {mention(second)},"
-            f" move {view.ply}, {turn} · {where}"
+            words.say(
+                "bot.games.line",
+                title=view.spec.title,
+                id=view.id,
+                first=mention(first),
+                second=mention(second),
+                ply=view.ply,
+                turn=turn,
+                where=where,
+            )
         )
     if len(views) > 40:
-        lines.append(f"…and {len(views) - 40} more.")
+        lines.append(words.say("bot.games.more", count=len(views) - 40))
     return clip("\n".join(lines))
 
 
 def stale_text(error: MatchError, view: GameView | None) -> str:
-    text = error.message
+    text = words.explain(error)
     if view is None:
         return text
     if view.message_id is not None and view.guild_id:
         link = f"https://discord.com/channels/{view.guild_id}/{view.channel_id}/{view.message_id}"
-        return f"{text} Here is the board as it is now (the live one: {link})."
-    return f"{text} Here is the board as it is now."
+        return words.say("bot.stale.link", text=text, link=link)
+    return words.say("bot.stale", text=text)
 
 
 # ---------------------------------------------------------------- refusals
@@ -345,16 +437,17 @@ async def refuse(
     interaction: discord.Interaction, error: MatchError, extra: Outgoing | None = None
 ) -> None:
     """The one place a refusal reaches a player: an ephemeral reply saying what would be right."""
-    log.debug("refused %s: %s", interaction.id, error.message)
+    text = words.explain(error)
+    log.debug("refused %s: %s", interaction.id, text)
     if extra is not None:
         await say(interaction, extra)
     else:
-        await say(interaction, clip(error.message))
+        await say(interaction, clip(text))
 
 
 async def apologise(interaction: discord.Interaction) -> None:
     """A fault of ours (logged by the caller): tell the player, never leave them hanging."""
-    text = "Something went wrong on Kamen's side; it has been logged. Please try again."
+    text = words.say("bot.apology")
     try:
         await say(interaction, text)
     except discord.HTTPException:

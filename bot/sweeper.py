@@ -11,6 +11,7 @@ import logging
 
 import discord
 
+import words
 from bot import replies
 from bot.actions import Actions
 from matches import SweepEvent, SweepKind
@@ -50,12 +51,15 @@ class Sweeper:
             )
         elif event.kind is SweepKind.REMINDER:
             deadline = int(view.deadline.timestamp()) if view.deadline else None
-            by = f": move by <t:{deadline}:R>" if deadline else ""
-            await channel.send(
-                f"{replies.mention(event.user_id)}, half of your time for this move is gone{by}."
-                f" It is move {view.ply + 1} in {view.spec.title} game #{view.id}.",
-                allowed_mentions=replies.MENTION_USERS,
+            text = words.say(
+                "bot.reminder.deadline" if deadline else "bot.reminder",
+                player=replies.mention(event.user_id),
+                deadline=deadline,
+                ply=view.ply + 1,
+                title=view.spec.title,
+                id=view.id,
             )
+            await channel.send(text, allowed_mentions=replies.MENTION_USERS)
         else:
             await self.actions.update_board(view, self.actions.board(view))
             await self.actions.announce_end(view, new_message=False)

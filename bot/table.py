@@ -231,7 +231,7 @@ class Table:
             channel = self.client.get_partial_messageable(view.channel_id, guild_id=view.guild_id)
             try:
                 await channel.send(
-                    f"**Game over.** {replies.result_line(view)}",
+                    replies.game_over(view),
                     allowed_mentions=replies.MENTION_USERS,
                 )
             except discord.Forbidden:  # the board says it anyway
@@ -269,7 +269,7 @@ class Table:
         try:
             result = await self.service.play_bot_move(game_id, expected_ply=ply)
         except MatchError as error:
-            log.info("game #%s: the bot does not move (%s)", game_id, error.message)
+            log.info("game #%s: the bot does not move (%s)", game_id, error)
             return
         finally:
             self._thinking.discard(game_id)

@@ -1,3 +1,165 @@
-"""English for the Discord adapter (see words/english/__init__.py)."""
+"""English for the Discord adapter (see words/english/__init__.py).
 
-TEXTS: dict[str, str] = {}
+Everything the bot composes: board messages, challenges, refusals of its own,
+button and menu labels, option choices, reminders. Mentions (`<@id>`),
+timestamps (`<t:...:R>`) and links are filled in as parameters, already in
+Discord's markup; the sentences around them are here.
+"""
+
+TEXTS: dict[str, str] = {
+    # ------------------------------------------------------------ small parts
+    "bot.nobody": "nobody",
+    "bot.time.none": "no time limit",
+    "bot.time.day.one": "{count} day a move",
+    "bot.time.day.many": "{count} days a move",
+    "bot.time.hour.one": "{count} hour a move",
+    "bot.time.hour.many": "{count} hours a move",
+    "bot.time.minute.one": "{count} minute a move",
+    "bot.time.minute.many": "{count} minutes a move",
+    "bot.time.seconds": "{count} seconds a move",
+    "bot.variant.standard": "standard rules",
+    # ------------------------------------------------------------ boards
+    "bot.players": "**{first_side}** {first} · **{second_side}** {second}",
+    "bot.players.study": "{player} plays both sides (study)",
+    "bot.result.draw": "Drawn ({result}): {reason}.",
+    "bot.result.win": "{winner} wins as {side} ({result}): {reason}.",
+    "bot.turn": "{side} to move: {player}.",
+    "bot.turn.deadline": "{side} to move: {player}, by <t:{deadline}:R>.",
+    "bot.game-over": "**Game over.** {result}",
+    "bot.thinking": "{bot} is thinking…",
+    "bot.your-move": "{player}, your move ({side}).",
+    "bot.board.title": "{title} · game #{id}",
+    "bot.board.move-by": "Move by <t:{deadline}:R>.",
+    "bot.board.draw-offered": "{player} offers a draw.",
+    "bot.board.how": "Move with the menu below or `/{game} move`; `/{game} rules` explains the game.",
+    "bot.board.footer": "Move {ply} · {variant} · {time}",
+    # ------------------------------------------------------------ challenges
+    "bot.first.player": "{player} plays {side} and moves first",
+    "bot.first.the-opponent": "the opponent",
+    "bot.first.random": "chance decides who plays {side} (who moves first)",
+    "bot.challenge.open": "{challenger} is looking for an opponent for **{title}**.",
+    "bot.challenge.open.how": "Anyone may press **Accept**.",
+    "bot.challenge.direct": "{opponent}, {challenger} challenges you to a game of **{title}**!",
+    "bot.challenge.direct.how": "{opponent}: **Accept** or **Decline**.",
+    "bot.challenge.description": "{how} {challenger} may cancel it.",
+    "bot.challenge.description.expires": (
+        "{how} {challenger} may cancel it. This challenge expires <t:{deadline}:R>."
+    ),
+    "bot.challenge.title": "{title} challenge · game #{id}",
+    "bot.challenge.field.rules": "Rules",
+    "bot.challenge.field.time": "Time",
+    "bot.challenge.field.first": "First move",
+    "bot.challenge.declined": "{opponent} declined {challenger}'s challenge to {title}.",
+    "bot.challenge.cancelled": "{challenger} cancelled their challenge to {title}.",
+    "bot.challenge.expired": (
+        "{challenger}'s challenge to {title} expired: nobody accepted it in time."
+    ),
+    "bot.challenge.closed": "This challenge to {title} is closed.",
+    "bot.against.kamen": "{bot} (level {level})",
+    "bot.against.study": "themselves (a study)",
+    "bot.against.study-name": "study",
+    "bot.starts-game": "{player} starts a game of **{title}** against {against}.",
+    "bot.start-failed": "~~{text}~~ {error}",
+    # ------------------------------------------------------------ threads
+    "bot.moved-to-thread": (
+        "**{title}** · game #{id}: {first} ({first_side}) vs {second} ({second_side}),"
+        " being played in <#{thread}>."
+    ),
+    "bot.thread-result": "**{title}** · game #{id}: {first} vs {second}, in <#{channel}>. {result}",
+    "bot.thread-name": "{title}: {first} vs {second}",
+    # ------------------------------------------------------------ moving
+    "bot.you-played": "You played {move}.",
+    "bot.moves-from": "The moves from {square}:",
+    "bot.hint.not-playing": "This game is not being played.",
+    "bot.hint.not-your-turn": "It is not your turn.",
+    "bot.menu.move": "Pick a move",
+    "bot.menu.piece": "Pick a piece to move",
+    "bot.menu.destination": "Pick its move",
+    "bot.option.takes": "takes {captured}",
+    "bot.option.moves.one": "{count} move",
+    "bot.option.moves.many": "{count} moves",
+    # ------------------------------------------------------------ buttons
+    "bot.button.accept": "Accept",
+    "bot.button.decline": "Decline",
+    "bot.button.cancel": "Cancel challenge",
+    "bot.button.resign": "Resign",
+    "bot.button.resign-yes": "Yes, resign",
+    "bot.button.draw": "Offer a draw",
+    "bot.button.draw-accept": "Accept the draw",
+    "bot.button.draw-decline": "Decline the draw",
+    # ------------------------------------------------------------ resign and draws
+    "bot.resign.confirm": "Resign game #{id} of {title}? This cannot be undone.",
+    "bot.resigned": "You resigned game #{id}.",
+    "bot.draw.accepted": "{player} accepts the draw.",
+    "bot.draw.offered": (
+        "{other}, {player} offers a draw: accept it with `/{game} draw` or the board's buttons,"
+        " or just play on."
+    ),
+    "bot.draw.declined": "{player} declines the draw offer; play on.",
+    # ------------------------------------------------------------ looking back
+    "bot.history.empty": "no moves yet",
+    "bot.history.closed": "This challenge was {status}.",
+    "bot.history.head": "**{title} · game #{id}** ({variant})\n{state}\n",
+    "bot.replay": "Replay of {title} game #{id} ({ply} moves).",
+    "bot.rules.title": "{title}: the rules in short",
+    "bot.rules.sides.name": "Sides",
+    "bot.rules.sides": "{first} moves first, then {second}.",
+    "bot.rules.value": "`{value}`",
+    "bot.rules.value.default": "`{value}` (default)",
+    "bot.rules.variant.name": "Variant {key}",
+    "bot.rules.variant": "{values}: {help}",
+    "bot.rules.moves.name": "Moves",
+    "bot.rules.moves": "Write moves as the board names them, e.g. {sample}.",
+    "bot.games.none": (
+        "No games are being played on this server. Start one with `/<game> challenge`."
+    ),
+    "bot.games.head": "**Games being played here ({count}):**",
+    "bot.games.to-move": "{side} to move",
+    "bot.games.line": "• {title} #{id}: {first} vs {second}, move {ply}, {turn} · {where}",
+    "bot.games.more": "…and {count} more.",
+    "bot.settings.threads.on": "Threads per game: on: each accepted game gets a thread.",
+    "bot.settings.threads.off": (
+        "Threads per game: off: games are played in the channel where they were challenged."
+    ),
+    # ------------------------------------------------------------ the sweeper
+    "bot.reminder": (
+        "{player}, half of your time for this move is gone. It is move {ply} in {title}"
+        " game #{id}."
+    ),
+    "bot.reminder.deadline": (
+        "{player}, half of your time for this move is gone: move by <t:{deadline}:R>."
+        " It is move {ply} in {title} game #{id}."
+    ),
+    # ------------------------------------------------------------ refusals and faults
+    "bot.stale": "{text} Here is the board as it is now.",
+    "bot.stale.link": "{text} Here is the board as it is now (the live one: {link}).",
+    "bot.apology": "Something went wrong on Kamen's side; it has been logged. Please try again.",
+    "bot.apology.command": "Something went wrong on Kamen's side; it has been logged.",
+    "bot.unknown-button": (
+        "This button is from an older Kamen and no longer works:"
+        " `/games` lists the games being played."
+    ),
+    "bot.refuse.other-bots": "Other bots cannot play: challenge a person, or Kamen itself.",
+    "bot.refuse.no-move-from": "No move starts from {square}: pick another piece.",
+    "bot.refuse.resign-over": "This game is over: there is nothing to resign.",
+    "bot.refuse.direct-message": "Kamen's games are played in servers, not in direct messages.",
+    "bot.refuse.no-channel": "This command works in a server's channels.",
+    "bot.refuse.record-both": "Give the record as text or as a file, not both.",
+    "bot.refuse.record-too-large": "The record file is too large: at most {limit} bytes.",
+    "bot.refuse.record-not-utf8": "The record file is not UTF-8 text.",
+    "bot.refuse.record-unreadable": "The record file could not be read: attach it again.",
+    "bot.refuse.record-missing": (
+        "Give the record: paste it into `record`, or attach it as `file`."
+    ),
+    # ------------------------------------------------------------ option choices
+    "bot.choice.time.none": "none: take as long as you like",
+    "bot.choice.time.5m": "5 minutes a move",
+    "bot.choice.time.1h": "1 hour a move",
+    "bot.choice.time.1d": "1 day a move",
+    "bot.choice.time.3d": "3 days a move",
+    "bot.choice.first.random": "random (default): chance decides who plays {side}",
+    "bot.choice.first.me": "me: I play {side} and move first",
+    "bot.choice.first.them": "them: my opponent plays {side} and moves first",
+    "bot.choice.variant": "{value}: {text}",
+    "bot.choice.default": "{name} (default)",
+}
