@@ -28,7 +28,7 @@ from matches import (
     GameView,
     MatchError,
     NotAPlayer,
-    StaleAction,
+    NotYourTurn,
     Status,
 )
 from matches.inputs import MAX_RECORD
@@ -69,11 +69,12 @@ class Actions(Table):
             "level": level,
             "challenger_id": interaction.user.id,
         }
-        if opponent is not None and me is not None and opponent.id == me.id:
+        opponent_id = opponent.id if opponent is not None else None
+        if opponent is not None and self.service.starts_at_once(opponent.id):  # against Kamen
+            kamen = opponent
             who = words.say(
-                "bot.against.kamen", bot=replies.mention(me.id), level=level or "medium"
+                "bot.against.kamen", bot=replies.mention(kamen.id), level=level or "medium"
             )
-            name = me.display_name
 
             # Kamen's worker process starts now (once), while the player looks at the board.
             self.spawn(self.opponent.start(), "starting Kamen's worker")
@@ -82,16 +83,16 @@ class Actions(Table):
                 return await self.service.challenge(
                     guild_id=self._guild_id(interaction),
                     channel_id=channel_id,
-                    opponent_id=me.id,
+                    opponent_id=kamen.id,
                     **common,
                 )
 
-            await self._start_now(interaction, spec, who, name, start)
+            await self._start_now(interaction, spec, who, kamen.display_name, start)
             return
         view = await self.service.challenge(
             guild_id=self._guild_id(interaction),
             channel_id=self._channel_id(interaction),
-            opponent_id=opponent.id if opponent is not None else None,
+            opponent_id=opponent_id,
             **common,
         )
         await self._post_challenge(interaction, view, choice)
@@ -256,13 +257,13 @@ class Actions(Table):
         self, interaction: discord.Interaction, game_id: int, ply: int, square: str
     ) -> None:
         view = await self.service.view(game_id=game_id)
-        if view.status is not Status.ACTIVE:
-            raise GameOver(f"This game is over: {view.result} ({view.reason}).")
-        if view.ply != ply:
-            raise StaleAction("That board is out of date: the game has moved on. Look again.")
-        menu = components.destination_view(view, square)
-        if menu is None:
+        # the service says whether this user may move here now (and refuses an old board)
+        moves = await self.service.choices_for(
+            interaction.user.id, game_id=game_id, square=square, expected_ply=ply
+        )
+        if not moves:
             raise BadInput("bot.refuse.no-move-from", square=square)
+        menu = components.destination_view(view, moves)
         await interaction.response.send_message(
             words.say("bot.moves-from", square=square), view=menu, ephemeral=True
         )
@@ -270,27 +271,25 @@ class Actions(Table):
     async def autocomplete(
         self, interaction: discord.Interaction, spec: GameSpec, typed: str
     ) -> list[discord.app_commands.Choice[str]]:
-        """The legal moves that start with what was typed (then those containing it)."""
+        """The moves the user may play that start with what was typed (then those containing it),
+        or one entry saying why there are none."""
         try:
-            view = await self.service.view(channel_id=self._channel_id(interaction), game=spec.name)
+            moves = await self.service.choices_for(
+                interaction.user.id,
+                channel_id=self._channel_id(interaction),
+                game=spec.name,
+                typed=typed,
+            )
+        except NotYourTurn:  # shorter than the refusal of a move: the list is narrow
+            return [hint(words.say("bot.hint.not-your-turn"), typed)]
         except MatchError as error:
             return [hint(words.explain(error), typed)]
         except Exception:  # an answer is due within 3 s whatever happens: an empty list
             log.exception("autocomplete of %s failed", spec.name)
             return []
-        if view.status is not Status.ACTIVE:
-            return [hint(words.say("bot.hint.not-playing"), typed)]
-        if view.to_move_id != interaction.user.id:
-            side = view.side_of(interaction.user.id)
-            why = words.say("bot.hint.not-your-turn") if side is not None else str(NotAPlayer())
-            return [hint(why, typed)]
-        wanted = typed.strip().lower()
-        moves = components.ordered_moves(view)
-        starting = [m for m in moves if m.lower().startswith(wanted)]
-        containing = [m for m in moves if wanted in m.lower() and m not in starting]
         return [
-            discord.app_commands.Choice(name=m, value=m)
-            for m in (starting + containing)[: components.MAX_OPTIONS]
+            discord.app_commands.Choice(name=move, value=move)
+            for move in moves[: components.MAX_OPTIONS]
         ]
 
     # ---------------------------------------------------------------- resign and draws
@@ -459,7 +458,6 @@ class Actions(Table):
         text = await record_text(record, file)
         self.service.check_record(text, spec.name)  # refused before anything public is posted
         choice = FIRST.get(first, FirstChoice.RANDOM)
-        me = self.client.user
         user = interaction.user.id
         common = {
             "game": spec.name,
@@ -469,7 +467,8 @@ class Actions(Table):
             "user_id": user,
             "guild_id": self._guild_id(interaction),
         }
-        if opponent is None or (me is not None and opponent.id == me.id):
+        opponent_id = opponent.id if opponent is not None else None
+        if self.service.starts_at_once(opponent_id, importing=True):  # a study, or against Kamen
             if opponent is None:
                 against, name = words.say("bot.against.study"), words.say("bot.against.study-name")
             else:
@@ -480,17 +479,14 @@ class Actions(Table):
 
             async def start(channel_id: int) -> GameView:
                 return await self.service.import_record(
-                    channel_id=channel_id,
-                    opponent_id=opponent.id if opponent else None,
-                    level=level,
-                    **common,
+                    channel_id=channel_id, opponent_id=opponent_id, level=level, **common
                 )
 
             await self._start_now(interaction, spec, against, name, start)
             return
         view = await self.service.import_record(
             channel_id=self._channel_id(interaction),
-            opponent_id=opponent.id,
+            opponent_id=opponent_id,
             level=level,
             **common,
         )

@@ -256,11 +256,8 @@ class DestinationSelect(
         )
 
 
-def destination_view(view: GameView, square: str) -> ui.View | None:
-    """The moves of the piece on `square`, as a menu; None if it has none."""
-    moves = [move for move in ordered_moves(view) if origin(view, move) == square]
-    if not moves:
-        return None
+def destination_view(view: GameView, moves: Sequence[str]) -> ui.View:
+    """The moves of one piece (the service's choices for it), as a menu."""
     items = ui.View(timeout=None)
     options = [_option(view, move) for move in moves[:MAX_OPTIONS]]
     items.add_item(DestinationSelect(view.id, view.ply, options))

@@ -70,7 +70,6 @@ TEXTS: dict[str, str] = {
     # ------------------------------------------------------------ moving
     "bot.you-played": "You played {move}.",
     "bot.moves-from": "The moves from {square}:",
-    "bot.hint.not-playing": "This game is not being played.",
     "bot.hint.not-your-turn": "It is not your turn.",
     "bot.menu.move": "Pick a move",
     "bot.menu.piece": "Pick a piece to move",
