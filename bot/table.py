@@ -147,7 +147,7 @@ class Table:
             view.state,
             last_move=last_move,
             players=self.players(view),
-            outcome=images.outcome_of(view),
+            outcome=view.outcome,
         )
         menu = components.board_view(view, self.settings.move_menu_max)
         return replies.board(view, png, headline=headline, components=menu)
