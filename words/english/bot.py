@@ -31,7 +31,9 @@ TEXTS: dict[str, str] = {
     "bot.board.title": "{title} · game #{id}",
     "bot.board.move-by": "Move by <t:{deadline}:R>.",
     "bot.board.draw-offered": "{player} offers a draw.",
-    "bot.board.how": "Move with the menu below or `/{game} move`; `/{game} rules` explains the game.",
+    "bot.board.how": (
+        "Move with the menu below or `/{game} move`; `/{game} rules` explains the game."
+    ),
     "bot.board.footer": "Move {ply} · {variant} · {time}",
     # ------------------------------------------------------------ challenges
     "bot.first.player": "{player} plays {side} and moves first",
@@ -122,8 +124,7 @@ TEXTS: dict[str, str] = {
     ),
     # ------------------------------------------------------------ the sweeper
     "bot.reminder": (
-        "{player}, half of your time for this move is gone. It is move {ply} in {title}"
-        " game #{id}."
+        "{player}, half of your time for this move is gone. It is move {ply} in {title} game #{id}."
     ),
     "bot.reminder.deadline": (
         "{player}, half of your time for this move is gone: move by <t:{deadline}:R>."
