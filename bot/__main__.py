@@ -66,6 +66,20 @@ async def run(settings: Settings) -> None:
         await store.close()
 
 
+def missing_parts() -> str | None:
+    """What a registered game lacks to be played here (a painter, a computer player), if any."""
+    import render
+    from games import registry
+    from games.ai import check_games
+
+    try:
+        render.check_games(registry.GAMES)
+        check_games(registry.GAMES)
+    except LookupError as error:
+        return str(error)
+    return None
+
+
 def main() -> int:
     try:
         settings = Settings.from_env()
@@ -73,9 +87,13 @@ def main() -> int:
         print(f"kamen: {error}", file=sys.stderr)
         return 2
     configure_logging(settings.log_level, settings.log_format, secrets=[settings.token])
+    missing = missing_parts()
+    if missing:
+        print(f"kamen: {missing}", file=sys.stderr)
+        return 2
     import discord
 
-    from store import StoreError
+    from matches import StoreError
 
     try:
         asyncio.run(run(settings))

@@ -30,6 +30,7 @@ from matches import GameView, MatchError, MatchService, MoveResult, StaleAction,
 from runtime.metrics import Metrics
 from runtime.opponent import Opponent
 from runtime.settings import Settings
+from words.service import headline as move_headline
 
 log = logging.getLogger(__name__)
 
@@ -153,7 +154,7 @@ class Table:
         return replies.board(view, png, headline=headline, components=menu)
 
     def board_after(self, result: MoveResult) -> replies.Outgoing:
-        return self.board(result.view, headline=result.headline(), last_move=result.info)
+        return self.board(result.view, headline=move_headline(result), last_move=result.info)
 
     async def send_board(
         self, view: GameView, out: replies.Outgoing, *, strip_old: bool = True

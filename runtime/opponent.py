@@ -3,9 +3,10 @@
 `PooledPicker` is the `matches.MovePicker` the service calls on the bot's
 turn: it sends plain values (game, variant, moves, level) to `think` in a
 worker process and awaits the move. `think` is the one function that knows
-where the AI lives (`games.ai.player.play_move`); without it, the bot plays a
-random legal move. A worker that dies is replaced, and the move of that turn
-falls back to a random legal one, so a game is never left waiting.
+where the AI lives (`games.ai.player.play_move`); every registered game has an
+adapter there (checked at start-up, `games.ai.check_games`). A worker that
+dies is replaced, and the move of that turn falls back to a random legal one,
+so a game is never left waiting.
 """
 
 from __future__ import annotations
@@ -22,30 +23,15 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Protocol
 
-from games import registry
+from games.ai.player import play_move, warm_up
 from games.base import GameState
 
 log = logging.getLogger(__name__)
 
-try:  # the AI arrives in its own issue; the bot runs (weaker) without it
-    from games.ai.player import play_move, warm_up
-except ImportError:  # pragma: no cover - depends on what is installed
-    play_move = None  # type: ignore[assignment]
-    warm_up = None  # type: ignore[assignment]
-
 
 def think(game: str, variant: str, moves: Sequence[str], level: str, seed: int | None) -> str:
     """A move for the player to move, from plain values: what a worker process runs."""
-    if play_move is not None:
-        return play_move(game, variant, moves, level, None, seed)
-    return _random_move(game, variant, moves, seed)
-
-
-def _random_move(game: str, variant: str, moves: Sequence[str], seed: int | None) -> str:
-    state = registry.get(game).new(variant)
-    for move in moves:
-        state = state.play(move)
-    return random.Random(seed).choice(state.legal_moves())
+    return play_move(game, variant, moves, level, None, seed)
 
 
 def _worker_start(parent: int) -> None:
@@ -57,20 +43,7 @@ def _worker_start(parent: int) -> None:
         os._exit(0)
 
     threading.Thread(target=watch, name="watch-the-bot", daemon=True).start()
-    _warm()
-
-
-def _warm() -> None:
-    if warm_up is not None:
-        warm_up()
-
-
-def game_of(state: GameState) -> str:
-    """The registry name of a state's game (the picker is given only the state)."""
-    for name, spec in registry.GAMES.items():
-        if isinstance(state, type(spec.new())):
-            return name
-    raise TypeError(f"no game in the registry plays {type(state).__name__}")
+    warm_up()
 
 
 class Opponent(Protocol):
@@ -107,11 +80,11 @@ class PooledPicker:
     async def start(self) -> None:
         """Start the workers now (they load the Oska tables), so the first move does not wait."""
         loop = asyncio.get_running_loop()
-        await loop.run_in_executor(self.pool, _warm)
+        await loop.run_in_executor(self.pool, warm_up)
 
     async def pick(self, state: GameState, level: str) -> str:
         args = (
-            game_of(state),
+            state.spec.name,
             str(state.variant),
             state.moves,
             level,
