@@ -13,6 +13,7 @@ import io
 import logging
 import re
 from collections.abc import Awaitable, Callable
+from typing import Literal
 
 import discord
 
@@ -36,7 +37,7 @@ from matches.inputs import MAX_RECORD
 log = logging.getLogger(__name__)
 
 FIRST = {"me": FirstChoice.CHALLENGER, "them": FirstChoice.OPPONENT, "random": FirstChoice.RANDOM}
-ARCHIVE_MINUTES = 10080  # a week: a slow game's thread stays in the channel list
+ARCHIVE_MINUTES: Literal[10080] = 10080  # a week: a slow game's thread stays in the channel list
 
 
 class Actions(Table):
@@ -61,14 +62,19 @@ class Actions(Table):
         me = self.client.user
         if opponent is not None and opponent.bot and (me is None or opponent.id != me.id):
             raise BadInput("bot.refuse.other-bots")
-        common = {
-            "game": spec.name,
-            "variant": variant,
-            "time": time,
-            "first": choice,
-            "level": level,
-            "challenger_id": interaction.user.id,
-        }
+        def challenge(channel_id: int, opponent_id: int | None) -> Awaitable[GameView]:
+            return self.service.challenge(
+                guild_id=self._guild_id(interaction),
+                channel_id=channel_id,
+                challenger_id=interaction.user.id,
+                game=spec.name,
+                opponent_id=opponent_id,
+                variant=variant,
+                time=time,
+                first=choice,
+                level=level,
+            )
+
         opponent_id = opponent.id if opponent is not None else None
         if opponent is not None and self.service.starts_at_once(opponent.id):  # against Kamen
             kamen = opponent
@@ -80,21 +86,11 @@ class Actions(Table):
             self.spawn(self.opponent.start(), "starting Kamen's worker")
 
             async def start(channel_id: int) -> GameView:
-                return await self.service.challenge(
-                    guild_id=self._guild_id(interaction),
-                    channel_id=channel_id,
-                    opponent_id=kamen.id,
-                    **common,
-                )
+                return await challenge(channel_id, kamen.id)
 
             await self._start_now(interaction, spec, who, kamen.display_name, start)
             return
-        view = await self.service.challenge(
-            guild_id=self._guild_id(interaction),
-            channel_id=self._channel_id(interaction),
-            opponent_id=opponent_id,
-            **common,
-        )
+        view = await challenge(self._channel_id(interaction), opponent_id)
         await self._post_challenge(interaction, view, choice)
 
     async def _post_challenge(
@@ -458,15 +454,20 @@ class Actions(Table):
         text = await record_text(record, file)
         self.service.check_record(text, spec.name)  # refused before anything public is posted
         choice = FIRST.get(first, FirstChoice.RANDOM)
-        user = interaction.user.id
-        common = {
-            "game": spec.name,
-            "text": text,
-            "time": time,
-            "first": choice,
-            "user_id": user,
-            "guild_id": self._guild_id(interaction),
-        }
+
+        def start_import(channel_id: int) -> Awaitable[GameView]:
+            return self.service.import_record(
+                guild_id=self._guild_id(interaction),
+                channel_id=channel_id,
+                user_id=interaction.user.id,
+                text=text,
+                game=spec.name,
+                opponent_id=opponent_id,
+                time=time,
+                first=choice,
+                level=level,
+            )
+
         opponent_id = opponent.id if opponent is not None else None
         if self.service.starts_at_once(opponent_id, importing=True):  # a study, or against Kamen
             if opponent is None:
@@ -478,18 +479,11 @@ class Actions(Table):
                 self.spawn(self.opponent.start(), "starting Kamen's worker")
 
             async def start(channel_id: int) -> GameView:
-                return await self.service.import_record(
-                    channel_id=channel_id, opponent_id=opponent_id, level=level, **common
-                )
+                return await start_import(channel_id)
 
             await self._start_now(interaction, spec, against, name, start)
             return
-        view = await self.service.import_record(
-            channel_id=self._channel_id(interaction),
-            opponent_id=opponent_id,
-            level=level,
-            **common,
-        )
+        view = await start_import(self._channel_id(interaction))
         await self._post_challenge(interaction, view, choice)
 
     # ---------------------------------------------------------------- odds and ends

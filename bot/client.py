@@ -67,7 +67,7 @@ class KamenMixin:
         self.clock = clock
         self.store = store
         self.picker = picker
-        self.tree = app_commands.CommandTree(self)  # type: ignore[arg-type]
+        self.tree = app_commands.CommandTree(self)
         self.tree.on_error = self._on_tree_error  # type: ignore[method-assign]
         self._started = False
         self._sweeper_task: asyncio.Task[None] | None = None
@@ -185,7 +185,8 @@ class ShardedKamenClient(KamenMixin, discord.AutoShardedClient):
     ) -> None:
         super().__init__(
             shard_count=settings.shard_count,
-            shard_ids=list(settings.shard_ids) if settings.shard_ids else None,
+            # None (discord.py's own default) lets the library pick: its stub says list only.
+            shard_ids=list(settings.shard_ids) if settings.shard_ids else None,  # type: ignore[arg-type]
             **client_options(),
         )
         self._kamen_init(settings, store, picker, clock, metrics)

@@ -173,7 +173,9 @@ def _move(spec: GameSpec, actions: Actions) -> app_commands.Command[Any, ..., No
         move=f"Your move as the board names it, e.g. {sample}; pick one from "
         "the list of legal moves."
     )(move)
-    command = app_commands.Command(name="move", description=_describe(move, spec), callback=move)
+    command: app_commands.Command[Any, ..., None] = app_commands.Command(
+        name="move", description=_describe(move, spec), callback=move
+    )
 
     async def legal(interaction: discord.Interaction, current: str) -> list[_Choice[str]]:
         with actions.metrics.timing("autocomplete"):

@@ -20,7 +20,7 @@ import logging
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Coroutine
 from concurrent.futures import Executor
-from typing import Any, Concatenate, ParamSpec, TypeVar
+from typing import Any, Concatenate, ParamSpec, TypeVar, cast
 
 import discord
 
@@ -82,7 +82,7 @@ def guarded(
                 )
                 await replies.apologise(interaction)
 
-    return run
+    return cast(Callable[Concatenate[T, discord.Interaction, P], Coroutine[Any, Any, None]], run)
 
 
 class Table:

@@ -142,6 +142,7 @@ def generate(board: tuple[str, ...], side: Side, continues: bool) -> dict[str, M
     soldier, officer, enemy = _SOLDIER[side], _OFFICER_PIECE[side], _ENEMY[side]
     movers: list[tuple[int, int]] = []
     captures: dict[str, MoveData] = {}
+    kind: int
     for i, column in enumerate(board):
         if not column:
             continue
