@@ -22,6 +22,7 @@ from bot.actions import Actions
 from games import registry
 from games.base import GameSpec, VariantOption
 from matches import LEVELS
+from words.games import option_help, value_help
 
 TIMES = ("none", "5m", "1h", "1d", "3d")  # each labelled `bot.choice.time.<value>`
 _Choice = app_commands.Choice
@@ -45,28 +46,27 @@ def _param(key: str) -> str:
     return re.sub(r"\W", "_", key)
 
 
-def _variant_choices(option: VariantOption) -> list[_Choice[str]]:
-    """A choice per value; the help's `value: what it does` parts become the choice names."""
-    parts = dict(part.split(": ", 1) for part in option.help.split("; ") if ": " in part)
+def _variant_choices(spec: GameSpec, option: VariantOption) -> list[_Choice[str]]:
+    """A choice per value, named with what it does when the catalogue says it value by value."""
     choices = []
     for value in option.values:
         name = value
-        if value in parts:
-            name = words.say("bot.choice.variant", value=value, text=parts[value])
+        text = value_help(spec.name, option.key, value)
+        if text is not None:
+            name = words.say("bot.choice.variant", value=value, text=text)
         if value == option.default:
             name = words.say("bot.choice.default", name=name)
         choices.append(_Choice(name=_short(name), value=value))
     return choices
 
 
-def _variant_description(option: VariantOption) -> str:
+def _variant_description(spec: GameSpec, option: VariantOption) -> str:
     """The option's help, or, when each choice explains itself, what the option is about."""
-    parts = [part.split(": ", 1)[0] for part in option.help.split("; ")]
-    if set(parts) == set(option.values):
+    if all(value_help(spec.name, option.key, value) for value in option.values):
         return (
             f"Rule variant {option.key} (default {option.default}): each choice says what it does."
         )
-    return _short(f"Rule variant: {option.help}")
+    return _short(f"Rule variant: {option_help(spec.name, option.key, option.values)}")
 
 
 def _first_choices(spec: GameSpec) -> list[_Choice[str]]:
@@ -139,8 +139,8 @@ def _challenge(spec: GameSpec, actions: Actions) -> app_commands.Command[Any, ..
     for option in spec.options:
         name = _param(option.key)
         params.append(inspect.Parameter(name, keyword, annotation=str | None, default=None))
-        descriptions[name] = _variant_description(option)
-        choices[name] = _variant_choices(option)
+        descriptions[name] = _variant_description(spec, option)
+        choices[name] = _variant_choices(spec, option)
         if name != option.key:
             renames[name] = option.key
     for name in ("time", "first", "level"):

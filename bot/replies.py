@@ -20,7 +20,7 @@ import discord
 import words
 from games.base import GameSpec, Side
 from matches import FirstChoice, GameView, MatchError, Status
-from words.games import outcome_text
+from words.games import option_help, outcome_text, summary
 
 log = logging.getLogger(__name__)
 
@@ -348,7 +348,7 @@ def history(view: GameView) -> str:
 def rules(spec: GameSpec) -> discord.Embed:
     """A rules summary with the variants and the notation, for the ephemeral /rules."""
     embed = discord.Embed(title=words.say("bot.rules.title", title=spec.title), colour=COLOUR)
-    embed.description = spec.summary
+    embed.description = summary(spec.name)
     first, second = spec.side_names
     embed.add_field(
         name=words.say("bot.rules.sides.name"),
@@ -363,7 +363,14 @@ def rules(spec: GameSpec) -> discord.Embed:
         ]  # fmt: skip
         embed.add_field(
             name=words.say("bot.rules.variant.name", key=option.key),
-            value=clip(words.say("bot.rules.variant", values=values, help=option.help), 1024),
+            value=clip(
+                words.say(
+                    "bot.rules.variant",
+                    values=values,
+                    help=option_help(spec.name, option.key, option.values),
+                ),
+                1024,
+            ),
             inline=False,
         )
     start = spec.new()

@@ -201,12 +201,15 @@ class RecordError(GameError):
 
 @dataclass(frozen=True, slots=True)
 class VariantOption:
-    """One rule option of a game, written `key=value`."""
+    """One rule option of a game, written `key=value`.
+
+    What each value does is said by words/ (`<game>.variant.<key>.<value>`, or
+    `<game>.variant.<key>` for the option as a whole), not here.
+    """
 
     key: str
     values: tuple[str, ...]
     default: str
-    help: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -328,7 +331,6 @@ class GameSpec:
     options: tuple[VariantOption, ...]
     start: Callable[[Variant], GameState]
     from_text: Callable[[str, Variant], GameState]
-    summary: str = ""
 
     def variant(self, texts: Iterable[str] | str = ()) -> Variant:
         return Variant.parse(self.options, texts)

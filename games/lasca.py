@@ -45,8 +45,6 @@ OPTIONS: tuple[VariantOption, ...] = (
         key="promotion",
         values=("ends-move", "continues"),
         default="ends-move",
-        help="ends-move: a soldier promoted during a capture stops there; "
-        "continues: it captures on as an officer",
     ),
 )
 
@@ -615,10 +613,4 @@ SPEC = GameSpec(
     options=OPTIONS,
     start=start,
     from_text=from_text,
-    summary=(
-        "Checkers on a 7-by-7 board where captured pieces are not removed: the jumping "
-        "column takes the top piece of the jumped one under itself.\n"
-        "Capturing is compulsory; soldiers go forward, officers both ways; "
-        "a player who cannot move loses."
-    ),
 )

@@ -51,15 +51,11 @@ OPTIONS: tuple[VariantOption, ...] = (
         "capture",
         ("forced", "huff", "optional"),
         "forced",
-        "forced: a capture must be made; huff: a step instead forfeits a stone that "
-        "could have captured; optional: capturing is free, with no penalty",
     ),
     VariantOption(
         "win",
         ("goal", "elimination"),
         "goal",
-        "goal: win with every stone left on the far row (losing all stones wins); "
-        "elimination: losing all stones loses",
     ),
 )
 
@@ -595,10 +591,4 @@ SPEC = GameSpec(
     options=OPTIONS,
     start=start,
     from_text=from_text,
-    summary=(
-        "Move your stones forward across the hourglass; jump an enemy stone to capture it "
-        "(captures chain on, and are compulsory by default).\n"
-        "Win when every stone you have left stands on the far row; "
-        "with no move you pass, and if neither side can move it is a draw."
-    ),
 )

@@ -50,15 +50,11 @@ OPTIONS: tuple[VariantOption, ...] = (
         key="grandslam",
         values=("forbidden", "nocapture", "opponent-takes"),
         default="forbidden",
-        help="forbidden: a move taking all the opponent's seeds is refused; "
-        "nocapture: it captures nothing; "
-        "opponent-takes: it captures, then the opponent takes the mover's row",
     ),
     VariantOption(
         key="must-play-12",
         values=("off", "on"),
         default="off",
-        help="a player whose pit grows past 11 seeds must play such a pit next turn",
     ),
 )
 
@@ -594,9 +590,4 @@ SPEC = GameSpec(
     options=OPTIONS,
     start=start,
     from_text=from_text,
-    summary=(
-        "Sow a pit of your row counter-clockwise; if the last seed makes 2 or 3 in an "
-        "opponent's pit, capture it and the 2s and 3s just before it.\n"
-        "Feed an opponent who has no seeds; 25 captured seeds win, 24 each is a draw."
-    ),
 )

@@ -91,7 +91,7 @@ def test_spec_names_the_game_and_its_one_option() -> None:
     assert [(o.key, o.values, o.default) for o in lasca.OPTIONS] == [
         ("promotion", ("ends-move", "continues"), "ends-move")
     ]
-    assert len(lasca.SPEC.summary.splitlines()) == 2
+    assert len(words.say("lasca.summary").splitlines()) == 2
 
 
 # ------------------------------------------------------------------- steps

@@ -31,6 +31,7 @@ from games.base import (
 )
 from games.record import load
 from games.registry import GAMES
+from words import games as words_games
 from words.english import PARTS, TEXTS
 from words.games import outcome_code
 
@@ -320,3 +321,17 @@ def test_an_outcome_inside_a_refusal_is_named_from_its_parameters() -> None:
                       "winner": 1, "side": 0}  # fmt: skip
     error = IllegalMove("pass", "move.game-over", (), **params)
     assert words.explain(error) == "`pass`: the game is over (Blue has lost every stone)"
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_every_game_says_what_it_is_and_what_each_variant_does(game: str) -> None:
+    spec = GAMES[game]
+    assert len(words_games.summary(game).splitlines()) == 2
+    for option in spec.options:
+        helps = [words_games.value_help(game, option.key, value) for value in option.values]
+        text = words_games.option_help(game, option.key, option.values)
+        if all(helps):
+            for value, help_text in zip(option.values, helps, strict=True):
+                assert f"{value}: {help_text}" in text
+        else:
+            assert words.has_text(f"{game}.variant.{option.key}"), option.key

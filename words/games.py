@@ -100,3 +100,24 @@ def _sentence(
     if count is not None:
         params["count"] = count
     return say(outcome_code(game, reason, winner is None, locale), locale, **params)
+
+
+def summary(game: str, locale: str = DEFAULT_LOCALE) -> str:
+    """What the game is about, in two lines (the rules card)."""
+    return say(f"{game}.summary", locale)
+
+
+def value_help(game: str, key: str, value: str, locale: str = DEFAULT_LOCALE) -> str | None:
+    """What one value of a rule option does, when the catalogue says it value by value."""
+    code = f"{game}.variant.{key}.{value}"
+    return say(code, locale) if has_text(code, locale) else None
+
+
+def option_help(
+    game: str, key: str, values: Sequence[str], locale: str = DEFAULT_LOCALE
+) -> str:
+    """What a rule option does: `value: what it does; ...`, or the option's one sentence."""
+    helps = [value_help(game, key, value, locale) for value in values]
+    if all(helps):
+        return "; ".join(f"{value}: {text}" for value, text in zip(values, helps, strict=True))
+    return say(f"{game}.variant.{key}", locale)

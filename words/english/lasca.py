@@ -60,4 +60,13 @@ TEXTS: dict[str, str] = {
         "write `White to move` or `Black to move`, and optionally `quiet moves: N`"
     ),
     "lasca.position.no-side": "say who is to move: `White to move` or `Black to move`",
+    # What the game is, and what each rule variant does (games/RULES.md).
+    "lasca.summary": (
+        "Checkers on a 7-by-7 board where captured pieces are not removed: the jumping "
+        "column takes the top piece of the jumped one under itself.\n"
+        "Capturing is compulsory; soldiers go forward, officers both ways; "
+        "a player who cannot move loses."
+    ),
+    "lasca.variant.promotion.ends-move": "a soldier promoted during a capture stops there",
+    "lasca.variant.promotion.continues": "it captures on as an officer",
 }

@@ -45,4 +45,16 @@ TEXTS: dict[str, str] = {
     "outcome.oska.elimination": "{side} has lost every stone",
     "outcome.oska.elimination.draw": "both players have lost every stone",
     "outcome.oska.blocked": "neither player can move",
+    # What the game is, and what each rule variant does (games/RULES.md).
+    "oska.summary": (
+        "Move your stones forward across the hourglass; jump an enemy stone to capture it "
+        "(captures chain on, and are compulsory by default).\n"
+        "Win when every stone you have left stands on the far row; "
+        "with no move you pass, and if neither side can move it is a draw."
+    ),
+    "oska.variant.capture.forced": "a capture must be made",
+    "oska.variant.capture.huff": "a step instead forfeits a stone that could have captured",
+    "oska.variant.capture.optional": "capturing is free, with no penalty",
+    "oska.variant.win.goal": "win with every stone left on the far row (losing all stones wins)",
+    "oska.variant.win.elimination": "losing all stones loses",
 }

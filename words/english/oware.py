@@ -47,4 +47,18 @@ TEXTS: dict[str, str] = {
     "oware.position.rule-off": "`{line}`: only under must-play-12=on",
     "oware.position.no-big-pit": "`{line}`: {side} has no such pit",
     "oware.position.seeds": "the position holds {total} seeds, not {seeds}",
+    # What the game is, and what each rule variant does (games/RULES.md).
+    "oware.summary": (
+        "Sow a pit of your row counter-clockwise; if the last seed makes 2 or 3 in an "
+        "opponent's pit, capture it and the 2s and 3s just before it.\n"
+        "Feed an opponent who has no seeds; 25 captured seeds win, 24 each is a draw."
+    ),
+    "oware.variant.grandslam.forbidden": "a move taking all the opponent's seeds is refused",
+    "oware.variant.grandslam.nocapture": "it captures nothing",
+    "oware.variant.grandslam.opponent-takes": (
+        "it captures, then the opponent takes the mover's row"
+    ),
+    "oware.variant.must-play-12": (
+        "a player whose pit grows past 11 seeds must play such a pit next turn"
+    ),
 }
