@@ -321,6 +321,20 @@ class GameState(Protocol):
         ...
 
 
+def play_on(state: GameState, moves: Iterable[str]) -> GameState:
+    """`state` with `moves` played on it, in order (a replay that starts part-way).
+
+    Raises the MoveError of the first move that fails, with its 1-based number
+    in the game (counting the moves `state` already has) as the parameter `ply`.
+    """
+    for ply, move in enumerate(moves, start=len(state.moves) + 1):
+        try:
+            state = state.play(move)
+        except MoveError as error:
+            raise error.with_params(ply=ply) from None
+    return state
+
+
 @dataclass(frozen=True)
 class GameSpec:
     """What the registry knows of a game: names, options and constructors."""
@@ -346,13 +360,7 @@ class GameSpec:
         number added as the parameter `ply`.
         """
         chosen = variant if isinstance(variant, Variant) else self.variant(variant)
-        state = self.start(chosen)
-        for ply, move in enumerate(moves, start=1):
-            try:
-                state = state.play(move)
-            except MoveError as error:
-                raise error.with_params(ply=ply) from None
-        return state
+        return play_on(self.start(chosen), moves)
 
     def all_variants(self) -> tuple[Variant, ...]:
         """Every combination of option values, defaults first."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import OrderedDict
 
 from games import registry
-from games.base import GameError, GameSpec, GameState
+from games.base import GameError, GameSpec, GameState, play_on
 from matches.records import StoredGame
 
 
@@ -39,12 +39,11 @@ class Positions:
         # A game's variant never changes; its moves only grow, so a prefix is still good.
         if cached is None or cached.moves != game.moves[:done]:
             cached, done = self._start(game), 0
-        state = cached
-        for index, move in enumerate(game.moves[done:], start=done):
-            try:
-                state = state.play(move)
-            except GameError as error:
-                raise ReplayError(f"game #{game.id}, move {index + 1} `{move}`: {error}") from error
+        try:
+            state = play_on(cached, game.moves[done:])
+        except GameError as error:
+            ply, move = error.params.get("ply"), error.params.get("move")
+            raise ReplayError(f"game #{game.id}, move {ply} `{move}`: {error}") from error
         self.remember(game.id, state)
         return state
 
