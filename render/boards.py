@@ -9,7 +9,7 @@ from __future__ import annotations
 from PIL import Image
 
 from games import registry
-from games.base import GameError, GameState, MoveInfo, Outcome, Side
+from games.base import GameError, GameState, MoveInfo, Outcome, Side, play_on
 from render.draw import png
 from render.painters import painter_for
 from render.scene import Painter, Scene, caption, mover
@@ -88,8 +88,7 @@ def last_move_of(state: GameState) -> MoveInfo | None:
     try:
         current = state.spec.replay(state.variant, moves[:ply])
         info = current.describe(moves[ply])
-        for move in moves[ply:]:  # the move and the passes after it
-            current = current.play(move)
+        current = play_on(current, moves[ply:])  # the move and the passes after it
     except GameError:
         return None
     return info if current.to_text() == state.to_text() else None
