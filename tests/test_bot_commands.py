@@ -7,7 +7,7 @@ import io
 from pathlib import Path
 
 import pytest
-from PIL import Image
+from PIL import GifImagePlugin, Image
 
 from games.registry import GAMES
 from tests.bot_support import (
@@ -19,10 +19,12 @@ from tests.bot_support import (
     start_game,
     to_move,
 )
+from tests.fake_discord.model import JSON
 
 
-def sub(command: dict, name: str) -> dict:
-    return next(o for o in command["options"] if o["name"] == name)
+def sub(command: JSON, name: str) -> JSON:
+    found: JSON = next(o for o in command["options"] if o["name"] == name)
+    return found
 
 
 @pytest.mark.asyncio
@@ -89,6 +91,7 @@ async def test_rules_board_history_replay_and_the_games_of_the_server(tmp_path: 
         for _ in range(3):
             await fake.select(to_move(table, board), board, "Pick a move", [options(board)[0]])
         again = await fake.slash(bob, thread, "oska board")
+        assert again.message is not None
         assert not again.ephemeral and again.attachments and options(again.message)
         await fake.wait_for(lambda: board.selects == [], what="the old board's menu to go")
 
@@ -107,7 +110,8 @@ async def test_rules_board_history_replay_and_the_games_of_the_server(tmp_path: 
         message = await replay.final()
         [gif] = message.attachments
         assert gif.filename.endswith(".gif") and gif.data.startswith(b"GIF8")
-        assert Image.open(io.BytesIO(gif.data)).n_frames == 4
+        animation = Image.open(io.BytesIO(gif.data))
+        assert isinstance(animation, GifImagePlugin.GifImageFile) and animation.n_frames == 4
         assert "Replay of Oska game #" in message.content and not message.ephemeral
 
         wrong = await fake.slash(bob, thread, "lasca replay")
@@ -157,10 +161,12 @@ async def test_the_two_step_pick_when_the_menu_would_be_too_long(tmp_path: Path)
         assert pieces["options"][1]["description"] == "2 moves"
         step = await fake.select(ann, board, "Pick a piece to move", ["c3"])
         assert "The moves from c3" in ephemeral_text(step)
+        assert step.message is not None
         [targets] = step.message.selects
         assert [o["value"] for o in targets["options"]] == ["c3-b4", "c3-d4"]
         done = await fake.select(ann, step.message, "Pick its move", ["c3-d4"])
-        assert done.type == 7 and done.message.content == "You played c3-d4."
+        assert done.type == 7 and done.message is not None
+        assert done.message.content == "You played c3-d4."
         await fake.wait_for(lambda: "played c3-d4" in board.text, what="the public board")
         assert to_move(table, board) is bob
         late = await fake.select(ann, step.message, targets["custom_id"], ["c3-b4"], stale=True)

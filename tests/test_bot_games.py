@@ -152,6 +152,7 @@ async def test_lasca_to_a_draw_by_repetition_and_oware_to_a_win(tmp_path: Path) 
         reply = await fake.slash(
             table.ann, table.games, "oware challenge", opponent=table.bob, first="me"
         )
+        assert reply.message is not None
         await fake.click(table.bob, reply.message, "Accept")
         oware = next(t for t in fake.threads(table.games) if t.id == reply.message.id)
         await fake.wait_for(lambda: bool(fake.messages(oware)), what="the Oware board")
@@ -173,8 +174,10 @@ async def test_a_resignation_and_a_draw_by_agreement(tmp_path: Path) -> None:
         board, _ = await play_out(table, "lasca", thread, board, (0, 0), stop_after=6)
         asked = await fake.click(bob, board, "Resign")
         assert "Resign game #" in ephemeral_text(asked) and "cannot be undone" in asked.text
+        assert asked.message is not None
         done = await fake.click(bob, asked.message, "Yes, resign")
-        assert done.type == 7 and "You resigned" in done.message.content
+        assert done.type == 7 and done.message is not None
+        assert "You resigned" in done.message.content
         await fake.wait_for(lambda: "Game over" in board.content, what="the final board")
         assert f"<@{ann.id}> wins as White (1-0): Black resigned." in board.content
         assert board.selects == []

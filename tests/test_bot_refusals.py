@@ -122,6 +122,7 @@ async def test_refusals_in_a_game(table: Table) -> None:
     assert stale.message is not None and stale.message.selects  # ...with a working menu
 
     asked = await fake.click(ann, board, "Resign")
+    assert asked.message is not None
     await fake.click(ann, asked.message, "Yes, resign")
     await fake.wait_for(lambda: "Game over" in board.content, what="the final board")
     over = await fake.select(bob, board, menu, [first], stale=True)

@@ -136,8 +136,8 @@ async def test_the_gateway_drops_and_resumes_mid_game(tmp_path: Path) -> None:
         await fake.wait_resumed(1)
         await fake.drop_gateway(abrupt=True)
         await fake.wait_resumed(2)
+        assert reply.message is not None
         board = reply.message
-        assert board is not None
         moved = await fake.select(ann, board, "Pick a move", [options(board)[0]])
         assert moved.type == 7 and to_move(table, board) is bob
         assert fake.identify_count == 1 and fake.resume_count == 2

@@ -38,13 +38,14 @@ def run_until_killed(path: Path, seed: int, chooser: random.Random, reported: Re
         env=env,
         cwd=ROOT,
     )
-    assert child.stdout is not None
-    wanted, lines = chooser.randint(1, 40), []
+    assert child.stdout is not None and child.stderr is not None
+    wanted = chooser.randint(1, 40)
+    lines: list[bytes] = []
     try:
         while len(lines) < wanted:
             line = child.stdout.readline()
             if not line:
-                raise AssertionError(f"the mover stopped by itself: {child.stderr.read()!r}")  # type: ignore[union-attr]
+                raise AssertionError(f"the mover stopped by itself: {child.stderr.read()!r}")
             lines.append(line)
         time.sleep(chooser.uniform(0, 0.004))  # land inside a write as often as not
     finally:

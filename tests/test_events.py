@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -43,8 +44,12 @@ class Recorder:
         return [event for event in self.events if isinstance(event, GameFinished)]
 
 
+# The service, its clock and the subscriber that records what it was told.
+Env = tuple[MatchService, ManualClock, Recorder]
+
+
 @pytest.fixture
-async def env(tmp_path: Path):
+async def env(tmp_path: Path) -> AsyncIterator[Env]:
     store = await open_store(f"sqlite:///{tmp_path / 'k.db'}")
     clock = ManualClock()
     service = MatchService(
@@ -64,7 +69,7 @@ async def start(service: MatchService, time: str | None = None) -> GameView:
     return await service.accept(offered.id, BOB)
 
 
-async def test_a_game_started_and_its_moves(env) -> None:
+async def test_a_game_started_and_its_moves(env: Env) -> None:
     service, _, recorder = env
     view = await start(service)
     assert recorder.events == [GameStarted(view.id, GUILD, CHANNEL, "oska", (ALICE, BOB), None)]
@@ -72,7 +77,7 @@ async def test_a_game_started_and_its_moves(env) -> None:
     assert recorder.events[-1] == MovePlayed(view.id, GUILD, "oska", 1, "a1-b2", Side.FIRST, ALICE)
 
 
-async def test_a_game_ended_by_the_rules(env) -> None:
+async def test_a_game_ended_by_the_rules(env: Env) -> None:
     service, _, recorder = env
     view = await start(service)
     while view.status is Status.ACTIVE:
@@ -88,7 +93,7 @@ async def test_a_game_ended_by_the_rules(env) -> None:
     assert recorder.seen[-1] is Status.FINISHED  # told after the commit
 
 
-async def test_resignation(env) -> None:
+async def test_resignation(env: Env) -> None:
     service, _, recorder = env
     view = await start(service)
     await service.resign(BOB, channel_id=CHANNEL)
@@ -98,7 +103,7 @@ async def test_resignation(env) -> None:
     assert recorder.seen[-1] is Status.FINISHED
 
 
-async def test_agreement(env) -> None:
+async def test_agreement(env: Env) -> None:
     service, _, recorder = env
     view = await start(service)
     await service.offer_draw(ALICE, channel_id=CHANNEL)
@@ -109,7 +114,7 @@ async def test_agreement(env) -> None:
     ]
 
 
-async def test_agreement_by_offering_back(env) -> None:
+async def test_agreement_by_offering_back(env: Env) -> None:
     service, _, recorder = env
     await start(service)
     await service.offer_draw(ALICE, channel_id=CHANNEL)
@@ -117,7 +122,7 @@ async def test_agreement_by_offering_back(env) -> None:
     assert [event.reason for event in recorder.finished()] == [Termination.AGREEMENT]
 
 
-async def test_time(env) -> None:
+async def test_time(env: Env) -> None:
     service, clock, recorder = env
     view = await start(service, time="1h")
     clock.advance(3601)
@@ -129,7 +134,7 @@ async def test_time(env) -> None:
     assert recorder.seen[-1] is Status.FINISHED
 
 
-async def test_games_against_kamen_or_oneself_are_not_rated(env) -> None:
+async def test_games_against_kamen_or_oneself_are_not_rated(env: Env) -> None:
     service, _, recorder = env
     against_bot = await service.challenge(
         guild_id=GUILD, channel_id=CHANNEL, challenger_id=ALICE, game="oska", opponent_id=BOT
@@ -146,7 +151,9 @@ async def test_games_against_kamen_or_oneself_are_not_rated(env) -> None:
     ]  # fmt: skip
 
 
-async def test_a_failing_subscriber_loses_no_move(env, caplog: pytest.LogCaptureFixture) -> None:
+async def test_a_failing_subscriber_loses_no_move(
+    env: Env, caplog: pytest.LogCaptureFixture
+) -> None:
     service, _, recorder = env
 
     def broken(event: Event) -> None:
@@ -161,7 +168,7 @@ async def test_a_failing_subscriber_loses_no_move(env, caplog: pytest.LogCapture
     assert "a subscriber failed" in caplog.text
 
 
-async def test_automatic_passes_are_moves_of_the_passing_player(env) -> None:
+async def test_automatic_passes_are_moves_of_the_passing_player(env: Env) -> None:
     service, _, recorder = env
     view = await start(service)
     for move in FOOLS:

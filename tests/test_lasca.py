@@ -31,6 +31,7 @@ from games.base import (
     Variant,
 )
 from games.lasca import LascaState
+from words.catalogue import DEFAULT_LOCALE
 from words.games import outcome_text
 
 DEFAULT = lasca.SPEC.variant()
@@ -62,7 +63,7 @@ def pieces(state: LascaState) -> int:
 
 def sentence(error: GameError) -> str:
     """The refusal's own sentence, without the legal moves words.explain adds."""
-    return words.say(error.code, **error.params)
+    return words.say(error.code, DEFAULT_LOCALE, **error.params)
 
 
 def ending(state: LascaState) -> str:
@@ -740,7 +741,7 @@ def test_states_are_immutable() -> None:
         with pytest.raises(AttributeError):
             setattr(state, name, value)
     with pytest.raises(AttributeError):
-        state.board = ()  # type: ignore[attr-defined]
+        state.board = ()  # type: ignore[misc]  # deliberately: the property is read-only
     state.play("a3-b4")
     assert state.to_text() == text
     assert state.legal_moves() == legal

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import sqlite3
+from collections.abc import AsyncIterator
 from datetime import timedelta
 from pathlib import Path
 
@@ -16,6 +17,7 @@ from matches import (
     ChallengeExpired,
     FirstLegalMove,
     GameAlreadyHere,
+    GameView,
     ManualClock,
     MatchService,
     NoGameHere,
@@ -45,7 +47,7 @@ class Env:
 
 
 @pytest.fixture
-async def env(tmp_path: Path):
+async def env(tmp_path: Path) -> AsyncIterator[Env]:
     path = tmp_path / "kamen.db"
     store = await open_store(f"sqlite:///{path}")
     clock = ManualClock()
@@ -56,7 +58,7 @@ async def env(tmp_path: Path):
     await store.close()
 
 
-async def challenge(env: Env, **options: object):
+async def challenge(env: Env, **options: object) -> GameView:
     values: dict[str, object] = {
         "guild_id": GUILD,
         "channel_id": CHANNEL,
@@ -65,6 +67,7 @@ async def challenge(env: Env, **options: object):
         "opponent_id": BOB,
     }
     values.update(options)
+    # deliberately untyped: the bad-input tests pass values of the wrong type
     return await env.service.challenge(**values)  # type: ignore[arg-type]
 
 
@@ -74,7 +77,9 @@ async def challenge(env: Env, **options: object):
 @pytest.mark.parametrize(
     ("first", "players"), [("challenger", (ALICE, BOB)), ("opponent", (BOB, ALICE))]
 )
-async def test_a_challenge_accepted_starts_the_game(env: Env, first: str, players: tuple) -> None:
+async def test_a_challenge_accepted_starts_the_game(
+    env: Env, first: str, players: tuple[int, int]
+) -> None:
     offered = await challenge(env, first=first, variant="capture=huff")
     assert offered.status is Status.CHALLENGE and offered.players is None
     assert offered.deadline == env.clock() + timedelta(hours=24)
@@ -305,7 +310,7 @@ async def test_no_bot_without_a_picker(tmp_path: Path) -> None:
     ],
 )
 async def test_bad_input_is_refused_and_nothing_is_written(
-    env: Env, options: dict, words: str
+    env: Env, options: dict[str, object], words: str
 ) -> None:
     with refused(BadInput, words):
         await challenge(env, **options)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pickle
 import random
 import re
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -36,7 +37,7 @@ ALICE, BOB, CAROL, BOT = 100, 200, 300, 999
 
 
 @pytest.fixture
-async def service(tmp_path: Path):
+async def service(tmp_path: Path) -> AsyncIterator[MatchService]:
     store = await open_store(f"sqlite:///{tmp_path / 'k.db'}")
     yield MatchService(
         store, bot_user_id=BOT, picker=FirstLegalMove(), clock=ManualClock(), rng=random.Random(1)
@@ -53,7 +54,7 @@ async def start(service: MatchService, game: str = "oska") -> GameView:
 
 
 def test_every_error_class_has_its_default_code_in_english() -> None:
-    classes = [MatchError, *_subclasses(MatchError)]
+    classes: list[type[MatchError]] = [MatchError, *_subclasses(MatchError)]
     for kind in classes:
         if kind is BadMove:  # carries the engine's code
             continue
@@ -176,8 +177,8 @@ def test_which_challenges_start_at_once(service: MatchService) -> None:
     assert not service.starts_at_once(BOB, importing=True)
 
 
-def _subclasses(kind: type) -> list[type]:
-    found = []
+def _subclasses(kind: type[MatchError]) -> list[type[MatchError]]:
+    found: list[type[MatchError]] = []
     for sub in kind.__subclasses__():
         found += [sub, *_subclasses(sub)]
     return found

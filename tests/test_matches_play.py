@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 import sqlite3
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -51,13 +52,14 @@ class Env:
     def count(self) -> int:
         db = sqlite3.connect(self.path)
         try:
-            return db.execute("SELECT count(*) FROM games").fetchone()[0]
+            count: int = db.execute("SELECT count(*) FROM games").fetchone()[0]
+            return count
         finally:
             db.close()
 
 
 @pytest.fixture
-async def env(tmp_path: Path):
+async def env(tmp_path: Path) -> AsyncIterator[Env]:
     path = tmp_path / "kamen.db"
     store = await open_store(f"sqlite:///{path}")
     clock = ManualClock()

@@ -19,6 +19,7 @@ from games.base import (
     Termination,
 )
 from games.oware import SPEC, OwareState, from_text
+from words.catalogue import DEFAULT_LOCALE
 from words.games import outcome_text
 
 
@@ -31,6 +32,13 @@ def position(diagram: str, variant: str = "") -> OwareState:
     return from_text(board(diagram), SPEC.variant(variant))
 
 
+def started(variant: str = "") -> OwareState:
+    """The registry's start position, as the Oware state it is."""
+    state = SPEC.new(variant)
+    assert isinstance(state, OwareState)
+    return state
+
+
 def after(state: OwareState, *moves: str) -> OwareState:
     for move in moves:
         state = state.play(move)
@@ -39,7 +47,7 @@ def after(state: OwareState, *moves: str) -> OwareState:
 
 def sentence(error: GameError) -> str:
     """The refusal's own sentence, without the legal moves words.explain adds."""
-    return words.say(error.code, **error.params)
+    return words.say(error.code, DEFAULT_LOCALE, **error.params)
 
 
 def ending(state: OwareState) -> str:
@@ -71,7 +79,7 @@ def test_start_position_and_legal_moves() -> None:
 
 
 def test_sowing_goes_counter_clockwise_from_f_to_a() -> None:
-    state = after(SPEC.new(), "C", "e")
+    state = after(started(), "C", "e")
     assert state.to_text() == board("""
         North  f  e  d  c  b  a     store 0
                5  0  4  4  4  5
@@ -584,9 +592,9 @@ def test_a_finished_game_takes_no_move() -> None:
     assert error.value.code == "oware.game-over"
     assert error.value.legal == ()
     assert words.explain(error.value) == "the game is over"
-    with pytest.raises(MalformedMove) as error:
+    with pytest.raises(MalformedMove) as malformed:
         final.play("G")
-    assert words.explain(error.value) == (
+    assert words.explain(malformed.value) == (
         "`G` is not a pit: South plays A-F, North a-f. The game is over."
     )
 
@@ -646,7 +654,7 @@ def test_bad_position_texts_raise(text: str, variant: str) -> None:
 
 
 def test_a_state_knows_its_game_and_shows_the_search_kernel_its_fields() -> None:
-    start = SPEC.new("grandslam=nocapture must-play-12=on")
+    start = started("grandslam=nocapture must-play-12=on")
     moved = start.play("A").play("a")
     for state in (start, moved, from_text(moved.to_text(), moved.variant)):
         assert state.spec is SPEC

@@ -5,9 +5,11 @@ from __future__ import annotations
 import asyncio
 import inspect
 import sqlite3
+from collections.abc import AsyncIterator
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -20,7 +22,7 @@ from store.sqlite import MIGRATIONS, SqliteStore
 NOW = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 
 
-def a_game(**changes: object) -> StoredGame:
+def a_game(**changes: Any) -> StoredGame:
     game = StoredGame(
         guild_id=1,
         channel_id=10,
@@ -37,7 +39,7 @@ def a_game(**changes: object) -> StoredGame:
 
 
 @pytest.fixture
-async def store(tmp_path: Path):
+async def store(tmp_path: Path) -> AsyncIterator[SqliteStore]:
     opened = SqliteStore(tmp_path / "kamen.db")
     await opened.open()
     yield opened
@@ -52,6 +54,7 @@ async def test_open_creates_the_folder_and_sets_the_pragmas(tmp_path: Path) -> N
     store = await open_store(f"sqlite:///{path}")
     try:
         assert path.exists()
+        assert isinstance(store, SqliteStore)
         db = store._db  # the pragmas are per connection: ask the store's own
         assert db is not None
         pragmas = {}
