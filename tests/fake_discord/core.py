@@ -10,8 +10,10 @@ import secrets
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from . import model
+from . import model, perms
+from .clock import iso
 from .errors import ApiError
+from .faults import Faults
 from .interactions import InteractionRecord, interaction_metadata
 from .model import JSON, Attachment, Channel, Message, User, World, guess_content_type
 from .router import Upload
@@ -60,6 +62,13 @@ class Core:
         self.hub: GatewayHub | None = None
         self._changed = asyncio.Event()
         self._timers: list[asyncio.TimerHandle] = []
+        self.faults = Faults()
+        #: None, or how Discord is unreachable: "refuse" (connections refused) or "503".
+        self.outage: str | None = None
+        #: Channels and threads the bot lost access to (403 Missing Access, not a violation).
+        self.no_access: set[int] = set()
+        #: (guild id, top-level command name) whose default permissions the server overrode.
+        self.command_overrides: set[tuple[int, str]] = set()
 
     # ------------------------------------------------------------ bookkeeping
 
@@ -117,7 +126,8 @@ class Core:
         if record.acknowledged or record.expired or self.world.now() < record.deadline:
             return
         record.expired = True
-        already = bool(record.rejections)  # its answer was refused: that violation is recorded
+        # Its answer was refused (that violation is recorded), or an injected fault held it up.
+        already = bool(record.rejections) or bool(record.faults)
         record.rejections.append("not answered within 3 s")
         if already:
             self.pulse()
@@ -282,6 +292,8 @@ class Core:
             body, uploads, [], channel.id, ephemeral=ephemeral, editing=False
         )
         message.mentions = world.mentions_in(message.content)
+        message.allowed_mentions = copy.deepcopy(body.get("allowed_mentions"))
+        message.notified = self._notified(channel, message)
         if interaction is not None:
             message.webhook_id = world.application_id
             message.application_id = world.application_id
@@ -296,6 +308,65 @@ class Core:
             self._dispatch_message("MESSAGE_CREATE", message)
         self.pulse()
         return message
+
+    def _notified(self, channel: Channel, message: Message) -> list[User]:
+        """Whom Discord notifies of a new message (edits never notify anyone).
+
+        In a DM, the other person, always. In a server, each member mentioned in the content
+        (not in embeds) whom `allowed_mentions` lets through and who can see the channel
+        (mentioning someone in a thread adds them to it, as Discord does). Never the author,
+        never for an ephemeral message or one sent with SUPPRESS_NOTIFICATIONS.
+        """
+        if message.ephemeral or message.flags & model.SUPPRESS_NOTIFICATIONS:
+            return []
+        author = message.author
+        if channel.type == model.DM:
+            return [u for u in channel.recipients if u is not author]
+        guild = self.world.guild_of(channel)
+        if guild is None:
+            return []
+        allowed = message.allowed_mentions
+        parse: list[str] = ["users"]  # no allowed_mentions: Discord parses every mention
+        listed: set[str] = set()
+        if isinstance(allowed, dict):
+            parse = list(allowed.get("parse") or [])
+            listed = {str(u) for u in allowed.get("users") or []}
+        notified: list[User] = []
+        added: list[User] = []
+        for user in message.mentions:
+            if user is author or user.id not in guild.members:
+                continue
+            if "users" not in parse and str(user.id) not in listed:
+                continue
+            if not self.world.permissions(channel, user.id) & perms.VIEW_CHANNEL:
+                continue
+            if channel.is_thread and user.id not in channel.member_ids:
+                if channel.type == model.PRIVATE_THREAD and author.id not in channel.member_ids:
+                    continue  # only a member of a private thread brings others in
+                channel.member_ids.add(user.id)
+                added.append(user)
+            notified.append(user)
+        if added:
+            self.dispatch(
+                "THREAD_MEMBERS_UPDATE",
+                {
+                    "id": str(channel.id),
+                    "guild_id": str(guild.id),
+                    "member_count": len(channel.member_ids),
+                    "added_members": [
+                        {
+                            "id": str(channel.id),
+                            "user_id": str(u.id),
+                            "join_timestamp": iso(self.world.now()),
+                            "flags": 0,
+                        }
+                        for u in added
+                    ],
+                },
+                guild_id=guild.id,
+                intent=GUILD_MEMBERS,
+            )
+        return notified
 
     def edit_message(self, message: Message, body: JSON, uploads: dict[int, Upload]) -> None:
         """Apply an edit; the first edit of a deferred ("thinking") message is its real content."""
@@ -359,6 +430,34 @@ class Core:
             intent=self._message_intent(message),
             strip_content=strip,
         )
+
+    # ------------------------------------------------------------ channels and threads
+
+    def delete_channel(self, channel: Channel) -> None:
+        """Delete a channel (its threads go with it) or a thread, and tell the bot.
+
+        Discord sends CHANNEL_DELETE for a channel (and nothing for its threads: discord.py
+        drops them from its cache itself) and THREAD_DELETE for a thread. Later REST calls
+        to any of them are answered 404 Unknown Channel, which is not a violation.
+        """
+        world = self.world
+        guild = world.guild_of(channel)
+        assert guild is not None, "DM channels are not deleted"
+        gone = [channel] + [c for c in world.channels.values() if c.parent_id == channel.id]
+        for each in gone:
+            guild.channels.pop(each.id, None)
+            world.channels.pop(each.id, None)
+            world.deleted_channels[each.id] = each
+        if channel.is_thread:
+            data: JSON = {
+                "id": str(channel.id),
+                "guild_id": str(guild.id),
+                "parent_id": str(channel.parent_id),
+                "type": channel.type,
+            }
+            self.dispatch("THREAD_DELETE", data, guild_id=guild.id, intent=GUILDS)
+        else:
+            self.dispatch("CHANNEL_DELETE", channel.payload(), guild_id=guild.id, intent=GUILDS)
 
     # ------------------------------------------------------------ threads
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import re
+import socket
 from collections.abc import Callable, Iterable
 from types import TracebackType
 from typing import Any
@@ -12,6 +14,8 @@ from aiohttp import web
 from . import perms
 from .core import GUILD_MEMBERS, GUILDS, Core
 from .driver import Driver
+from .errors import ProtocolError
+from .faults import Fault
 from .gateway import Connection, GatewayHub, Session
 from .interactions import InteractionRecord
 from .model import DM, JSON, TEXT, Channel, Guild, Member, Message, Overwrite, Role, User
@@ -55,6 +59,7 @@ class FakeDiscord(Driver):
         Rest(self.core, self.hub, self.router)
         Webhooks(self.core, self.router)
         self._runner: web.AppRunner | None = None
+        self._server: asyncio.Server | None = None
         self.port = 0
 
     # ------------------------------------------------------------ lifecycle
@@ -67,17 +72,28 @@ class FakeDiscord(Driver):
         app.router.add_get("/attachments/{channel_id}/{attachment_id}/{filename}", self._cdn)
         self._runner = web.AppRunner(app, shutdown_timeout=1.0, access_log=None)
         await self._runner.setup()
-        site = web.TCPSite(self._runner, "127.0.0.1", 0)
-        await site.start()
-        self.port = int(self._runner.addresses[0][1])
+        # Our own listening socket (not a TCPSite), so that an outage can close it and
+        # reopen it on the same port without awaiting anything.
+        sock = _listen(0)
+        self.port = int(sock.getsockname()[1])
+        await self._serve(sock)
         self.core.http_base = f"http://127.0.0.1:{self.port}"
         self.hub.gateway_url = f"ws://127.0.0.1:{self.port}/gateway"
         self.hub.resume_url = f"ws://127.0.0.1:{self.port}/gateway-resume"
         return self
 
+    async def _serve(self, sock: socket.socket) -> None:
+        assert self._runner is not None and self._runner.server is not None
+        self._server = await asyncio.get_running_loop().create_server(
+            self._runner.server, sock=sock
+        )
+
     async def stop(self) -> None:
         self.core.cancel_timers()
         await self.hub.close_all()
+        if self._server is not None:
+            self._server.close()
+            self._server = None
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
@@ -268,6 +284,219 @@ class FakeDiscord(Driver):
         """Send op 9 INVALID_SESSION (discord.py waits about 5 s before identifying again)."""
         self.hub.invalidate(resumable=resumable)
 
+    # ------------------------------------------------------------ faults and outages, for tests
+
+    def fail(
+        self,
+        method: str,
+        path_regex: str,
+        status: int | None,
+        *,
+        times: int | None = 1,
+        retry_after: float | None = None,
+        delay: float | None = None,
+        code: int | None = None,
+        message: str | None = None,
+        global_limit: bool = False,
+        carried_out: bool = False,
+    ) -> Fault:
+        """The next `times` REST requests that match answer `status` (None: their real answer).
+
+        `method` is "GET", "POST", ... or "*"; `path_regex` is searched in the request's path
+        under /api/v10 (`/channels/123/messages/456`) and in the route's pattern
+        (`/channels/{channel_id}/messages/{message_id}`). 429 comes with Retry-After, the
+        X-RateLimit headers and `{"retry_after", "global"}` (`retry_after` seconds, 0.5 by
+        default; `global_limit` for a global limit), so discord.py waits and retries; 500,
+        502, 504 discord.py retries after 1 s, 3 s...; others carry Discord's error body
+        (403: 50013 Missing Permissions unless `code`/`message` say otherwise). `delay`
+        seconds (real time) pass before the request is carried out, or, with `carried_out`,
+        after it was carried out and before the answer: then Discord did the work (a
+        message posted, an interaction answered) and the bot still hears `status`.
+        `times=None`: until `clear_faults()`. The returned `Fault` counts its `hits`.
+        """
+        return self.core.faults.add(
+            Fault(
+                method=method.upper(),
+                path_regex=path_regex,
+                status=status,
+                times=times,
+                retry_after=retry_after,
+                delay=delay,
+                code=code,
+                message=message,
+                global_limit=global_limit,
+                carried_out=carried_out,
+            )
+        )
+
+    def clear_faults(self) -> None:
+        """No more injected faults (those already answering still finish)."""
+        self.core.faults.clear()
+
+    @property
+    def faults(self) -> list[Fault]:
+        """The injected faults still in force."""
+        return list(self.core.faults.active)
+
+    def set_unreachable(
+        self, unreachable: bool = True, *, mode: str = "refuse"
+    ) -> asyncio.Task[None]:
+        """A Discord outage, until called again with False.
+
+        "refuse": the port stops listening (connections refused, as with the network
+        down) and every open connection, REST and gateway, is cut. "503": REST answers
+        503 Service Unavailable and the gateway refuses the websocket with 503 (open
+        gateway connections are cut). Sessions stay resumable. Takes effect at once;
+        the returned task (awaiting it is optional) ends when the fake listens again.
+        """
+        if mode not in ("refuse", "503"):
+            raise ValueError(f"mode {mode!r}: 'refuse' or '503'")
+        loop = asyncio.get_running_loop()
+        if unreachable:
+            self.core.outage = mode
+            for conn in self.hub.open_connections():
+                conn.dropped = True
+                if conn.transport is not None:
+                    conn.transport.abort()
+            if mode == "refuse":
+                if self._server is not None:
+                    self._server.close()
+                    self._server = None
+                server = self._runner.server if self._runner is not None else None
+                for handler in server.connections if server is not None else []:
+                    if handler.transport is not None:
+                        handler.transport.abort()
+            self.core.pulse()
+            return loop.create_task(asyncio.sleep(0))
+        self.core.outage = None
+        self.core.pulse()
+        if self._server is None and self._runner is not None:
+            return loop.create_task(self._serve(_listen(self.port)))
+        return loop.create_task(asyncio.sleep(0))
+
+    @property
+    def unreachable(self) -> bool:
+        return self.core.outage is not None
+
+    # ------------------------------------------------------------ what the users were told
+
+    def notifications(self, user: User, *, channel: Channel | None = None) -> list[Message]:
+        """Messages Discord notified `user` of, oldest first (optionally of one channel).
+
+        A new message notifies: in a DM, always; in a server, when its content mentions
+        the user, its `allowed_mentions` let that mention through (absent: they all do)
+        and the user can see the channel. Edits never notify, not even the edit that fills
+        in a deferred ("thinking") reply (a conservative choice: send a new message to
+        ping someone); ephemeral and SUPPRESS_NOTIFICATIONS messages never do; a message
+        deleted later still counts (it was delivered).
+        """
+        return sorted(
+            (
+                m
+                for m in self.world.messages.values()
+                if user in m.notified and (channel is None or m.channel_id == channel.id)
+            ),
+            key=lambda m: m.id,
+        )
+
+    # ------------------------------------------------------------ servers changing things
+
+    def delete_channel(self, channel: Channel) -> None:
+        """Someone deletes a channel (with its threads) or a thread.
+
+        The bot gets CHANNEL_DELETE (its threads are dropped by discord.py itself, as
+        Discord sends nothing for them) or THREAD_DELETE; later REST calls to them answer
+        404 Unknown Channel (10003), as do the followups of interactions made there.
+        Their messages stay readable with `messages(channel)`.
+        """
+        if channel.guild_id is None or channel.id not in self.world.channels:
+            raise ProtocolError(f"{channel!r} is a DM or already deleted")
+        self.core.delete_channel(channel)
+
+    def remove_bot_access(self, channel: Channel) -> None:
+        """The server takes the bot's access to a channel (and its threads) or to a thread.
+
+        For a channel, an overwrite denies the bot VIEW_CHANNEL (CHANNEL_UPDATE); for a
+        thread, the bot is removed from it (THREAD_MEMBERS_UPDATE). From then on REST calls
+        to it answer 403 Missing Access (50001), which is not counted as a violation.
+        """
+        guild = self.world.guild_of(channel)
+        if guild is None:
+            raise ProtocolError("the bot's access to a DM cannot be removed")
+        self.core.no_access.add(channel.id)
+        if channel.is_thread:
+            channel.member_ids.discard(self.bot.id)
+            self.core.dispatch(
+                "THREAD_MEMBERS_UPDATE",
+                {
+                    "id": str(channel.id),
+                    "guild_id": str(guild.id),
+                    "member_count": len(channel.member_ids),
+                    "removed_member_ids": [str(self.bot.id)],
+                },
+                guild_id=guild.id,
+            )
+        else:
+            self.set_overwrite(channel, self.bot, deny=perms.VIEW_CHANNEL)
+
+    def delete_message(self, message: Message) -> None:
+        """A moderator deletes a message (the bot gets MESSAGE_DELETE)."""
+        if message.deleted:
+            raise ProtocolError(f"message {message.id} is already deleted")
+        self.core.delete_message(message)
+
+    def override_command_permissions(
+        self, guild: Guild, command_name: str, allow_everyone: bool = True
+    ) -> None:
+        """The server lets @everyone use a command whatever its default_member_permissions.
+
+        `command_name` is the top-level command ("kamen" or "kamen settings"). The bot gets
+        APPLICATION_COMMAND_PERMISSIONS_UPDATE; interactions still carry the member's own
+        permissions, so the bot must check them itself. `allow_everyone=False` undoes it.
+        """
+        name = command_name.removeprefix("/").split()[0]
+        key = (guild.id, name)
+        if allow_everyone:
+            self.core.command_overrides.add(key)
+        else:
+            self.core.command_overrides.discard(key)
+        command = next(
+            (
+                c
+                for scope in (guild.id, None)
+                for c in self.core.commands.get(scope, [])
+                if c["name"] == name and c.get("type", 1) == 1
+            ),
+            None,
+        )
+        if command is None:
+            return
+        permissions = (
+            [{"id": str(guild.id), "type": 1, "permission": True}] if allow_everyone else []
+        )
+        self.core.dispatch(
+            "APPLICATION_COMMAND_PERMISSIONS_UPDATE",
+            {
+                "id": command["id"],
+                "application_id": str(self.application_id),
+                "guild_id": str(guild.id),
+                "permissions": permissions,
+            },
+            guild_id=guild.id,
+        )
+
+    def set_locale(self, user: User, locale: str) -> None:
+        """The language of `user`'s Discord client (the `locale` of their interactions)."""
+        user.locale = locale
+
+    def set_guild_locale(self, guild: Guild, locale: str) -> None:
+        """The server's preferred locale (the `guild_locale` of interactions); GUILD_UPDATE."""
+        guild.preferred_locale = locale
+        data = guild.payload(bot_id=self.bot.id, all_members=False, large_threshold=250)
+        for key in ("members", "channels", "threads", "presences", "voice_states"):
+            data.pop(key, None)  # GUILD_UPDATE carries the guild, not its contents
+        self.core.dispatch("GUILD_UPDATE", data, guild_id=guild.id, intent=GUILDS)
+
     # ------------------------------------------------------------ building the world
 
     def add_guild(
@@ -427,3 +656,13 @@ class FakeDiscord(Driver):
 
 def _slug(name: str) -> str:
     return re.sub(r"[^a-z0-9_.-]+", "-", name.lower()).strip("-") or "x"
+
+
+def _listen(port: int) -> socket.socket:
+    """A listening socket on 127.0.0.1 (`port` 0: any free one); the kernel queues callers."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind(("127.0.0.1", port))
+    sock.listen(128)
+    sock.setblocking(False)
+    return sock

@@ -248,6 +248,8 @@ class GatewayHub:
     # ------------------------------------------------------------ the websocket
 
     async def handle(self, request: web.Request) -> web.StreamResponse:
+        if self.core.outage is not None:  # a simulated outage: no websocket upgrade
+            return web.Response(status=503, text="503: Service Unavailable")
         ws = web.WebSocketResponse(autoping=True, max_msg_size=4 * 1024 * 1024)
         query = request.query
         compress = query.get("compress")

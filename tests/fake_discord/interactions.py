@@ -51,6 +51,8 @@ class InteractionRecord:
     modal: JSON | None = None
     #: Why Discord refused the bot's answers to this interaction, if it did.
     rejections: list[str] = field(default_factory=list)
+    #: Injected faults discord.py retries after (429, 5xx) that hit the callback.
+    faults: list[str] = field(default_factory=list)
     expired: bool = False
 
     @property

@@ -29,6 +29,7 @@ EPHEMERAL = 1 << 6
 LOADING = 1 << 7
 HAS_THREAD = 1 << 5
 COMPONENTS_V2 = 1 << 15
+SUPPRESS_NOTIFICATIONS = 1 << 12
 
 MENTION = re.compile(r"<@!?(\d+)>")
 
@@ -429,6 +430,10 @@ class Message:
     interaction: JSON | None = None
     thread_id: int | None = None
     mentions: list[User] = field(default_factory=list)
+    #: The `allowed_mentions` the message was created with (None: not given).
+    allowed_mentions: JSON | None = None
+    #: Whom Discord notified when the message was created (see `FakeDiscord.notifications`).
+    notified: list[User] = field(default_factory=list)
     #: Earlier versions, oldest first; the current state is the message itself.
     versions: list[Version] = field(default_factory=list)
 
@@ -608,6 +613,8 @@ class World:
         self.users: dict[int, User] = {self.bot.id: self.bot}
         self.guilds: dict[int, Guild] = {}
         self.channels: dict[int, Channel] = {}
+        #: Channels and threads deleted, by id (their messages stay readable by tests).
+        self.deleted_channels: dict[int, Channel] = {}
         self.messages: dict[int, Message] = {}
         self.attachments: dict[int, Attachment] = {}
 

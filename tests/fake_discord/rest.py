@@ -96,9 +96,16 @@ class Rest:
         return guild
 
     def _channel(self, req: Request) -> Channel:
-        channel = self.world.channels.get(req.int_param("channel_id"))
+        channel_id = req.int_param("channel_id")
+        channel = self.world.channels.get(channel_id)
         if channel is None:
+            if channel_id in self.world.deleted_channels:
+                # Deleted by someone else: the bot learns it from this answer or the gateway.
+                raise unknown("Channel", 10003)
             raise unknown("Channel", 10003, violation=f"no channel {req.params['channel_id']}")
+        if channel.id in self.core.no_access or channel.parent_id in self.core.no_access:
+            # The server took the bot's access away: a normal answer, not a violation.
+            raise ApiError(403, MISSING_ACCESS, "Missing Access")
         if channel.type == DM:
             if self.world.bot not in channel.recipients:
                 raise ApiError(
@@ -336,25 +343,10 @@ class Rest:
 
     async def delete_channel(self, req: Request) -> Response:
         channel = self._channel(req)
-        guild = self._guild_of(channel)
         if channel.type == DM:
             return Response(body=channel.payload())
         self._need(channel, perms.MANAGE_THREADS if channel.is_thread else perms.MANAGE_CHANNELS)
-        assert guild is not None
-        del guild.channels[channel.id]
-        del self.world.channels[channel.id]
-        if channel.is_thread:
-            data: JSON = {
-                "id": str(channel.id),
-                "guild_id": str(guild.id),
-                "parent_id": str(channel.parent_id),
-                "type": channel.type,
-            }
-            self.core.dispatch("THREAD_DELETE", data, guild_id=guild.id, intent=GUILDS)
-        else:
-            self.core.dispatch(
-                "CHANNEL_DELETE", channel.payload(), guild_id=guild.id, intent=GUILDS
-            )
+        self.core.delete_channel(channel)
         return Response(body=channel.payload())
 
     async def typing(self, req: Request) -> Response:
@@ -611,6 +603,9 @@ def check_message(
             "Request entity too large",
             violation=f"{what}: files over {limits.MAX_FILE_SIZE} bytes: {too_big}",
         )
+    mention_problems = allowed_mentions_problems(body.get("allowed_mentions"), path)
+    if mention_problems:
+        raise ApiError.invalid_form(mention_problems, what)
     if creating and limits.is_empty(body, files):
         raise ApiError(400, 50006, "Cannot send an empty message", violation=f"{what}: empty")
     if current is not None and not creating:
@@ -625,3 +620,41 @@ def check_message(
             raise ApiError(
                 400, 50006, "Cannot send an empty message", violation=f"{what}: leaves it empty"
             )
+
+
+def allowed_mentions_problems(allowed: object, path: tuple[str, ...]) -> list[limits.Problem]:
+    """Discord's checks of `allowed_mentions`: known parse types, users XOR parse "users"."""
+    if allowed is None:
+        return []
+    where = (*path, "allowed_mentions")
+    if not isinstance(allowed, dict):
+        return [limits.Problem(where, "DICT_TYPE_CONVERT", "Only dictionaries may be used")]
+    problems: list[limits.Problem] = []
+    parse = allowed.get("parse") or []
+    users = allowed.get("users") or []
+    roles = allowed.get("roles") or []
+    if not isinstance(parse, list) or set(parse) - {"users", "roles", "everyone"}:
+        problems.append(
+            limits.Problem(
+                (*where, "parse"),
+                "BASE_TYPE_CHOICES",
+                "Value must be one of ('roles', 'users', 'everyone').",
+            )
+        )
+        parse = []
+    for kind, ids in (("users", users), ("roles", roles)):
+        if not isinstance(ids, list) or len(ids) > 100:
+            problems.append(
+                limits.Problem(
+                    (*where, kind), "BASE_TYPE_MAX_LENGTH", "Must be 100 or fewer in length."
+                )
+            )
+        elif ids and kind in parse:
+            problems.append(
+                limits.Problem(
+                    where,
+                    "MESSAGE_ALLOWED_MENTIONS_PARSE_EXCLUSIVE",
+                    f'parse:["{kind}"] and {kind}: [ids...] are mutually exclusive.',
+                )
+            )
+    return problems

@@ -8,6 +8,7 @@ unknown routes as violations.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 from collections.abc import Awaitable, Callable
@@ -17,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from aiohttp import BodyPartReader, web
 
 from .errors import ApiError
+from .faults import Fault
 
 if TYPE_CHECKING:
     from .core import Core
@@ -39,6 +41,8 @@ class Request:
     query: dict[str, str]
     body: Any
     uploads: dict[int, Upload] = field(default_factory=dict)
+    #: The fake's clock when the request arrived (before any injected delay).
+    received_at: float = 0.0
 
     def int_param(self, name: str) -> int:
         try:
@@ -102,22 +106,75 @@ class Router:
     async def handle(self, request: web.Request) -> web.StreamResponse:
         path = "/" + request.match_info.get("tail", "")
         method = request.method
+        core = self.core
+        if core.outage == "503":
+            core.log_request(method, path, 503)
+            return json_response({"message": "503: Service Unavailable", "code": 0}, 503)
+        received_at = core.world.now()
         matches = [(r, m) for r in self.routes if (m := r.regex.match(path))]
         chosen = next(((r, m) for r, m in matches if r.method == method), None)
         if chosen is None:
             status = 405 if matches else 404
             message = "405: Method Not Allowed" if matches else "404: Not Found"
-            self.core.violation(
+            core.violation(
                 f"{method} {path}: no such route in Discord's API (or the fake lacks it)"
             )
-            self.core.log_request(method, path, status)
+            core.log_request(method, path, status)
             return json_response({"message": message, "code": 0}, status)
         route, match = chosen
+        fault = core.faults.take(method, path, route.pattern)
+        if fault is not None and not fault.carried_out:
+            if fault.delay:
+                await asyncio.sleep(fault.delay)
+            if fault.status is not None:
+                return self._faulted(method, route.pattern, match.groupdict(), fault)
+        answer = await self._answer(request, method, path, route, match, received_at)
+        if fault is not None and fault.carried_out:
+            if fault.delay:
+                await asyncio.sleep(fault.delay)
+            if fault.status is not None:
+                return self._faulted(method, route.pattern, match.groupdict(), fault)
+        return answer
+
+    def _faulted(
+        self, method: str, pattern: str, params: dict[str, str], fault: Fault
+    ) -> web.Response:
+        """The injected answer; an interaction it hits remembers it (see `check_deadline`)."""
+        assert fault.status is not None
+        raw = params.get("interaction_id")
+        record = self.core.interactions.get(int(raw)) if raw and raw.isdigit() else None
+        if record is not None and not record.acknowledged and not fault.carried_out:
+            what = f"injected {fault.status} on the callback"
+            if fault.retryable:
+                record.faults.append(what)
+            else:
+                record.rejections.append(what)
+            self.core.pulse()
+        self.core.log_request(method, pattern, fault.status)
+        return fault.response()
+
+    async def _answer(
+        self,
+        request: web.Request,
+        method: str,
+        path: str,
+        route: Route,
+        match: re.Match[str],
+        received_at: float,
+    ) -> web.Response:
         try:
             if route.auth:
                 self._check_auth(request)
             body, uploads = await self._read_body(request)
-            req = Request(method, path, match.groupdict(), dict(request.query), body, uploads)
+            req = Request(
+                method,
+                path,
+                match.groupdict(),
+                dict(request.query),
+                body,
+                uploads,
+                received_at=received_at,
+            )
             result = await route.handler(req)
         except ApiError as error:
             if error.violation:
