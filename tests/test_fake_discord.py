@@ -29,6 +29,7 @@ from PIL import Image
 from tests.fake_discord import (
     Channel,
     FakeDiscord,
+    Fault,
     Guild,
     NotAnswered,
     ProtocolError,
@@ -249,6 +250,27 @@ def build_bot(
     @ping.command(name="ask", description="Shows a modal")
     async def ask(interaction: discord.Interaction) -> None:
         await interaction.response.send_modal(AskMove())
+
+    @ping.command(name="notify", description="Mentions someone in every way there is")
+    async def notify(interaction: discord.Interaction, target: discord.Member) -> None:
+        only = discord.AllowedMentions(users=[target], everyone=False, roles=False)
+        await interaction.response.send_message(
+            f"{target.mention} your turn", allowed_mentions=only
+        )
+        assert isinstance(interaction.channel, discord.TextChannel)
+        channel = interaction.channel
+        await channel.send(
+            f"{target.mention} quiet", allowed_mentions=discord.AllowedMentions.none()
+        )
+        await channel.send(f"{target.mention} loud")
+        board = await channel.send("board")
+        await board.edit(content=f"board, {target.mention} to move")
+        await interaction.followup.send(f"{target.mention} silent", silent=True)
+        await channel.send(embed=discord.Embed(description=f"{target.mention} in an embed"))
+        gone = await channel.send(f"{target.mention} soon deleted")
+        await gone.delete()
+        await target.send("a direct message")
+        state.results[:] = ["done"]
 
     tree.add_command(ping)
     client.add_dynamic_items(Counter)
@@ -929,3 +951,357 @@ async def test_a_bot_process_finds_the_fake_through_environment_variables(
         await process.wait()
     await fake.wait_disconnected()
     assert fake.violations == []
+
+
+# ---------------------------------------------------------------- injected faults
+
+
+@pytest.mark.asyncio
+async def test_a_429_on_the_callback_is_waited_out_and_retried_by_discord_py(h: Harness) -> None:
+    fake = h.fake
+    fault = fake.fail("POST", r"/interactions/\d+/[^/]+/callback$", 429, retry_after=0.2)
+    reply = await fake.slash(h.ann, h.games, "ping pong")
+    assert reply.content == "pong" and fault.hits == 1 and fake.faults == []
+    assert fake.requests.count("POST /interactions/{interaction_id}/{token}/callback -> 429") == 1
+    assert (
+        fake.requests[-1] == "POST /interactions/{interaction_id}/{token}/callback -> 200"
+    )  # with_response
+
+    # Followups, channel messages, edits and threads: all retried the same way.
+    for method, route in [
+        ("POST", "/webhooks/{app_id}/{token}"),
+        ("POST", "/channels/{channel_id}/messages"),
+        ("PATCH", "/channels/{channel_id}/messages/{message_id}"),
+        ("POST", "/channels/{channel_id}/messages/{message_id}/threads"),
+    ]:
+        fake.fail(method, route, 429, retry_after=0.05)
+    slow = await fake.slash(h.ann, h.games, "ping slow")
+    await slow.wait_followups(1)
+    assert slow.content == "done thinking" and slow.followups[0].content == "and one more thing"
+    channel = h.client.get_channel(h.games.id)
+    assert isinstance(channel, discord.TextChannel)
+    sent = await channel.send("first")
+    await sent.edit(content="edited")
+    thread = await sent.create_thread(name="game-2")
+    assert fake.last_message(h.games).content == "edited" and thread.id == sent.id
+    assert fake.faults == [] and sum("-> 429" in r for r in fake.requests) == 5
+    assert fake.violations == []
+
+
+@pytest.mark.asyncio
+async def test_500_is_retried_403_refused_503_raised_with_discords_bodies(h: Harness) -> None:
+    fake = h.fake
+    channel = h.client.get_channel(h.games.id)
+    assert isinstance(channel, discord.TextChannel)
+    fake.fail("POST", "/channels/{channel_id}/messages$", 500)
+    await channel.send("after a 500")  # discord.py sleeps 1 s and tries again
+    assert [m.content for m in fake.messages(h.games)] == ["after a 500"]
+
+    fake.fail("POST", "/channels/{channel_id}/threads", 403)
+    with pytest.raises(discord.Forbidden) as forbidden:
+        await channel.create_thread(name="nope", type=discord.ChannelType.public_thread)
+    assert (forbidden.value.code, forbidden.value.text) == (50013, "Missing Permissions")
+    fake.fail("*", r"/channels/\d+/messages", 403, code=50001, message="Missing Access")
+    with pytest.raises(discord.Forbidden) as forbidden:
+        await channel.send("nope")
+    assert forbidden.value.code == 50001
+    fake.fail("POST", "/channels/{channel_id}/messages", 503)
+    with pytest.raises(discord.DiscordServerError):
+        await channel.send("nope")
+    assert fake.threads(h.games) == [] and len(fake.messages(h.games)) == 1
+    assert fake.violations == []  # injected answers are not the bot's fault
+
+
+@pytest.mark.asyncio
+async def test_a_refused_callback_is_not_answered_and_not_a_violation(h: Harness) -> None:
+    fake = h.fake
+    fake.fail("POST", "/callback$", 403, code=50001, message="Missing Access")
+    with pytest.raises(NotAnswered, match="injected 403"):
+        await fake.slash(h.ann, h.games, "ping pong")
+    await fake.wait_for(lambda: bool(h.state.errors), what="the bot to hear the 403")
+    assert isinstance(h.state.errors[-1], discord.Forbidden)
+    fake.advance(3.5)
+    assert fake.violations == []
+
+
+@pytest.mark.asyncio
+async def test_a_slow_callback_arrives_too_late_without_a_violation(h: Harness) -> None:
+    fake = h.fake
+    fault = fake.fail("POST", "/callback$", None, delay=0.3)
+    pending = await fake.slash(h.ann, h.games, "ping pong", wait=False)
+    await fake.wait_for(lambda: fault.hits == 1, what="the callback to arrive")
+    fake.advance(3.5)  # the callback is held up past Discord's 3 s
+    with pytest.raises(NotAnswered):
+        await pending.wait()
+    await fake.wait_for(lambda: bool(h.state.errors), what="the bot to hear it was too late")
+    assert isinstance(h.state.errors[-1], discord.NotFound) and h.state.errors[-1].code == 10062
+    assert fake.violations == []
+
+
+@pytest.mark.asyncio
+async def test_a_callback_carried_out_but_answered_500_makes_the_retry_meet_40060(
+    h: Harness,
+) -> None:
+    fake = h.fake
+    fake.fail("POST", "/callback$", 500, carried_out=True)
+    reply = await fake.slash(h.ann, h.games, "ping pong")
+    assert reply.content == "pong"  # Discord did post it
+    await fake.wait_for(lambda: bool(h.state.errors), what="the bot's retry to be refused")
+    error = h.state.errors[-1]
+    assert isinstance(error, discord.HTTPException) and error.code == 40060
+    assert [m.content for m in fake.messages(h.games)] == ["pong"]
+    assert fake.violations == []
+
+
+def test_fault_arguments_are_checked() -> None:
+    fake = FakeDiscord()
+    with pytest.raises(ValueError):
+        fake.fail("GET", "/x", None)
+    with pytest.raises(ValueError):
+        fake.fail("GET", "/x", 200)
+    fault = fake.fail("GET", "/x", 500, times=None)
+    assert isinstance(fault, Fault) and fake.faults == [fault]
+    fake.clear_faults()
+    assert fake.faults == []
+
+
+# ---------------------------------------------------------------- locale
+
+
+@pytest.mark.asyncio
+async def test_interactions_carry_the_users_and_the_servers_locale(fake: FakeDiscord) -> None:
+    guild = fake.add_guild("Kamenný klub", locale="de")
+    eva = fake.add_user("eva", locale="cs")
+    state = BotState()
+    client, _ = build_bot(state)
+    task = await run_bot(fake, client)
+    try:
+        await fake.slash(eva, guild.channel("games"), "ping pong")
+        seen = state.interactions[-1]
+        assert (seen.locale, seen.guild_locale) == (discord.Locale.czech, discord.Locale.german)
+        fake.set_locale(eva, "pl")
+        fake.set_guild_locale(guild, "fr")
+        await fake.slash(eva, guild.channel("games"), "ping pong")
+        seen = state.interactions[-1]
+        assert (seen.locale, seen.guild_locale) == (discord.Locale.polish, discord.Locale.french)
+        await fake.wait_for(
+            lambda: str(client.get_guild(guild.id).preferred_locale) == "fr",  # type: ignore[union-attr]
+            what="GUILD_UPDATE",
+        )
+    finally:
+        await stop_bot(client, task)
+    assert fake.violations == []
+
+
+# ---------------------------------------------------------------- channels gone, access lost
+
+
+@pytest.mark.asyncio
+async def test_deleted_threads_and_channels_are_announced_and_answer_404(h: Harness) -> None:
+    fake, client = h.fake, h.client
+    await fake.slash(h.ann, h.games, "ping thread")
+    await fake.wait_for(lambda: len(fake.threads(h.games)) == 2, what="two threads")
+    game, side = fake.threads(h.games)
+    await fake.wait_for(lambda: client.get_channel(side.id) is not None, what="THREAD_CREATE")
+    thread = client.get_channel(game.id)
+    assert isinstance(thread, discord.Thread)
+
+    waiting = asyncio.ensure_future(client.wait_for("raw_thread_delete"))
+    fake.delete_channel(game)
+    deleted = await asyncio.wait_for(waiting, 5)
+    assert deleted.thread_id == game.id and deleted.parent_id == h.games.id
+    assert client.get_channel(game.id) is None
+    with pytest.raises(discord.NotFound) as gone:
+        await thread.send("hello?")
+    assert gone.value.code == 10003
+    assert [m.content for m in fake.messages(game)] == ["inside the thread"]  # still readable
+
+    pending = await fake.slash(h.ann, h.games, "ping late", wait=False)
+    channel = client.get_channel(h.games.id)
+    assert isinstance(channel, discord.TextChannel)
+    channel_gone = asyncio.ensure_future(client.wait_for("guild_channel_delete"))
+    fake.delete_channel(h.games)
+    assert (await asyncio.wait_for(channel_gone, 5)).id == h.games.id
+    assert client.get_channel(h.games.id) is None and client.get_channel(side.id) is None
+    with pytest.raises(discord.NotFound):
+        await channel.send("hello?")
+    h.state.release.set()
+    with pytest.raises(NotAnswered, match="deleted"):  # the interaction of a deleted channel
+        await pending.wait()
+    assert fake.messages(h.games)  # the messages of the deleted channel stay readable
+    assert fake.violations == []
+
+
+@pytest.mark.asyncio
+async def test_a_bot_whose_access_is_removed_gets_403_missing_access(h: Harness) -> None:
+    fake, client = h.fake, h.client
+    await fake.slash(h.ann, h.games, "ping thread")
+    await fake.wait_for(lambda: len(fake.threads(h.games)) == 2, what="two threads")
+    game, _ = fake.threads(h.games)
+    thread = client.get_channel(game.id)
+    assert isinstance(thread, discord.Thread)
+    waiting = asyncio.ensure_future(client.wait_for("thread_remove"))
+    fake.remove_bot_access(game)
+    assert (await asyncio.wait_for(waiting, 5)).id == game.id
+    with pytest.raises(discord.Forbidden) as refused:
+        await thread.send("hello?")
+    assert refused.value.code == 50001
+
+    channel = client.get_channel(h.games.id)
+    assert isinstance(channel, discord.TextChannel)
+    fake.remove_bot_access(h.games)
+    await fake.wait_for(
+        lambda: not channel.permissions_for(channel.guild.me).view_channel, what="CHANNEL_UPDATE"
+    )
+    with pytest.raises(discord.Forbidden) as refused:
+        await channel.send("hello?")
+    assert refused.value.code == 50001
+    assert fake.violations == []
+
+
+@pytest.mark.asyncio
+async def test_messages_are_deleted_by_the_bot_and_by_moderators(h: Harness) -> None:
+    fake, client = h.fake, h.client
+    channel = client.get_channel(h.games.id)
+    assert isinstance(channel, discord.TextChannel)
+    mine = await channel.send("the bot deletes this")
+    await mine.delete()
+    [deleted] = fake.messages(h.games, include_deleted=True)
+    assert deleted.deleted and fake.messages(h.games) == []
+    kept = await channel.send("a moderator deletes this")
+    waiting = asyncio.ensure_future(client.wait_for("raw_message_delete"))
+    fake.delete_message(fake.last_message(h.games))
+    assert (await asyncio.wait_for(waiting, 5)).message_id == kept.id
+    with pytest.raises(discord.NotFound) as gone:
+        await kept.edit(content="too late")
+    assert gone.value.code == 10008
+    assert fake.messages(h.games) == [] and fake.violations == []
+
+
+# ---------------------------------------------------------------- notifications
+
+
+@pytest.mark.asyncio
+async def test_notifications_are_what_discord_delivers(h: Harness) -> None:
+    fake = h.fake
+    await fake.slash(h.ann, h.games, "ping notify", target=h.bob)
+    await fake.wait_for(lambda: h.state.results == ["done"], what="every message")
+    assert [m.content for m in fake.notifications(h.bob)] == [
+        f"{h.bob.mention} your turn",  # allowed_mentions names bob
+        f"{h.bob.mention} loud",  # no allowed_mentions: every mention goes through
+        f"{h.bob.mention} soon deleted",  # deleted later, but it was delivered
+        "a direct message",  # DMs always notify
+    ]
+    assert len(fake.notifications(h.bob, channel=h.games)) == 3
+    # Not: allowed_mentions none, an edit adding the mention, a silent followup, an embed.
+    assert fake.notifications(h.ann) == []
+    assert fake.violations == []
+
+    route = discord.http.Route("POST", "/channels/{channel_id}/messages", channel_id=h.games.id)
+    both = {"parse": ["users"], "users": [str(h.bob.id)]}
+    with pytest.raises(discord.HTTPException) as refused:
+        await h.client.http.request(route, json={"content": "x", "allowed_mentions": both})
+    assert refused.value.code == 50035 and "mutually exclusive" in fake.violations[-1]
+
+
+# ---------------------------------------------------------------- crafted component interactions
+
+
+@pytest.mark.asyncio
+async def test_a_modified_client_sends_custom_ids_that_are_not_on_the_message(h: Harness) -> None:
+    fake = h.fake
+    counter = await fake.slash(h.ann, h.games, "ping buttons")
+    assert counter.message is not None
+    with pytest.raises(ProtocolError):  # an honest client cannot click it
+        await fake.click(h.bob, counter.message, "count:41")
+    # discord.py's own dispatch drops a custom_id that is not on the message; a bot that
+    # listens to every interaction (as Kamen does, to refuse them) still gets it.
+    heard = asyncio.ensure_future(
+        h.client.wait_for("interaction", check=lambda i: i.data.get("custom_id") == "count:41")
+    )
+    crafted = await fake.click_custom(h.bob, counter.message, "count:41", wait=False)
+    interaction = await asyncio.wait_for(heard, 5)
+    assert interaction.message is not None and interaction.message.id == counter.message.id
+    await interaction.response.send_message("That is not on this message.", ephemeral=True)
+    await crafted.wait()
+    assert crafted.ephemeral and counter.message.content == "count is 0"
+    assert crafted.record.data == {"custom_id": "count:41", "component_type": 2}
+
+    menu = await fake.slash(h.ann, h.games, "ping menu")
+    assert menu.message is not None
+    picked = await fake.select_custom(h.bob, menu.message, "menu:pick", ["z9-z9"])
+    assert picked.content == "bob picked z9-z9"  # a value the menu never offered
+    assert fake.violations == []
+
+
+# ---------------------------------------------------------------- command permissions
+
+
+@pytest.mark.asyncio
+async def test_a_server_can_open_a_manage_server_command_to_everyone(h: Harness) -> None:
+    fake, tree = h.fake, h.tree
+    seen: list[discord.Interaction] = []
+
+    @tree.command(name="settings", description="Server settings")
+    @app_commands.default_permissions(manage_guild=True)
+    async def settings(interaction: discord.Interaction) -> None:
+        seen.append(interaction)
+        await interaction.response.send_message("settings", ephemeral=True)
+
+    await tree.sync()
+    with pytest.raises(ProtocolError, match="hidden"):
+        await fake.slash(h.bob, h.games, "settings")
+    assert (await fake.slash(h.guild.owner, h.games, "settings")).content == "settings"
+
+    waiting = asyncio.ensure_future(h.client.wait_for("raw_app_command_permissions_update"))
+    fake.override_command_permissions(h.guild, "settings")
+    update = await asyncio.wait_for(waiting, 5)
+    assert update.guild.id == h.guild.id and update.permissions[0].permission is True
+    assert (await fake.slash(h.bob, h.games, "settings")).content == "settings"
+    # Discord lets bob in, but his own permissions say he cannot manage the server.
+    assert not seen[-1].permissions.manage_guild
+
+    fake.override_command_permissions(h.guild, "settings", allow_everyone=False)
+    with pytest.raises(ProtocolError, match="hidden"):
+        await fake.slash(h.bob, h.games, "settings")
+    assert fake.violations == []
+
+
+# ---------------------------------------------------------------- outages
+
+
+@pytest.mark.asyncio
+async def test_an_outage_refuses_connections_until_it_ends_and_the_bot_resumes(
+    h: Harness,
+) -> None:
+    fake, client = h.fake, h.client
+    channel = client.get_channel(h.games.id)
+    assert isinstance(channel, discord.TextChannel)
+    await fake.set_unreachable(True)
+    assert fake.unreachable
+    await fake.wait_disconnected()
+    with pytest.raises(aiohttp.ClientConnectorError):
+        await channel.send("anyone there?")
+    await fake.set_unreachable(False)
+    await fake.wait_resumed(1, timeout=30)  # discord.py's backoff brings it back
+    await channel.send("back")
+    assert fake.last_message(h.games).content == "back"
+    assert fake.identify_count == 1 and fake.violations == []
+
+
+@pytest.mark.asyncio
+async def test_an_outage_can_answer_503_instead(h: Harness) -> None:
+    fake, client = h.fake, h.client
+    channel = client.get_channel(h.games.id)
+    assert isinstance(channel, discord.TextChannel)
+    fake.set_unreachable(True, mode="503")
+    with pytest.raises(discord.DiscordServerError) as down:
+        await channel.send("anyone there?")
+    assert down.value.status == 503
+    gateway = fake.gateway_url.replace("ws://", "http://")
+    async with aiohttp.ClientSession() as session, session.get(gateway) as response:
+        assert response.status == 503
+    fake.set_unreachable(False)
+    await fake.wait_ready(timeout=30)
+    await channel.send("back")
+    assert fake.last_message(h.games).content == "back" and fake.violations == []

@@ -6,6 +6,7 @@ See README.md in this folder for the API and the environment-variable convention
 from .driver import Choice, Reply
 from .errors import NotAnswered, ProtocolError
 from .fake import FakeDiscord
+from .faults import Fault
 from .model import Attachment, Channel, Guild, Message, Overwrite, Role, User
 from .point import point_discord_py_at
 from .router import Upload
@@ -15,6 +16,7 @@ __all__ = [
     "Channel",
     "Choice",
     "FakeDiscord",
+    "Fault",
     "Guild",
     "Message",
     "NotAnswered",

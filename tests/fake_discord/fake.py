@@ -440,9 +440,14 @@ class FakeDiscord(Driver):
             self.set_overwrite(channel, self.bot, deny=perms.VIEW_CHANNEL)
 
     def delete_message(self, message: Message) -> None:
-        """A moderator deletes a message (the bot gets MESSAGE_DELETE)."""
+        """A moderator deletes a message (the bot gets MESSAGE_DELETE).
+
+        The bot's later calls to it (edits, fetches, interaction updates) answer 404 Unknown
+        Message (10008) without counting as violations.
+        """
         if message.deleted:
             raise ProtocolError(f"message {message.id} is already deleted")
+        message.deleted_by_others = True
         self.core.delete_message(message)
 
     def override_command_permissions(

@@ -424,6 +424,9 @@ class Message:
     #: For an ephemeral message, the only user who sees it.
     visible_to: int | None = None
     deleted: bool = False
+    #: Deleted by someone other than the bot (a moderator): the bot's later calls to it are
+    #: answered 404 without counting as a violation.
+    deleted_by_others: bool = False
     webhook_id: int | None = None
     application_id: int | None = None
     #: `interaction_metadata` of a message that answers an interaction.

@@ -148,6 +148,8 @@ class Rest:
             or message.deleted
             or message.ephemeral
         ):
+            if message is not None and message.deleted_by_others:
+                raise unknown("Message", 10008)  # a moderator deleted it: a normal answer
             raise unknown(
                 "Message",
                 10008,

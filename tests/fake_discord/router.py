@@ -22,6 +22,7 @@ from .faults import Fault
 
 if TYPE_CHECKING:
     from .core import Core
+    from .interactions import InteractionRecord
 
 
 @dataclass
@@ -125,6 +126,10 @@ class Router:
         fault = core.faults.take(method, path, route.pattern)
         if fault is not None and not fault.carried_out:
             if fault.delay:
+                record = self._interaction(match.groupdict())
+                if record is not None and not record.acknowledged:
+                    # Sent in time and held up by the fault: a lapse is not the bot's doing.
+                    record.faults.append(f"an injected delay of {fault.delay} s on the callback")
                 await asyncio.sleep(fault.delay)
             if fault.status is not None:
                 return self._faulted(method, route.pattern, match.groupdict(), fault)
@@ -136,18 +141,24 @@ class Router:
                 return self._faulted(method, route.pattern, match.groupdict(), fault)
         return answer
 
+    def _interaction(self, params: dict[str, str]) -> InteractionRecord | None:
+        raw = params.get("interaction_id")
+        return self.core.interactions.get(int(raw)) if raw and raw.isdigit() else None
+
     def _faulted(
         self, method: str, pattern: str, params: dict[str, str], fault: Fault
     ) -> web.Response:
         """The injected answer; an interaction it hits remembers it (see `check_deadline`)."""
         assert fault.status is not None
-        raw = params.get("interaction_id")
-        record = self.core.interactions.get(int(raw)) if raw and raw.isdigit() else None
-        if record is not None and not record.acknowledged and not fault.carried_out:
+        record = self._interaction(params)
+        if record is not None:
             what = f"injected {fault.status} on the callback"
-            if fault.retryable:
+            if fault.carried_out:
+                # Answered in fact: the bot's retry then meets 40060, through no fault of its own.
+                record.faults.append(what + ", though it was carried out")
+            elif fault.retryable:
                 record.faults.append(what)
-            else:
+            elif not record.acknowledged:
                 record.rejections.append(what)
             self.core.pulse()
         self.core.log_request(method, pattern, fault.status)

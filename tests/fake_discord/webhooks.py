@@ -74,11 +74,14 @@ class Webhooks:
         body = req.json_body()
         kind = body.get("type")
         if record.acknowledged:
+            retried = any("carried out" in f for f in record.faults)
             raise ApiError(
                 400,
                 40060,
                 "Interaction has already been acknowledged.",
-                violation=f"{record.label}: a second initial response (type {kind}) "
+                violation=None
+                if retried
+                else f"{record.label}: a second initial response (type {kind}) "
                 f"after type {record.response_type}",
             )
         try:
@@ -147,7 +150,11 @@ class Webhooks:
             target = record.message
             if target is None or target.deleted:
                 raise unknown(
-                    "Message", 10008, violation=f"{label}: update of a message that is gone"
+                    "Message",
+                    10008,
+                    violation=None
+                    if target is not None and target.deleted_by_others
+                    else f"{label}: update of a message that is gone",
                 )
             if kind == 7:
                 check_message(data, req, label, creating=False, current=target, path=("data",))
@@ -233,7 +240,13 @@ class Webhooks:
                 )
             message = mine[0]
         if message.deleted:
-            raise unknown("Message", 10008, violation=f"{record.label}: {what} a deleted message")
+            raise unknown(
+                "Message",
+                10008,
+                violation=None
+                if message.deleted_by_others
+                else f"{record.label}: {what} a deleted message",
+            )
         return message
 
     async def followup(self, req: Request) -> Response:
