@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import os
 import re
+import sqlite3
 import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -241,3 +242,42 @@ async def test_the_store_check_queries_the_database(tmp_path: Path) -> None:
     readiness = await health.readiness()
     assert not readiness.ready
     assert readiness.checks["store"] == "StoreError: the store is not open"
+
+
+async def test_the_store_check_writes_so_a_full_disk_makes_it_unready(tmp_path: Path) -> None:
+    """Every move fails on a full disk while reads still work: the check must write."""
+    child = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "tests.health_support.full_disk", str(tmp_path / "kamen.db"),
+        cwd=ROOT, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+    )  # fmt: skip
+    assert child.stdin is not None and child.stdout is not None
+    try:
+        port = int(await asyncio.wait_for(child.stdout.readline(), 30))
+        status, _, body, _ = await get(f"http://127.0.0.1:{port}/healthz")
+        assert status == 200 and body["checks"] == {"store": "ok"}
+        child.stdin.write(b"full\n")
+        assert await asyncio.wait_for(child.stdout.readline(), 30) == b"full\n"
+        status, _, body, _ = await get(f"http://127.0.0.1:{port}/healthz")
+        assert status == 503 and body["status"] == "unavailable"
+        assert body["checks"]["store"] == "the database cannot write: disk I/O error"
+    finally:
+        child.stdin.close()
+        await child.wait()
+
+
+async def test_a_write_lock_held_longer_than_the_check_makes_it_unready(tmp_path: Path) -> None:
+    """Reads still answer, but a move would wait: the store is not ready."""
+    path = tmp_path / "kamen.db"
+    store = await open_store(f"sqlite:///{path}")
+    health = Health([store_check(store)], timeout=0.5)
+    try:
+        assert (await health.readiness()).ready
+        other = sqlite3.connect(path, isolation_level=None)
+        other.execute("BEGIN IMMEDIATE")
+        other.execute("UPDATE schema_migrations SET name = name")
+        readiness = await health.readiness()
+        other.execute("ROLLBACK")
+        other.close()
+        assert readiness.checks == {"store": "no answer within 0.5 s"}
+    finally:
+        await store.close()

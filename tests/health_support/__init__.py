@@ -1,0 +1,1 @@
+"""Helpers of the health tests that must run in a process of their own."""
