@@ -50,6 +50,12 @@ class StoredGame:
     ended, a code; how it ended (by the rules, resigned, agreed, on time) is
     that code too, so there is no second column to disagree with it.
 
+    `board_ply` and `board_status` are what the public board (`message_id`)
+    shows, None when nothing is known to show anything; `ping_message_id` is
+    the last turn notification. Like `message_id` they describe messages, not
+    the game: `set_board`, `set_ping` write them, `update_game` never does.
+    `id` is random (unguessable), assigned by the store on creation.
+
     Adding a column: a field here, its column in `store/sqlite.py` `COLUMNS`
     (with a converter if it is not a plain value) and a migration.
     """
@@ -75,8 +81,25 @@ class StoredGame:
     move_seconds: int | None = None
     deadline: datetime | None = None
     remind_at: datetime | None = None
+    board_ply: int | None = None
+    board_status: Status | None = None
+    ping_message_id: int | None = None
     id: int = 0
     version: int = 0
+
+    @property
+    def ply(self) -> int:
+        """The number of moves played."""
+        return len(self.moves)
+
+    @property
+    def board_current(self) -> bool:
+        """The public board shows this very state of the game."""
+        return (
+            self.message_id is not None
+            and self.board_ply == self.ply
+            and self.board_status == self.status
+        )
 
     @property
     def players(self) -> tuple[int, int] | None:
@@ -92,3 +115,11 @@ class GuildSettings:
 
     guild_id: int
     threads: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class UserSettings:
+    """A player's choices; a player who never chose has the defaults."""
+
+    user_id: int
+    pings: bool = True

@@ -3,8 +3,9 @@
 A small aiohttp server (aiohttp comes with discord.py) on `HEALTH_HOST`:
 `HEALTH_PORT` (127.0.0.1:8080 by default; `HEALTH_PORT=off` turns it off).
 `/healthz` answers 200 and `{"status": "ok", ...}` when the bot is ready,
-meaning connected to Discord's gateway *and* able to query its database;
-otherwise 503 with the reason of each failing check. `/metrics` is the
+meaning connected to Discord's gateway *and* able to write to its database
+(the heartbeat, within 2 s: a full disk or a held lock fails every move,
+though reads still work); otherwise 503 with the reason of each failing check. `/metrics` is the
 Prometheus text format (`runtime.metrics`): games active, moves played,
 interaction latency, errors, and the two checks as gauges.
 
@@ -24,6 +25,7 @@ import urllib.error
 import urllib.request
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -38,6 +40,10 @@ if TYPE_CHECKING:  # imported when serving: the probe needs neither
 CHECK_TIMEOUT = 2.0
 
 Probe = Callable[[], Awaitable[bool]]
+
+
+class Unready(Exception):
+    """A probe's own reason for failing, shown as it is."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,6 +95,8 @@ class Health:
             ok = await asyncio.wait_for(check.probe(), self.timeout)
         except TimeoutError:
             return f"no answer within {self.timeout:g} s"
+        except Unready as error:
+            return str(error)
         except Exception as error:
             return f"{type(error).__name__}: {error}"
         return "ok" if ok else check.failing
@@ -204,14 +212,22 @@ def gateway_check(client: GatewayClient) -> Check:
     return Check("gateway", connected, "not connected to the Discord gateway")
 
 
-def store_check(store: Store) -> Check:
-    """The database answers a query (the schema version: one small SELECT)."""
+def store_check(store: Store, clock: Callable[[], datetime] | None = None) -> Check:
+    """The database takes a write: the heartbeat, which is also what records Kamen alive.
 
-    async def reachable() -> bool:
-        await store.schema_version()
+    A read alone would pass on a full disk or a read-only file, where every
+    move fails; a write held up by the lock fails by the check's timeout.
+    """
+    now = clock or (lambda: datetime.now(UTC))
+
+    async def writable() -> bool:
+        try:
+            await store.beat(now())
+        except Exception as error:
+            raise Unready(f"the database cannot write: {error}") from error
         return True
 
-    return Check("store", reachable, "the database does not answer")
+    return Check("store", writable, "the database cannot write")
 
 
 def games_active(client: GatewayClient, store: Store) -> Callable[[], Awaitable[int]]:

@@ -55,24 +55,32 @@ async def test_open_creates_the_folder_and_sets_the_pragmas(tmp_path: Path) -> N
     try:
         assert path.exists()
         assert isinstance(store, SqliteStore)
-        db = store._db  # the pragmas are per connection: ask the store's own
-        assert db is not None
-        pragmas = {}
-        for name in ("journal_mode", "foreign_keys", "synchronous", "busy_timeout"):
-            rows = await db.execute_fetchall(f"PRAGMA {name}")
-            pragmas[name] = next(iter(rows))[0]
-        assert pragmas == {
+        # The pragmas are per connection: ask the store's own, the writer and the readers.
+        writer = store._db
+        assert writer is not None and len(store._reading) == 2
+
+        async def pragmas(db: Any) -> dict[str, Any]:
+            found = {}
+            for name in ("journal_mode", "foreign_keys", "synchronous", "busy_timeout"):
+                found[name] = next(iter(await db.execute_fetchall(f"PRAGMA {name}")))[0]
+            found["query_only"] = next(iter(await db.execute_fetchall("PRAGMA query_only")))[0]
+            return found
+
+        assert await pragmas(writer) == {
             "journal_mode": "wal",
             "foreign_keys": 1,
             "synchronous": 2,  # FULL
             "busy_timeout": 10_000,
+            "query_only": 0,
         }
+        for reader in store._reading:  # they never write, so they never take the write lock
+            assert (await pragmas(reader))["query_only"] == 1
     finally:
         await store.close()
 
 
 async def test_a_fresh_database_has_every_migration(store: SqliteStore) -> None:
-    assert await store.schema_version() == len(migrations(MIGRATIONS)) == 4
+    assert await store.schema_version() == len(migrations(MIGRATIONS)) == 5
 
 
 def test_migrations_split_into_statements() -> None:
@@ -135,7 +143,7 @@ async def test_a_version_1_database_is_upgraded_in_place(tmp_path: Path) -> None
     path = tmp_path / "old.db"
     make_version_1(path)
     async with SqliteStore(path) as store:
-        assert await store.schema_version() == 4
+        assert await store.schema_version() == 5
         challenge = await store.get_game(1)
         game = await store.get_game(2)
         assert challenge is not None and game is not None
@@ -149,16 +157,16 @@ async def test_a_version_1_database_is_upgraded_in_place(tmp_path: Path) -> None
     db = sqlite3.connect(path)
     versions = [row[0] for row in db.execute("SELECT version FROM schema_migrations")]
     db.close()
-    assert versions == [1, 2, 3, 4]
+    assert versions == [1, 2, 3, 4, 5]
 
 
 async def test_opening_twice_applies_nothing_again(tmp_path: Path) -> None:
     path = tmp_path / "k.db"
     async with SqliteStore(path) as store:
-        await store.create_game(a_game())
+        game = await store.create_game(a_game())
     async with SqliteStore(path) as store:
-        assert await store.schema_version() == 4
-        assert (await store.get_game(1)) is not None
+        assert await store.schema_version() == 5
+        assert await store.get_game(game.id) == game
 
 
 async def test_a_failed_upgrade_leaves_the_database_as_it_was(
@@ -189,7 +197,7 @@ async def test_two_processes_opening_a_fresh_file_at_once_both_succeed(tmp_path:
     stores = [SqliteStore(tmp_path / "k.db") for _ in range(4)]
     await asyncio.gather(*(store.open() for store in stores))
     try:
-        assert [await store.schema_version() for store in stores] == [4, 4, 4, 4]
+        assert [await store.schema_version() for store in stores] == [5, 5, 5, 5]
     finally:
         for store in stores:
             await store.close()
@@ -271,19 +279,27 @@ async def test_set_message_leaves_the_version_alone(store: SqliteStore) -> None:
 
 
 async def test_queries_by_channel_guild_and_player(store: SqliteStore) -> None:
+    minute = timedelta(minutes=1)
     one = await store.create_game(a_game(channel_id=10))
-    two = await store.create_game(a_game(channel_id=11, guild_id=2, first_id=300, second_id=100))
+    two = await store.create_game(
+        a_game(channel_id=11, guild_id=2, first_id=300, second_id=100, created_at=NOW + minute)
+    )
     await store.create_game(a_game(channel_id=12, status=Status.FINISHED, result="1-0"))
     challenge = await store.create_game(
         a_game(channel_id=13, status=Status.CHALLENGE, challenger_id=400, opponent_id=100,
-               first_id=None, second_id=None)
+               first_id=None, second_id=None, created_at=NOW + 2 * minute)
     )  # fmt: skip
+    later = await store.create_game(a_game(channel_id=14, created_at=NOW + 3 * minute))
+    earlier = await store.create_game(a_game(channel_id=15, created_at=NOW - minute))
     assert await store.active_game_in(10) == one
     assert await store.active_game_in(12) is None
-    assert await store.active_games(1) == [one]
+    # Oldest first, whatever the (random) ids.
+    assert await store.active_games(1) == [earlier, one, later]
     assert await store.active_games(2) == [two]
-    assert await store.active_counts() == {1: 1, 2: 1}
-    assert [g.id for g in await store.open_games_of(100)] == [one.id, two.id, challenge.id]
+    assert await store.active_counts() == {1: 3, 2: 1}
+    assert [g.id for g in await store.open_games_of(100)] == [
+        earlier.id, one.id, two.id, challenge.id, later.id
+    ]  # fmt: skip
     assert [g.id for g in await store.open_games_of(400)] == [challenge.id]
 
 
