@@ -1,7 +1,7 @@
 """A move through the bot under load: latency, throughput and the bot's memory.
 
     python -m bench.bot [--games 200] [--rate 50] [--seconds 60] [--stored 10000]
-                        [--seed N] [--keep DIR]
+                        [--seed N] [--keep DIR] [--lock-game-seconds S]
 
 Starts the fake Discord of the tests and `python -m bot` against it on a
 fresh SQLite file that already holds `--stored` games (finished ones with
@@ -15,6 +15,15 @@ interaction to the moment the bot's response (with the new board PNG, after
 the database commit) arrives. Printed: p50/p90/p99/max, moves answered per
 second, refusals, the bot's peak resident memory (VmHWM), its start-up, and
 the memory right after start-up with the stored games.
+Reads are timed too: `/games` and the move autocomplete, `--read-rate` a
+second, in every game but the first.
+
+`--lock-game-seconds S` injects a slow write: another connection to the file
+(as a backup or a second process would) takes the write lock inside an
+update of the first game's row, holds it S seconds, commits, and does it again
+every `--lock-every` seconds. SQLite has one writer per file, so moves
+everywhere wait for it; reads must not. The figures are then printed for
+the locked game and for the others apart.
 Budgets (DESIGN.md §6): median <= 20 ms, p99 <= 60 ms with 200 games and
 50 moves/s; <= 150 MiB resident with 10,000 stored games; start-up to ready
 <= 2 s after the gateway answers.
@@ -24,13 +33,16 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
 import random
+import sqlite3
 import statistics
 import sys
 import tempfile
+import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -55,12 +67,18 @@ class Game:
     board: Message | None = None
     busy: bool = False
     moves: int = 0
+    locked: bool = False  # the game whose row the injected write lock is taken on
 
 
 @dataclass
 class Figures:
     latencies: list[float] = field(default_factory=list)
     by_kind: dict[str, list[float]] = field(default_factory=lambda: {"menu": [], "command": []})
+    locked_game: list[float] = field(default_factory=list)  # moves in the locked game
+    other_games: list[float] = field(default_factory=list)  # moves in all the others
+    reads: dict[str, list[float]] = field(
+        default_factory=lambda: {"/games": [], "autocomplete": []}
+    )
     refused: int = 0
     failed: int = 0
     skipped: int = 0
@@ -108,17 +126,14 @@ async def seed_store(path: Path, count: int, seed: int) -> float:
                 first_choice=FirstChoice.CHALLENGER,
             )
             created = await store.create_game(row)
-            done = StoredGame(
-                **{
-                    **{f: getattr(created, f) for f in created.__dataclass_fields__},
-                    "status": Status.ACTIVE if active else Status.FINISHED,
-                    "first_id": created.challenger_id,
-                    "second_id": created.opponent_id,
-                    "moves": moves[: len(moves) // 2] if active else moves,
-                    "result": None if active else result,
-                    "ending": None if active else "rules",
-                    "reason": None if active else "by the rules",
-                }
+            # A game ended by the rules needs no reason code: its moves give the outcome.
+            done = replace(
+                created,
+                status=Status.ACTIVE if active else Status.FINISHED,
+                first_id=created.challenger_id,
+                second_id=created.opponent_id,
+                moves=moves[: len(moves) // 2] if active else moves,
+                result=None if active else result,
             )
             await store.update_game(done)
     finally:
@@ -188,6 +203,7 @@ async def move(
     took = record.responded_at - record.created_at
     figures.latencies.append(took)
     figures.by_kind["menu" if by_menu else "command"].append(took)
+    (figures.locked_game if game.locked else figures.other_games).append(took)
     message = reply.message
     if message is None or message.ephemeral:
         figures.refused += 1
@@ -231,6 +247,77 @@ async def drive(
         await asyncio.gather(*tasks, return_exceptions=True)
     figures.elapsed = loop.time() - began  # type: ignore[attr-defined]
     return figures
+
+
+async def read(
+    fake: FakeDiscord, games: list[Game], rate: float, seconds: float, figures: Figures
+) -> None:
+    """`/games` and the move autocomplete, in turn, in every game but the locked one."""
+    others = [game for game in games if not game.locked]
+    loop = asyncio.get_running_loop()
+    began = loop.time()
+    for index in range(int(rate * seconds)):
+        delay = began + index / rate - loop.time()
+        if delay > 0:
+            await asyncio.sleep(delay)
+        game = others[index % len(others)]
+        if game.channel is None:
+            continue
+        started = time.perf_counter()
+        try:
+            if index % 2:
+                await fake.autocomplete(game.first, game.channel, f"{game.name} move", "move", "")
+                kind = "autocomplete"
+            else:
+                await fake.slash(game.first, game.channel, "games")
+                kind = "/games"
+        except Exception:
+            figures.failed += 1
+            continue
+        figures.reads[kind].append(time.perf_counter() - started)
+
+
+class WriteLock:
+    """Another connection that holds the write lock inside one game's update, now and then."""
+
+    def __init__(self, path: Path, channel_id: int, hold: float, every: float) -> None:
+        self.path, self.channel_id, self.hold, self.every = path, channel_id, hold, every
+        self.stop = threading.Event()
+        self.held = 0
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def _run(self) -> None:
+        db = sqlite3.connect(self.path, isolation_level=None, timeout=30)
+        try:
+            while not self.stop.wait(self.every - self.hold):
+                db.execute("BEGIN IMMEDIATE")
+                # The same values again: the bot's version check sees no change.
+                db.execute(
+                    "UPDATE games SET updated_at = updated_at"
+                    " WHERE channel_id = ? AND status = 'active'",
+                    (self.channel_id,),
+                )
+                self.stop.wait(self.hold)
+                db.execute("COMMIT")
+                self.held += 1
+        finally:
+            db.close()
+
+    def __enter__(self) -> WriteLock:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.stop.set()
+        self._thread.join()
+
+
+def quantiles(values: list[float]) -> str:
+    """p50 and p99 of seconds, in ms."""
+    if len(values) < 3:
+        return f"{len(values)} samples, too few"
+    cuts = statistics.quantiles(sorted(v * 1000 for v in values), n=100, method="inclusive")
+    return f"({len(values)}): p50 {cuts[49]:.1f}  p99 {cuts[98]:.1f}  max {max(values) * 1000:.1f}"
 
 
 # ---------------------------------------------------------------- memory
@@ -310,7 +397,20 @@ async def run(args: argparse.Namespace) -> int:
         print(f"{len(games)} games started in {time.perf_counter() - began:.1f} s")
         await settle(fake)
 
-        figures = await drive(fake, games, args.rate, args.seconds, rng)
+        games[0].locked = True
+        assert games[0].channel is not None
+        lock = WriteLock(db, games[0].channel.id, args.lock_game_seconds, args.lock_every)
+        with contextlib.ExitStack() as stack:
+            if args.lock_game_seconds > 0:
+                stack.enter_context(lock)
+            read_figures = Figures()
+            reading = asyncio.ensure_future(
+                read(fake, games, args.read_rate, args.seconds, read_figures)
+            )
+            figures = await drive(fake, games, args.rate, args.seconds, rng)
+            await reading
+        figures.reads = read_figures.reads
+        figures.failed += read_figures.failed
         await settle(fake)
         peak = memory_kib(pid)
         violations = list(fake.violations)
@@ -335,9 +435,18 @@ async def run(args: argparse.Namespace) -> int:
         f"p90 {cuts[89]:.1f}  p99 {cuts[98]:.1f}  max {latencies[-1]:.1f}"
     )
     for kind, values in figures.by_kind.items():
-        if len(values) > 2:
-            part = statistics.quantiles(sorted(v * 1000 for v in values), n=100, method="inclusive")
-            print(f"  by {kind} ({len(values)}): p50 {part[49]:.1f}  p99 {part[98]:.1f}")
+        print(f"  by {kind} {quantiles(values)}")
+    if args.lock_game_seconds > 0:
+        print(
+            f"injected write lock: {args.lock_game_seconds:g} s every {args.lock_every:g} s"
+            f" in one game, held {lock.held} times"
+        )
+    else:
+        print("no injected write lock")
+    print(f"  moves in the first game {quantiles(figures.locked_game)}")
+    print(f"  moves in the other games {quantiles(figures.other_games)}")
+    for kind, values in figures.reads.items():
+        print(f"  reads in the other games, {kind} {quantiles(values)}")
     print(
         f"bot memory: peak resident {peak['VmHWM'] / 1024:.1f} MiB, "
         f"now {peak['VmRSS'] / 1024:.1f} MiB; its AI worker processes {children / 1024:.1f} MiB"
@@ -361,7 +470,19 @@ def main() -> None:
     parser.add_argument("--stored", type=int, default=10_000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--keep", help="a folder for the database and the bot's log")
+    parser.add_argument("--read-rate", type=float, default=10.0, help="reads a second")
+    parser.add_argument(
+        "--lock-game-seconds",
+        type=float,
+        default=0.0,
+        help="another connection holds the write lock this long, inside one game's update",
+    )
+    parser.add_argument(
+        "--lock-every", type=float, default=6.0, help="seconds from one lock to the next"
+    )
     args = parser.parse_args()
+    if args.lock_game_seconds and args.lock_every <= args.lock_game_seconds:
+        parser.error("--lock-every must be longer than --lock-game-seconds")
     os.environ.setdefault("PYTHONHASHSEED", "0")
     sys.exit(asyncio.run(run(args)))
 
