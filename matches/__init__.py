@@ -29,7 +29,7 @@ from matches.ledger import Ledger
 from matches.picker import LEVELS, FirstLegalMove, MovePicker, RandomMove
 from matches.play import ordered_moves, origin
 from matches.positions import ReplayError
-from matches.records import FirstChoice, GuildSettings, Status, StoredGame
+from matches.records import FirstChoice, GuildSettings, Status, StoredGame, UserSettings
 from matches.service import MatchService
 from matches.storage import ChannelBusy, Store, StoreError
 from matches.views import (
@@ -86,6 +86,7 @@ __all__ = [
     "StoredGame",
     "SweepEvent",
     "SweepKind",
+    "UserSettings",
     "ordered_moves",
     "origin",
     "system_clock",

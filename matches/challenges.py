@@ -209,7 +209,7 @@ class Challenges:
 
     # --------------------------------------------------------------- answering
 
-    async def accept(self, game_id: int, user_id: int, channel_id: int | None) -> GameView:
+    async def accept(self, where: Where, user_id: int, channel_id: int | None) -> GameView:
         snowflake(user_id, "user")
         place = snowflake(channel_id, "channel") if channel_id is not None else None
         clock = self.ledger.clock
@@ -225,18 +225,18 @@ class Challenges:
             return Draft(transitions.begin(new, players, state, clock()), state)
 
         # A lost race is decided again: the fresh read says what became of the challenge.
-        committed = await self.ledger.change(Where(game_id=game_id), accepted, race=Race.RETRY)
+        committed = await self.ledger.change(where, accepted, race=Race.RETRY)
         return self.ledger.view(committed.after)
 
-    async def may_accept(self, game_id: int, user_id: int) -> GameView:
+    async def may_accept(self, where: Where, user_id: int) -> GameView:
         snowflake(user_id, "user")
-        loaded = await self.ledger.load(Where(game_id=game_id))
+        loaded = await self.ledger.load(where)
         if not checks.challenge_open(loaded.row, self.ledger.clock()):
             raise ChallengeExpired()
         checks.acceptor(loaded.row, user_id)
         return self.ledger.view(loaded)
 
-    async def close(self, game_id: int, user_id: int, status: Status) -> GameView:
+    async def close(self, where: Where, user_id: int, status: Status) -> GameView:
         """Decline (the challenged user) or cancel (the challenger) a challenge."""
         clock = self.ledger.clock
 
@@ -252,7 +252,7 @@ class Challenges:
                 raise NotChallenged("match.not-challenged.decline")
             return Draft(transitions.closed(row, status, clock()))
 
-        committed = await self.ledger.change(Where(game_id=game_id), closed, race=Race.RETRY)
+        committed = await self.ledger.change(where, closed, race=Race.RETRY)
         return self.ledger.view(committed.after)
 
 

@@ -81,9 +81,9 @@ def side_of(row: StoredGame, to_move: Side, user_id: int) -> Side | None:
     return Side(players.index(user_id))
 
 
-def draw(loaded: Loaded, user_id: int, expected_ply: int | None, now: datetime) -> None:
+def draw(loaded: Loaded, user_id: int, now: datetime) -> None:
     """A player who may offer or answer a draw: one of two different people."""
-    playing(loaded, user_id, expected_ply, now)
+    playing(loaded, user_id, None, now)
     first, second = loaded.row.players or (0, 0)
     if first == second:
         raise DrawError("match.draw.both-sides")

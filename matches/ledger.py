@@ -34,11 +34,16 @@ ATTEMPTS = 3
 
 @dataclass(frozen=True, slots=True)
 class Where:
-    """Which game a call is about: by id, or the one being played in a channel."""
+    """Which game a call is about: by id, or the one being played in a channel.
+
+    `guild_id` is the server asking: a game of another server is not found from
+    there. None is Kamen itself (the sweeper, the reconciler), which may reach any.
+    """
 
     game_id: int | None = None
     channel_id: int | None = None
     game: str | None = None
+    guild_id: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,11 +85,11 @@ class Committed(Generic[D]):
 class Race(enum.Enum):
     """What a change that lost a race to another write does."""
 
-    # Stale if the moves or the status changed (the player saw a position that
-    # is gone); otherwise (a reminder, a draw offer) decided again on a fresh read.
+    # Stale if the moves changed (the player saw a position that is gone);
+    # otherwise (a reminder, a draw offer, the game ended) decided again on a fresh read.
     STALE = "stale"
     # Always decided again on a fresh read: the decision says what became of
-    # the game (a challenge already accepted, cancelled...).
+    # the game (a challenge already accepted, cancelled; a resignation on the new position).
     RETRY = "retry"
 
 
@@ -110,20 +115,28 @@ class Ledger:
 
     async def load(self, where: Where) -> Loaded:
         spec = game_spec(where.game) if where.game is not None else None
+        loaded = self.loaded(await self.find(where))
+        if spec is not None and spec.name != loaded.spec.name:
+            raise NoGameHere("match.other-game", here=loaded.spec.title, asked=spec.title)
+        return loaded
+
+    async def find(self, where: Where) -> StoredGame:
+        """The stored game `where` names, if the server asking may reach it (no replay)."""
+        guild = snowflake(where.guild_id, "server") if where.guild_id is not None else None
         if where.game_id is not None:
             row = await self.store.get_game(snowflake(where.game_id, "game"))
-            if row is None:
-                raise NoGameHere("match.no-game-id", game_id=where.game_id)
         elif where.channel_id is not None:
             row = await self.store.active_game_in(snowflake(where.channel_id, "channel"))
             if row is None:
                 raise NoGameHere()
         else:
             raise ValueError("name a game by its id or its channel")
-        loaded = self.loaded(row)
-        if spec is not None and spec.name != loaded.spec.name:
-            raise NoGameHere("match.other-game", here=loaded.spec.title, asked=spec.title)
-        return loaded
+        if guild is not None and (row is None or row.guild_id != guild):
+            # The same words whether the game is elsewhere or nowhere: ids are not to be probed.
+            raise NoGameHere("match.no-game-here.elsewhere")
+        if row is None:
+            raise NoGameHere("match.no-game-id", game_id=where.game_id)
+        return row
 
     def loaded(self, row: StoredGame) -> Loaded:
         """A row with its rules and position (ReplayError if its moves no longer replay)."""
@@ -157,14 +170,20 @@ class Ledger:
         `decide` raises to refuse. A write that lost a race is handled as
         `race` says, up to ATTEMPTS times; after that the action is stale.
         """
+        before = await self.load(where)
         for _ in range(ATTEMPTS):
-            before = await self.load(where)
             draft = decide(before)
             committed = await self.change_once(before, draft)
             if committed is not None:
                 return committed
-            if race is Race.STALE and await self._moved_on(before.row):
+            fresh = await self.store.get_game(before.row.id)
+            if fresh is None:
+                break
+            if race is Race.STALE and fresh.moves != before.row.moves:
                 raise StaleAction()
+            # Decided again on what the game has become: a game that ended meanwhile
+            # refuses as over, not as stale.
+            before = self.loaded(fresh)
         raise StaleAction()
 
     async def change_once(self, before: Loaded, draft: D) -> Committed[D] | None:
@@ -183,10 +202,6 @@ class Ledger:
         after = Loaded(saved, before.spec, state)
         await self.events.publish(self._happened(before, after))
         return Committed(before, draft, after)
-
-    async def _moved_on(self, row: StoredGame) -> bool:
-        now = await self.store.get_game(row.id)
-        return now is None or now.moves != row.moves or now.status != row.status
 
     # ------------------------------------------------------------------ events
 

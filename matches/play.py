@@ -14,7 +14,7 @@ from games.base import GameError, GameState, Side, Termination
 from matches import checks, transitions
 from matches.errors import BadInput, DrawError, StaleAction, from_game_error
 from matches.inputs import MAX_MOVE, capped
-from matches.ledger import Committed, Draft, Ledger, Loaded, Where
+from matches.ledger import Committed, Draft, Ledger, Loaded, Race, Where
 from matches.picker import DEFAULT_LEVEL, MovePicker
 from matches.views import DrawEvent, DrawResult, GameView, MoveResult
 
@@ -79,13 +79,12 @@ class Play:
             draft.passes, draft.lapsed,
         )  # fmt: skip
 
-    async def play_bot_move(self, game_id: int, expected_ply: int | None) -> MoveResult | None:
+    async def play_bot_move(self, where: Where, expected_ply: int | None) -> MoveResult | None:
         """Let the bot move if it is its turn in this game; None when it is not.
 
         The picker may think for a while: if the position changed meanwhile,
         the move is refused as stale, like a player's would be.
         """
-        where = Where(game_id=game_id)
         loaded = await self.ledger.load(where)
         bot = self.bot_user_id
         if self.picker is None or bot is None or not self.ledger.view(loaded).bot_to_move:
@@ -122,23 +121,28 @@ class Play:
         return starting + containing
 
     # --------------------------------------------------------- resign and draw
+    #
+    # None of these depends on the position: a board's move number does not guard
+    # them, and a write that lost a race (to a move, a reminder) is decided again on
+    # the fresh read (Race.RETRY), where a game that ended meanwhile refuses as over.
 
-    async def resign(self, where: Where, user_id: int, expected_ply: int | None) -> GameView:
+    async def resign(self, where: Where, user_id: int) -> GameView:
         """Give up the game (the side to move, when one user plays both)."""
         clock = self.ledger.clock
 
         def resigned(loaded: Loaded) -> Draft:
-            side = checks.playing(loaded, user_id, expected_ply, clock())
+            side = checks.playing(loaded, user_id, None, clock())
             return Draft(transitions.lost_by(loaded.row, side, _RESIGNATION, clock()))
 
-        return self.ledger.view((await self.ledger.change(where, resigned)).after)
+        committed = await self.ledger.change(where, resigned, race=Race.RETRY)
+        return self.ledger.view(committed.after)
 
-    async def offer_draw(self, where: Where, user_id: int, expected_ply: int | None) -> DrawResult:
+    async def offer_draw(self, where: Where, user_id: int) -> DrawResult:
         """Offer a draw, or accept the opponent's offer if one is pending."""
         clock = self.ledger.clock
 
         def offered(loaded: Loaded) -> Draft:
-            checks.draw(loaded, user_id, expected_ply, clock())
+            checks.draw(loaded, user_id, clock())
             offer = loaded.row.draw_offer_by
             if offer == user_id:
                 raise DrawError("match.draw.already-offered")
@@ -148,19 +152,17 @@ class Play:
                 raise DrawError("match.draw.bot")
             return Draft(replace(loaded.row, draw_offer_by=user_id, updated_at=clock()))
 
-        after = (await self.ledger.change(where, offered)).after
+        after = (await self.ledger.change(where, offered, race=Race.RETRY)).after
         agreed = after.row.result is not None
         event = DrawEvent.ACCEPTED if agreed else DrawEvent.OFFERED
         return DrawResult(self.ledger.view(after), event, user_id)
 
-    async def answer_draw(
-        self, where: Where, user_id: int, expected_ply: int | None, accept: bool
-    ) -> DrawResult:
+    async def answer_draw(self, where: Where, user_id: int, accept: bool) -> DrawResult:
         """Accept (the game is drawn) or decline (it goes on) the opponent's draw offer."""
         clock = self.ledger.clock
 
         def answered(loaded: Loaded) -> Draft:
-            checks.draw(loaded, user_id, expected_ply, clock())
+            checks.draw(loaded, user_id, clock())
             offer = loaded.row.draw_offer_by
             if offer is None:
                 raise DrawError("match.draw.no-offer")
@@ -170,7 +172,7 @@ class Play:
                 return Draft(transitions.drawn(loaded.row, clock()))
             return Draft(replace(loaded.row, draw_offer_by=None, updated_at=clock()))
 
-        after = (await self.ledger.change(where, answered)).after
+        after = (await self.ledger.change(where, answered, race=Race.RETRY)).after
         event = DrawEvent.ACCEPTED if accept else DrawEvent.DECLINED
         return DrawResult(self.ledger.view(after), event, user_id)
 

@@ -2,10 +2,16 @@
 
 `MatchService` builds one `Ledger` (loading, version checks, commits, the
 retry loop, the position cache, the domain events) and hands it to its parts:
-`Challenges` (how games begin), `Play` (moves, resigning, draws) and `Clocks`
-(deadlines). Its methods delegate to them, and it answers the questions the
-bot asks: a game's view, the games of a server or a user, the bot's pending
-turns, the moves a user may choose, a record to export, a server's settings.
+`Challenges` (how games begin), `Play` (moves, resigning, draws), `Clocks`
+(deadlines), `Upkeep` (the heartbeat, downtime, channels gone) and `Boards`
+(what the public boards show, pings). Its methods delegate to them, and it
+answers the questions the bot asks: a game's view, the games of a server or a
+user, the bot's pending turns, the moves a user may choose, a record to
+export, a server's settings.
+
+Every method that finds a game by its id (or channel) takes `guild_id`, the
+server asking: a game of another server is "no such game here". None is a
+direct message or Kamen itself acting (the sweeper, the reconciler), unscoped.
 """
 
 from __future__ import annotations
@@ -16,6 +22,7 @@ from datetime import datetime, timedelta
 
 from games.base import GameSpec, GameState
 from games.record import record_of
+from matches.boards import Boards
 from matches.challenges import Challenges
 from matches.clock import Clock, system_clock
 from matches.deadlines import Announce, Clocks
@@ -26,8 +33,9 @@ from matches.ledger import Ledger, Where
 from matches.picker import MovePicker
 from matches.play import Play
 from matches.positions import Positions
-from matches.records import FirstChoice, GuildSettings, Status
+from matches.records import FirstChoice, GuildSettings, Status, UserSettings
 from matches.storage import Store
+from matches.upkeep import Upkeep
 from matches.views import DrawResult, GameView, MoveResult, SweepEvent
 
 
@@ -62,6 +70,8 @@ class MatchService:
         )
         self.play = Play(self.ledger, picker=picker, bot_user_id=bot_user_id)
         self.clocks = Clocks(self.ledger)
+        self.upkeep = Upkeep(self.ledger)
+        self.boards = Boards(self.ledger)
 
     @property
     def positions(self) -> Positions:
@@ -131,25 +141,35 @@ class MatchService:
         return self.challenges.starts_at_once(opponent_id, importing=importing)
 
     async def accept(
-        self, game_id: int, user_id: int, *, channel_id: int | None = None
+        self,
+        game_id: int,
+        user_id: int,
+        *,
+        channel_id: int | None = None,
+        guild_id: int | None = None,
     ) -> GameView:
         """Accept a challenge; the game starts, in `channel_id` (its new thread) if given."""
-        return await self.challenges.accept(game_id, user_id, channel_id)
+        where = Where(game_id=game_id, guild_id=guild_id)
+        return await self.challenges.accept(where, user_id, channel_id)
 
-    async def may_accept(self, game_id: int, user_id: int) -> GameView:
+    async def may_accept(
+        self, game_id: int, user_id: int, *, guild_id: int | None = None
+    ) -> GameView:
         """The challenge, if `user_id` may accept it now; else the refusal `accept` would give.
 
         Nothing is written: the bot asks before it opens a thread for the game.
         """
-        return await self.challenges.may_accept(game_id, user_id)
+        return await self.challenges.may_accept(Where(game_id=game_id, guild_id=guild_id), user_id)
 
-    async def decline(self, game_id: int, user_id: int) -> GameView:
+    async def decline(self, game_id: int, user_id: int, *, guild_id: int | None = None) -> GameView:
         """Decline a challenge made to you."""
-        return await self.challenges.close(game_id, user_id, Status.DECLINED)
+        where = Where(game_id=game_id, guild_id=guild_id)
+        return await self.challenges.close(where, user_id, Status.DECLINED)
 
-    async def cancel(self, game_id: int, user_id: int) -> GameView:
+    async def cancel(self, game_id: int, user_id: int, *, guild_id: int | None = None) -> GameView:
         """Withdraw your own challenge."""
-        return await self.challenges.close(game_id, user_id, Status.CANCELLED)
+        where = Where(game_id=game_id, guild_id=guild_id)
+        return await self.challenges.close(where, user_id, Status.CANCELLED)
 
     # ------------------------------------------------------------------- play
 
@@ -162,15 +182,21 @@ class MatchService:
         channel_id: int | None = None,
         game: str | None = None,
         expected_ply: int | None = None,
+        guild_id: int | None = None,
     ) -> MoveResult:
-        """Play a move given as text; passes that follow are played for the players."""
-        return await self.play.move(Where(game_id, channel_id, game), user_id, text, expected_ply)
+        """Play a move given as text; passes that follow are played for the players.
+
+        `expected_ply` is the move number of the board the player chose from: a
+        move chosen on a board the game has left behind is refused as stale.
+        """
+        where = Where(game_id, channel_id, game, guild_id)
+        return await self.play.move(where, user_id, text, expected_ply)
 
     async def play_bot_move(
-        self, game_id: int, *, expected_ply: int | None = None
+        self, game_id: int, *, expected_ply: int | None = None, guild_id: int | None = None
     ) -> MoveResult | None:
         """Let the bot move if it is its turn in this game; None when it is not."""
-        return await self.play.play_bot_move(game_id, expected_ply)
+        return await self.play.play_bot_move(Where(game_id, guild_id=guild_id), expected_ply)
 
     async def choices_for(
         self,
@@ -182,6 +208,7 @@ class MatchService:
         square: str | None = None,
         typed: str = "",
         expected_ply: int | None = None,
+        guild_id: int | None = None,
     ) -> tuple[str, ...]:
         """The moves `user_id` may play now, for a menu or an autocomplete.
 
@@ -191,8 +218,12 @@ class MatchService:
         start with it first, then the ones containing it). Raises what a move
         would: not your turn, not a player, game over, stale (`expected_ply`).
         """
-        where = Where(game_id, channel_id, game)
+        where = Where(game_id, channel_id, game, guild_id)
         return await self.play.choices_for(where, user_id, square, typed, expected_ply)
+
+    # Resigning and draws do not depend on the position: `expected_ply`, the move
+    # number of the board the button was on, is taken for the buttons that carry
+    # it and not checked (a lost race is decided again on a fresh read).
 
     async def resign(
         self,
@@ -202,9 +233,10 @@ class MatchService:
         channel_id: int | None = None,
         game: str | None = None,
         expected_ply: int | None = None,
+        guild_id: int | None = None,
     ) -> GameView:
         """Give up the game (the side to move, when one user plays both)."""
-        return await self.play.resign(Where(game_id, channel_id, game), user_id, expected_ply)
+        return await self.play.resign(Where(game_id, channel_id, game, guild_id), user_id)
 
     async def offer_draw(
         self,
@@ -214,9 +246,10 @@ class MatchService:
         channel_id: int | None = None,
         game: str | None = None,
         expected_ply: int | None = None,
+        guild_id: int | None = None,
     ) -> DrawResult:
         """Offer a draw, or accept the opponent's offer if one is pending."""
-        return await self.play.offer_draw(Where(game_id, channel_id, game), user_id, expected_ply)
+        return await self.play.offer_draw(Where(game_id, channel_id, game, guild_id), user_id)
 
     async def accept_draw(
         self,
@@ -226,10 +259,11 @@ class MatchService:
         channel_id: int | None = None,
         game: str | None = None,
         expected_ply: int | None = None,
+        guild_id: int | None = None,
     ) -> DrawResult:
         """Accept the opponent's draw offer: the game is drawn."""
-        where = Where(game_id, channel_id, game)
-        return await self.play.answer_draw(where, user_id, expected_ply, True)
+        where = Where(game_id, channel_id, game, guild_id)
+        return await self.play.answer_draw(where, user_id, True)
 
     async def decline_draw(
         self,
@@ -239,10 +273,11 @@ class MatchService:
         channel_id: int | None = None,
         game: str | None = None,
         expected_ply: int | None = None,
+        guild_id: int | None = None,
     ) -> DrawResult:
         """Decline the opponent's draw offer: the game goes on."""
-        where = Where(game_id, channel_id, game)
-        return await self.play.answer_draw(where, user_id, expected_ply, False)
+        where = Where(game_id, channel_id, game, guild_id)
+        return await self.play.answer_draw(where, user_id, False)
 
     # ----------------------------------------------------------------- clocks
 
@@ -254,13 +289,69 @@ class MatchService:
         """Sweep forever, every `interval` seconds (see `Clocks.run_sweeper`)."""
         await self.clocks.run_sweeper(announce, interval=interval)
 
+    async def beat(self) -> None:
+        """Write the heartbeat: Kamen is alive now (the bot calls it every 10 s)."""
+        await self.upkeep.beat()
+
+    async def credit_downtime(
+        self, now: datetime | None = None
+    ) -> list[tuple[GameView, timedelta]]:
+        """Give every running clock the time since the last heartbeat, if over 30 s.
+
+        Called at start-up, before the sweeper's first sweep: the games whose
+        clocks moved, each with the time Kamen was away, for the bot to tell.
+        """
+        return await self.upkeep.credit_downtime(now)
+
+    # ----------------------------------------------------------- the world outside
+
+    async def abandon_channel(self, channel_id: int) -> list[GameView]:
+        """A channel or thread is gone: its games end as abandoned, its challenges cancelled."""
+        return await self.upkeep.abandon_channel(channel_id)
+
+    async def board_shown(
+        self,
+        game_id: int,
+        message_id: int,
+        ply: int,
+        status: Status,
+        *,
+        guild_id: int | None = None,
+    ) -> None:
+        """Record that message `message_id` shows the game at move `ply` and `status`."""
+        await self.boards.shown(Where(game_id, guild_id=guild_id), message_id, ply, status)
+
+    async def lagging_boards(self, limit: int = 100) -> list[GameView]:
+        """Games whose public board is missing or shows less than the game (recent ones too)."""
+        return await self.boards.lagging(limit)
+
+    async def ping_sent(
+        self, game_id: int, message_id: int | None, *, guild_id: int | None = None
+    ) -> None:
+        """Record the game's last turn notification (None: deleted, or none)."""
+        await self.boards.ping_sent(Where(game_id, guild_id=guild_id), message_id)
+
+    async def pings_on(self, user_id: int) -> bool:
+        """Whether the user wants a notification when it is their turn (yes, unless they said)."""
+        return await self.boards.pings_on(user_id)
+
+    async def set_pings(self, user_id: int, on: bool) -> UserSettings:
+        """Turn the user's turn notifications on or off."""
+        return await self.boards.set_pings(user_id, on)
+
     # ------------------------------------------------------------------ asking
 
     async def view(
-        self, *, game_id: int | None = None, channel_id: int | None = None, game: str | None = None
+        self,
+        *,
+        game_id: int | None = None,
+        channel_id: int | None = None,
+        game: str | None = None,
+        guild_id: int | None = None,
     ) -> GameView:
         """A game as it stands, with its whole move list (the history)."""
-        return self.ledger.view(await self.ledger.load(Where(game_id, channel_id, game)))
+        where = Where(game_id, channel_id, game, guild_id)
+        return self.ledger.view(await self.ledger.load(where))
 
     async def active_games(self, guild_id: int) -> list[GameView]:
         """The games being played in a server, oldest first."""
@@ -279,11 +370,11 @@ class MatchService:
         rows = await self.store.open_games_of(self.bot_user_id)
         return [view for view in map(self.ledger.view_of, rows) if view.bot_to_move]
 
-    async def set_board_message(self, game_id: int, message_id: int | None) -> None:
+    async def set_board_message(
+        self, game_id: int, message_id: int | None, *, guild_id: int | None = None
+    ) -> None:
         """Remember the message that shows the game's board (does not change the version)."""
-        if message_id is not None:
-            snowflake(message_id, "message")
-        await self.store.set_message(snowflake(game_id, "game"), message_id)
+        await self.boards.message(Where(game_id, guild_id=guild_id), message_id)
 
     async def settings(self, guild_id: int) -> GuildSettings:
         return await self.store.guild_settings(snowflake(guild_id, "server"))
@@ -301,14 +392,18 @@ class MatchService:
         game_id: int | None = None,
         channel_id: int | None = None,
         game: str | None = None,
+        guild_id: int | None = None,
         site: str = "",
         first_name: str = "",
         second_name: str = "",
     ) -> str:
-        """The game's record (RULES.md, Records): tags, numbered moves, result."""
+        """The game's record (RULES.md, Records): tags, numbered moves, result.
+
+        `site` is the name of the game's own server (not the asker's: the same).
+        """
         for text, what in ((site, "site"), (first_name, "name"), (second_name, "name")):
             capped(text, MAX_NAME, what)
-        loaded = await self.ledger.load(Where(game_id, channel_id, game))
+        loaded = await self.ledger.load(Where(game_id, channel_id, game, guild_id))
         record = record_of(
             loaded.spec,
             loaded.state,

@@ -73,8 +73,10 @@ def played(
     return clock(moved, now)
 
 
-def finished(game: StoredGame, result: str, reason: Termination, now: datetime) -> StoredGame:
-    """A game over: its result and why, its clock stopped, any draw offer gone."""
+def finished(
+    game: StoredGame, result: str | None, reason: Termination, now: datetime
+) -> StoredGame:
+    """A game over: its result (None: none, `*`) and why, its clock stopped, any offer gone."""
     return replace(
         game,
         status=Status.FINISHED,
@@ -95,6 +97,11 @@ def lost_by(game: StoredGame, loser: Side, reason: Termination, now: datetime) -
 def drawn(game: StoredGame, now: datetime) -> StoredGame:
     """A game the two players agreed to draw."""
     return finished(game, "1/2-1/2", Termination.AGREEMENT, now)
+
+
+def abandoned(game: StoredGame, now: datetime) -> StoredGame:
+    """A game nobody can play on (its channel is gone): over, without a result, not rated."""
+    return finished(game, None, Termination.ABANDONED, now)
 
 
 def closed(game: StoredGame, status: Status, now: datetime) -> StoredGame:

@@ -94,6 +94,21 @@ class GameView:
         return self.row.message_id
 
     @property
+    def board_ply(self) -> int | None:
+        """The move number the public board message shows (None: not known to show any)."""
+        return self.row.board_ply
+
+    @property
+    def board_status(self) -> Status | None:
+        """The status the public board message shows (None: not known to show any)."""
+        return self.row.board_status
+
+    @property
+    def ping_message_id(self) -> int | None:
+        """The last turn notification, to be deleted when the next one is sent."""
+        return self.row.ping_message_id
+
+    @property
     def challenger_id(self) -> int:
         return self.row.challenger_id
 
@@ -165,6 +180,15 @@ class GameView:
     def ply(self) -> int:
         """The number of moves played: what components carry to spot stale clicks."""
         return len(self.state.moves)
+
+    @property
+    def board_current(self) -> bool:
+        """Whether the public board shows the game as it stands: its move number and status."""
+        return (
+            self.message_id is not None
+            and self.board_ply == self.ply
+            and self.board_status is self.status
+        )
 
     @property
     def last_move(self) -> str | None:

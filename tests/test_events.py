@@ -181,3 +181,15 @@ async def test_automatic_passes_are_moves_of_the_passing_player(env: Env) -> Non
     assert [(e.move, e.side, e.mover_id) for e in played] == [
         ("c3xa1", Side.SECOND, BOB), ("pass", Side.FIRST, ALICE),
     ]  # fmt: skip
+
+
+async def test_a_game_in_a_deleted_channel_is_abandoned_and_not_rated(env: Env) -> None:
+    service, _, recorder = env
+    view = await start(service)
+    await service.move(ALICE, "a1-b2", channel_id=CHANNEL)
+    await service.abandon_channel(CHANNEL)
+    await service.abandon_channel(CHANNEL)  # told again (a second event): nothing more happens
+    assert recorder.finished() == [
+        GameFinished(view.id, GUILD, "oska", (ALICE, BOB), "*", Termination.ABANDONED, False)
+    ]
+    assert recorder.seen[-1] is Status.FINISHED

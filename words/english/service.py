@@ -29,6 +29,7 @@ TEXTS: dict[str, str] = {
     "match.not-a-player.cancel": "Only the challenger can cancel this challenge.",
     "match.no-game-here": "There is no game in this channel.",
     "match.no-game-id": "There is no game #{game_id}.",
+    "match.no-game-here.elsewhere": "There is no such game here.",
     "match.other-game": "The game here is {here}, not {asked}.",
     "match.not-accepted-yet": "This challenge has not been accepted yet.",
     "match.no-game.closed": "This challenge was {status}: there is no game.",
@@ -67,6 +68,7 @@ TEXTS: dict[str, str] = {
     "match.input.bad-level": "`{level}` is not a level: write one of {levels}.",
     "match.input.bad-first": "`{first}`: who plays first is one of {choices}.",
     "match.input.threads": "Threads are either on or off.",
+    "match.input.pings": "Pings are either on or off.",
     "match.level-without-bot": (
         "A level is for games against the bot: challenge the bot to use it."
     ),
