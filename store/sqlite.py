@@ -295,7 +295,7 @@ class SqliteStore:
         since = (now or datetime.now(UTC)) - timedelta(days=BOARD_REPAIR_DAYS)
         # Two halves of the partial index `games_lagging` rather than one OR.
         sql = f"""
-            SELECT {_SELECT} FROM games WHERE {_LAGGING} AND status = 'active'
+            SELECT {_SELECT} FROM games WHERE {_LAGGING} AND status IN ('active', 'challenge')
             UNION ALL
             SELECT {_SELECT} FROM games
                 WHERE {_LAGGING} AND status IN {_CLOSED} AND updated_at >= :since
