@@ -12,13 +12,14 @@ from __future__ import annotations
 import io
 import logging
 import re
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Literal
 
 import discord
 
 import words
-from bot import components, images, replies
+from bot import components, images, options, replies
+from bot.options import MAX_RECORD_OPTION
 from bot.table import Table, guarded
 from games.base import GameSpec
 from matches import (
@@ -50,18 +51,19 @@ class Actions(Table):
         self,
         interaction: discord.Interaction,
         spec: GameSpec,
-        *,
-        opponent: discord.abc.User | None,
-        variant: list[str],
-        time: str | None,
-        first: str,
-        level: str | None,
+        values: Mapping[str, object],
+        names: Mapping[str, str],
     ) -> None:
+        """`/<game> challenge` with its options as they came (each is checked first)."""
+        terms = options.terms(spec, values, names)
+        opponent, level, time = terms.opponent, terms.level, terms.time
+        variant = list(terms.variant)
         self.remember(opponent)
-        choice = FIRST.get(first, FirstChoice.RANDOM)
+        choice = FIRST[terms.first]
         me = self.client.user
         if opponent is not None and opponent.bot and (me is None or opponent.id != me.id):
             raise BadInput("bot.refuse.other-bots")
+
         def challenge(channel_id: int, opponent_id: int | None) -> Awaitable[GameView]:
             return self.service.challenge(
                 guild_id=self._guild_id(interaction),
@@ -152,18 +154,22 @@ class Actions(Table):
     ) -> None:
         user = interaction.user.id
         if answer == "decline":
-            view = await self.service.decline(game_id, user)
+            view = await self.service.decline(game_id, user, guild_id=interaction.guild_id)
         elif answer == "cancel":
-            view = await self.service.cancel(game_id, user)
+            view = await self.service.cancel(game_id, user, guild_id=interaction.guild_id)
         else:
             await self._accept(interaction, game_id)
             return
         await interaction.response.edit_message(**replies.closed_challenge(view).edit_kwargs())
 
     async def _accept(self, interaction: discord.Interaction, game_id: int) -> None:
-        offered = await self.service.may_accept(game_id, interaction.user.id)
+        offered = await self.service.may_accept(
+            game_id, interaction.user.id, guild_id=interaction.guild_id
+        )
         thread_id = await self._thread_for(interaction, offered)
-        view = await self.service.accept(game_id, interaction.user.id, channel_id=thread_id)
+        view = await self.service.accept(
+            game_id, interaction.user.id, channel_id=thread_id, guild_id=interaction.guild_id
+        )
         if thread_id is None:
             await interaction.response.edit_message(**self.board(view).edit_kwargs())
             if interaction.message is not None:
@@ -229,7 +235,11 @@ class Actions(Table):
         second_step: bool = False,
     ) -> None:
         result = await self.service.move(
-            interaction.user.id, move, game_id=game_id, expected_ply=ply
+            interaction.user.id,
+            move,
+            game_id=game_id,
+            expected_ply=ply,
+            guild_id=interaction.guild_id,
         )
         out = self.board_after(result)
         clicked = interaction.message.id if interaction.message is not None else None
@@ -252,10 +262,14 @@ class Actions(Table):
     async def pick_piece(
         self, interaction: discord.Interaction, game_id: int, ply: int, square: str
     ) -> None:
-        view = await self.service.view(game_id=game_id)
+        view = await self.service.view(game_id=game_id, guild_id=interaction.guild_id)
         # the service says whether this user may move here now (and refuses an old board)
         moves = await self.service.choices_for(
-            interaction.user.id, game_id=game_id, square=square, expected_ply=ply
+            interaction.user.id,
+            game_id=game_id,
+            square=square,
+            expected_ply=ply,
+            guild_id=interaction.guild_id,
         )
         if not moves:
             raise BadInput("bot.refuse.no-move-from", square=square)
@@ -311,7 +325,9 @@ class Actions(Table):
 
     @guarded
     async def resign(self, interaction: discord.Interaction, *, game_id: int) -> None:
-        view = await self.service.resign(interaction.user.id, game_id=game_id)
+        view = await self.service.resign(
+            interaction.user.id, game_id=game_id, guild_id=interaction.guild_id
+        )
         resigned = words.say("bot.resigned", id=view.id)
         await interaction.response.edit_message(content=resigned, view=None)
         await self.update_board(view, self.board(view))
@@ -334,6 +350,7 @@ class Actions(Table):
             channel_id=channel_id,
             game=spec.name if spec else None,
             expected_ply=ply,
+            guild_id=interaction.guild_id,
         )
         view = result.view
         out = self.board(view)
@@ -354,7 +371,7 @@ class Actions(Table):
     @guarded
     async def decline_draw(self, interaction: discord.Interaction, game_id: int, ply: int) -> None:
         result = await self.service.decline_draw(
-            interaction.user.id, game_id=game_id, expected_ply=ply
+            interaction.user.id, game_id=game_id, expected_ply=ply, guild_id=interaction.guild_id
         )
         text = words.say("bot.draw.declined", player=replies.mention(interaction.user.id))
         await self._answer_on_board(interaction, result.view, self.board(result.view), text)
@@ -381,16 +398,13 @@ class Actions(Table):
             await self.adopt_board(view, response.message_id)
 
     @guarded
-    async def history(
-        self, interaction: discord.Interaction, spec: GameSpec, game_id: int | None
-    ) -> None:
-        view = await self._game(interaction, game_id, spec)
+    async def history(self, interaction: discord.Interaction, spec: GameSpec, game: object) -> None:
+        view = await self._game(interaction, options.game_id("game", game), spec)
         first, second = view.players or (view.challenger_id, view.opponent_id)
-        guild, channel = interaction.guild, interaction.channel
-        site = f"{guild.name if guild else ''} #{getattr(channel, 'name', '')}".strip()
         record = await self.service.export_record(
             game_id=view.id,
-            site=site,
+            guild_id=interaction.guild_id,
+            site=await self._site(view),
             first_name=await self.display_name(first),
             second_name=await self.display_name(second),
         )
@@ -398,10 +412,8 @@ class Actions(Table):
         await interaction.response.send_message(replies.history(view), file=file, ephemeral=True)
 
     @guarded
-    async def replay(
-        self, interaction: discord.Interaction, spec: GameSpec, game_id: int | None
-    ) -> None:
-        view = await self._game(interaction, game_id, spec)
+    async def replay(self, interaction: discord.Interaction, spec: GameSpec, game: object) -> None:
+        view = await self._game(interaction, options.game_id("game", game), spec)
         await interaction.response.defer(thinking=True)
         gif = await images.replay_of(view, self.players(view), self.picture_pool)
         file = discord.File(io.BytesIO(gif), f"{view.game}-{view.id}.gif")
@@ -424,8 +436,12 @@ class Actions(Table):
         await interaction.response.send_message(replies.games_list(views, guild_id), ephemeral=True)
 
     @guarded
-    async def server_settings(self, interaction: discord.Interaction, threads: bool | None) -> None:
+    async def server_settings(self, interaction: discord.Interaction, value: object) -> None:
         guild_id = self._guild_id(interaction)
+        # Whatever Discord's command permissions say (a server may open them to everyone).
+        if not interaction.permissions.manage_guild:
+            raise BadInput("bot.refuse.manage-server")
+        threads = options.flag("threads", value)
         if threads is None:
             current = await self.service.settings(guild_id)
         else:
@@ -435,6 +451,18 @@ class Actions(Table):
         )
         await interaction.response.send_message(text, ephemeral=True)
 
+    @guarded
+    async def my_settings(self, interaction: discord.Interaction, value: object) -> None:
+        """`/kamen me`: a player's own settings (turn notifications), seen or changed."""
+        pings = options.flag("pings", value)
+        user = interaction.user.id
+        if pings is not None:
+            await self.service.set_pings(user, pings)
+        on = await self.service.pings_on(user) if pings is None else pings
+        await interaction.response.send_message(
+            words.say("bot.pings.on" if on else "bot.pings.off"), ephemeral=True
+        )
+
     # ---------------------------------------------------------------- importing
 
     @guarded
@@ -442,18 +470,17 @@ class Actions(Table):
         self,
         interaction: discord.Interaction,
         spec: GameSpec,
-        *,
-        record: str | None,
-        file: discord.Attachment | None,
-        opponent: discord.abc.User | None,
-        time: str | None,
-        first: str,
-        level: str | None,
+        values: Mapping[str, object],
     ) -> None:
+        """`/<game> import` with its options as they came (each is checked first)."""
+        terms = options.terms(spec, values, {})
+        opponent, time, level = terms.opponent, terms.time, terms.level
+        record = options.text("record", values.get("record"), low=1, high=MAX_RECORD_OPTION)
+        file = options.attachment("file", values.get("file"))
         self.remember(opponent)
         text = await record_text(record, file)
         self.service.check_record(text, spec.name)  # refused before anything public is posted
-        choice = FIRST.get(first, FirstChoice.RANDOM)
+        choice = FIRST[terms.first]
 
         def start_import(channel_id: int) -> Awaitable[GameView]:
             return self.service.import_record(
@@ -497,8 +524,44 @@ class Actions(Table):
         """The game a command is about: by its id, else the one in this channel."""
         game = spec.name if spec is not None else None
         if game_id is not None:
-            return await self.service.view(game_id=game_id, game=game)
+            return await self.service.view(
+                game_id=game_id, game=game, guild_id=interaction.guild_id
+            )
         return await self.service.view(channel_id=self._channel_id(interaction), game=game)
+
+    async def _site(self, view: GameView) -> str:
+        """Where a game is played, for its record: its own server and channel (not the
+        requester's: the record may be asked for from anywhere in the server)."""
+        guild = self.client.get_guild(view.guild_id)
+        channel: object = self.client.get_channel(view.channel_id)
+        if channel is None:
+            try:
+                channel = await self.client.fetch_channel(view.channel_id)
+            except discord.HTTPException:
+                channel = None
+        name = getattr(channel, "name", None)
+        parts = [guild.name if guild else "", f"#{name}" if name else ""]
+        return " ".join(part for part in parts if part)
+
+    async def on_its_message(self, interaction: discord.Interaction, game_id: int) -> bool:
+        """Whether a click names the game of the message it was made on; refused if not.
+
+        A modified client can send any custom_id from any message: a menu of game B
+        clicked on the board of game A must not move B, nor replace A's board.
+        """
+        try:
+            view = await self.service.view(game_id=game_id, guild_id=interaction.guild_id)
+            me = self.client.user
+            if replies.shows_game(interaction.message, view, me.id if me else None):
+                return True
+            raise BadInput("bot.refuse.foreign-component")
+        except MatchError as error:
+            await replies.refuse(interaction, error)
+        except Exception:
+            self.metrics.error("component")
+            log.exception("checking the message of component interaction %s", interaction.id)
+            await replies.apologise(interaction)
+        return False
 
     @staticmethod
     def _guild_id(interaction: discord.Interaction) -> int:

@@ -1,7 +1,9 @@
 """The slash commands, generated from the games registry: `/<game> ...`, `/games`, `/kamen`.
 
-Each command reads its options and hands them to `bot.actions`; its
-docstring (with the game's title filled in) is its description in Discord.
+Each command reads its options and hands them, as they came, to
+`bot.actions`, which checks every value (`bot.options`): a crafted request
+may send any type for any option. Its docstring (with the game's title
+filled in) is its description in Discord.
 A game's variant options become options of `challenge`, one per key, with
 the rule book's values as choices: adding a game to the registry adds its
 commands, with no code here. The choices' labels are worded in `words`
@@ -19,12 +21,12 @@ from discord import app_commands
 
 import words
 from bot.actions import Actions
+from bot.options import FIRSTS, MAX_RECORD_OPTION, TIMES
 from games import registry
 from games.base import GameSpec, VariantOption
 from matches import LEVELS
 from words.games import option_help, value_help
 
-TIMES = ("none", "5m", "1h", "1d", "3d")  # each labelled `bot.choice.time.<value>`
 _Choice = app_commands.Choice
 
 
@@ -73,7 +75,7 @@ def _first_choices(spec: GameSpec) -> list[_Choice[str]]:
     first = spec.side_names[0]
     return [
         _Choice(name=words.say(f"bot.choice.first.{value}", side=first), value=value)
-        for value in ("random", "me", "them")
+        for value in FIRSTS
     ]
 
 
@@ -106,22 +108,11 @@ def game_group(spec: GameSpec, actions: Actions) -> app_commands.Group:
 
 
 def _challenge(spec: GameSpec, actions: Actions) -> app_commands.Command[Any, ..., None]:
+    names = {option.key: _param(option.key) for option in spec.options}
+
     async def challenge(interaction: discord.Interaction, **options: Any) -> None:
         """Challenge someone (or nobody: anyone may accept; or Kamen itself) to {title}."""
-        variant = [
-            f"{option.key}={options[_param(option.key)]}"
-            for option in spec.options
-            if options.get(_param(option.key))
-        ]
-        await actions.challenge(
-            interaction,
-            spec,
-            opponent=options.get("opponent"),
-            variant=variant,
-            time=options.get("time"),
-            first=options.get("first") or "random",
-            level=options.get("level"),
-        )
+        await actions.challenge(interaction, spec, options, names)
 
     keyword = inspect.Parameter.KEYWORD_ONLY
     params = [
@@ -250,7 +241,7 @@ def _rules(spec: GameSpec, actions: Actions) -> app_commands.Command[Any, ..., N
 def _import(spec: GameSpec, actions: Actions) -> app_commands.Command[Any, ..., None]:
     async def import_(
         interaction: discord.Interaction,
-        record: app_commands.Range[str, 1, 6000] | None = None,
+        record: app_commands.Range[str, 1, MAX_RECORD_OPTION] | None = None,
         file: discord.Attachment | None = None,
         opponent: discord.User | None = None,
         time: str | None = None,
@@ -261,13 +252,9 @@ def _import(spec: GameSpec, actions: Actions) -> app_commands.Command[Any, ..., 
         await actions.import_game(
             interaction,
             spec,
-            record=record,
-            file=file,
-            opponent=opponent,
-            time=time,
-            first=first or "random",
-            level=level,
-        )
+            {"record": record, "file": file, "opponent": opponent, "time": time,
+             "first": first, "level": level},
+        )  # fmt: skip
 
     app_commands.describe(
         record="The record's text (tags and moves, as /history gives it).",
@@ -298,11 +285,12 @@ def games_command(actions: Actions) -> app_commands.Command[Any, ..., None]:
 
 
 def kamen_group(actions: Actions) -> app_commands.Group:
+    # Visible to every member, for `/kamen me`: `/kamen settings` checks Manage Server itself
+    # (Discord's command permissions are per command, and a server may override them anyway).
     group = app_commands.Group(
         name="kamen",
-        description="Kamen's settings for this server (for its managers).",
+        description="Kamen's settings: yours, and this server's (for its managers).",
         guild_only=True,
-        default_permissions=discord.Permissions(manage_guild=True),
     )
 
     async def settings(interaction: discord.Interaction, threads: bool | None = None) -> None:
@@ -312,9 +300,20 @@ def kamen_group(actions: Actions) -> app_commands.Group:
     app_commands.describe(
         threads="On: each accepted game opens a thread (default). Off: games stay in the channel."
     )(settings)
-    group.add_command(
-        app_commands.Command(name="settings", description=_describe(settings), callback=settings)
-    )
+
+    async def me(interaction: discord.Interaction, pings: bool | None = None) -> None:
+        """Your own settings: whether Kamen pings you when it is your move (only for you)."""
+        await actions.my_settings(interaction, pings)
+
+    app_commands.describe(
+        pings="On: Kamen pings you when it is your move (default). Off: it does not."
+    )(me)
+    for command in (settings, me):
+        group.add_command(
+            app_commands.Command(
+                name=command.__name__, description=_describe(command), callback=command
+            )
+        )
     return group
 
 

@@ -11,6 +11,10 @@ it parses the `custom_id` with the same templates and runs the same
 callback, so the player hears that the board is out of date instead of
 seeing "This interaction failed".
 
+A click acts only on the game of the message it was made on (`checked`):
+a modified client can send any custom_id on any message, and game B's menu
+clicked on game A's board must neither move B nor replace A's board.
+
 Views are sent "stopped": discord.py then keeps no view per message (memory
 stays flat with thousands of boards), and the dynamic items registered at
 start-up do all the dispatching.
@@ -77,10 +81,19 @@ class Handlers(Protocol):
 
     async def unknown_component(self, interaction: discord.Interaction) -> None: ...
 
+    async def on_its_message(self, interaction: discord.Interaction, game_id: int) -> bool: ...
+
 
 def actions_of(interaction: discord.Interaction) -> Handlers:
     """The bot's handlers, which the client carries (resources are passed in, not global)."""
     return cast("Handlers", interaction.client.actions)  # type: ignore[attr-defined]
+
+
+async def checked(interaction: discord.Interaction, game_id: int) -> Handlers | None:
+    """The handlers, if the game the custom_id names is the one of the clicked message
+    (a modified client can send any custom_id from any message); else None, refused."""
+    handlers = actions_of(interaction)
+    return handlers if await handlers.on_its_message(interaction, game_id) else None
 
 
 def _values(interaction: discord.Interaction) -> list[str]:
@@ -127,9 +140,9 @@ class ChallengeAnswer(
         return cls(match["answer"], int(match["game"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await actions_of(interaction).answer_challenge(
-            interaction, answer=self.answer, game_id=self.game_id
-        )
+        handlers = await checked(interaction, self.game_id)
+        if handlers is not None:
+            await handlers.answer_challenge(interaction, answer=self.answer, game_id=self.game_id)
 
 
 def challenge_view(view: GameView) -> ui.View:
@@ -191,9 +204,9 @@ class MoveSelect(ui.DynamicItem[ui.Select[ui.View]], template=PREFIX + r"move:" 
 
     async def callback(self, interaction: discord.Interaction) -> None:
         [move] = _values(interaction)[:1] or [""]
-        await actions_of(interaction).move_by_menu(
-            interaction, game_id=self.game_id, ply=self.ply, move=move
-        )
+        handlers = await checked(interaction, self.game_id)
+        if handlers is not None:
+            await handlers.move_by_menu(interaction, game_id=self.game_id, ply=self.ply, move=move)
 
 
 class PieceSelect(
@@ -221,9 +234,11 @@ class PieceSelect(
 
     async def callback(self, interaction: discord.Interaction) -> None:
         [square] = _values(interaction)[:1] or [""]
-        await actions_of(interaction).pick_piece(
-            interaction, game_id=self.game_id, ply=self.ply, square=square
-        )
+        handlers = await checked(interaction, self.game_id)
+        if handlers is not None:
+            await handlers.pick_piece(
+                interaction, game_id=self.game_id, ply=self.ply, square=square
+            )
 
 
 class DestinationSelect(
@@ -251,9 +266,11 @@ class DestinationSelect(
 
     async def callback(self, interaction: discord.Interaction) -> None:
         [move] = _values(interaction)[:1] or [""]
-        await actions_of(interaction).move_by_menu(
-            interaction, game_id=self.game_id, ply=self.ply, move=move, second_step=True
-        )
+        handlers = await checked(interaction, self.game_id)
+        if handlers is not None:
+            await handlers.move_by_menu(
+                interaction, game_id=self.game_id, ply=self.ply, move=move, second_step=True
+            )
 
 
 def destination_view(view: GameView, moves: Sequence[str]) -> ui.View:
@@ -298,7 +315,9 @@ class ResignButton(_GameButton, template=PREFIX + r"resign:" + _ID + ":" + _PLY)
     action, label, style = "resign", "bot.button.resign", discord.ButtonStyle.danger
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await actions_of(interaction).ask_resign(interaction, game_id=self.game_id, ply=self.ply)
+        handlers = await checked(interaction, self.game_id)
+        if handlers is not None:
+            await handlers.ask_resign(interaction, game_id=self.game_id, ply=self.ply)
 
 
 class ResignConfirm(_GameButton, template=PREFIX + r"resign-yes:" + _ID + ":" + _PLY):
@@ -307,7 +326,9 @@ class ResignConfirm(_GameButton, template=PREFIX + r"resign-yes:" + _ID + ":" + 
     action, label, style = "resign-yes", "bot.button.resign-yes", discord.ButtonStyle.danger
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await actions_of(interaction).resign(interaction, game_id=self.game_id)
+        handlers = await checked(interaction, self.game_id)
+        if handlers is not None:
+            await handlers.resign(interaction, game_id=self.game_id)
 
 
 class DrawButton(_GameButton, template=PREFIX + r"draw:" + _ID + ":" + _PLY):
@@ -316,7 +337,9 @@ class DrawButton(_GameButton, template=PREFIX + r"draw:" + _ID + ":" + _PLY):
     action, label, style = "draw", "bot.button.draw", discord.ButtonStyle.secondary
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await actions_of(interaction).draw(interaction, game_id=self.game_id, ply=self.ply)
+        handlers = await checked(interaction, self.game_id)
+        if handlers is not None:
+            await handlers.draw(interaction, game_id=self.game_id, ply=self.ply)
 
 
 class DrawDecline(_GameButton, template=PREFIX + r"draw-no:" + _ID + ":" + _PLY):
@@ -325,7 +348,9 @@ class DrawDecline(_GameButton, template=PREFIX + r"draw-no:" + _ID + ":" + _PLY)
     action, label, style = "draw-no", "bot.button.draw-decline", discord.ButtonStyle.secondary
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await actions_of(interaction).decline_draw(interaction, game_id=self.game_id, ply=self.ply)
+        handlers = await checked(interaction, self.game_id)
+        if handlers is not None:
+            await handlers.decline_draw(interaction, game_id=self.game_id, ply=self.ply)
 
 
 def resign_confirm_view(game_id: int, ply: int) -> ui.View:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import io
 import logging
+import re
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -20,6 +21,7 @@ import discord
 import words
 from games.base import GameSpec, Side
 from matches import FirstChoice, GameView, MatchError, Status
+from words.english import TEXTS as TEMPLATES
 from words.games import option_help, outcome_text, summary
 
 log = logging.getLogger(__name__)
@@ -53,6 +55,28 @@ def variant_text(view: GameView) -> str:
 
 def clip(text: str, limit: int = MAX_CONTENT) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+# A backtick in a player's text would close the code span it is echoed in, and what
+# follows would be read as markdown (or a mention): it is shown as this look-alike.
+BACKTICK_LOOKALIKE = "\u02cb"
+ECHO_LIMIT = 60
+
+
+def code_safe(text: str, limit: int = ECHO_LIMIT) -> str:
+    """A player's text, on one line and short, with no backtick to end a code span."""
+    return clip(" ".join(text.split()).replace("`", BACKTICK_LOOKALIKE), limit)
+
+
+def code_span(text: str, limit: int = ECHO_LIMIT) -> str:
+    """A player's text in a code span it cannot break out of."""
+    return f"`{code_safe(text, limit) or ' '}`"
+
+
+def markdown_safe(text: str, limit: int = ECHO_LIMIT) -> str:
+    """A player's text to show outside a code span: no markdown, no mention."""
+    flat = " ".join(text.split())
+    return clip(discord.utils.escape_mentions(discord.utils.escape_markdown(flat)), limit)
 
 
 @dataclass(frozen=True, slots=True)
@@ -304,6 +328,23 @@ def names_game(message: discord.Message, view: GameView) -> bool:
     return f"game #{view.id}:" in message.content
 
 
+def shows_game(message: discord.Message | None, view: GameView, bot_id: int | None) -> bool:
+    """Whether a component on `message` may act on `view`'s game: the message is the game's
+    board or challenge (or an older one: the service refuses what is stale), a message of
+    ours naming the game (`game #12`), or an ephemeral reply in the game's own channel."""
+    if message is None:
+        return False
+    if message.flags.ephemeral:
+        return message.channel.id == view.channel_id
+    if bot_id is None or message.author.id != bot_id:
+        return False
+    if message.id == view.message_id:
+        return True
+    named = re.compile(rf"\bgame #{view.id}(?![0-9])")
+    texts = [message.content, *(embed.title or "" for embed in message.embeds)]
+    return any(named.search(text) for text in texts)
+
+
 def thread_result(view: GameView) -> Outgoing:
     """The thread's starter message once the game is over."""
     first, second = view.players or (view.challenger_id, view.opponent_id or 0)
@@ -416,7 +457,7 @@ def games_list(views: list[GameView], guild_id: int) -> str:
 
 
 def stale_text(error: MatchError, view: GameView | None) -> str:
-    text = words.explain(error)
+    text = explain(error)
     if view is None:
         return text
     if view.message_id is not None and view.guild_id:
@@ -440,11 +481,45 @@ async def say(
         await interaction.response.send_message(ephemeral=ephemeral, **kwargs)
 
 
+@dataclass(frozen=True, slots=True)
+class _Echoed:
+    """A refusal's code with its parameters made safe to show (see `explain`)."""
+
+    code: str
+    params: dict[str, Any]
+
+
+def explain(error: MatchError) -> str:
+    """What a refusal says, with the player's own text in it made harmless.
+
+    A text parameter the sentence quotes in a code span (`` `{move}` ``) keeps its
+    characters but cannot close the span; one it shows as it is is escaped for
+    markdown. Our own values (moves, names, codes) hold nothing either changes.
+    """
+    codes = [error.code, error.params.get("cause")]
+    templates = " ".join(TEMPLATES.get(code, "") for code in codes if isinstance(code, str))
+    params = {key: _echo(value, key, templates) for key, value in error.params.items()}
+    return words.explain(_Echoed(error.code, params))
+
+
+def _echo(value: Any, key: str, templates: str) -> Any:
+    """A parameter as the sentence shows it; one it does not show (a code, the game's
+    name, the legal moves said by another sentence) is left as it is."""
+    if key == "cause" or f"{{{key}" not in templates:
+        return value
+    quoted = f"`{{{key}" in templates
+    if isinstance(value, str):
+        return code_safe(value, MAX_CONTENT) if quoted else markdown_safe(value, MAX_CONTENT)
+    if isinstance(value, tuple | list):
+        return type(value)(_echo(item, key, templates) for item in value)
+    return value
+
+
 async def refuse(
     interaction: discord.Interaction, error: MatchError, extra: Outgoing | None = None
 ) -> None:
     """The one place a refusal reaches a player: an ephemeral reply saying what would be right."""
-    text = words.explain(error)
+    text = explain(error)
     log.debug("refused %s: %s", interaction.id, text)
     if extra is not None:
         await say(interaction, extra)

@@ -151,6 +151,25 @@ TEXTS: dict[str, str] = {
     "bot.refuse.record-missing": (
         "Give the record: paste it into `record`, or attach it as `file`."
     ),
+    "bot.refuse.option.choice": "`{option}` is one of {allowed}, not `{given}`.",
+    "bot.refuse.option.user": "`{option}` is a member of this server: pick one from the list.",
+    "bot.refuse.option.game-id": (
+        "`{option}` is a game's number, as its board shows it (#12), not `{given}`."
+    ),
+    "bot.refuse.option.text": "`{option}` is a text of {low} to {high} characters.",
+    "bot.refuse.option.flag": "`{option}` is on or off (True or False), not `{given}`.",
+    "bot.refuse.option.file": "`{option}` is a file: attach one.",
+    "bot.refuse.manage-server": (
+        "Only members who may Manage Server can see or change Kamen's settings here."
+    ),
+    "bot.refuse.foreign-component": (
+        "That button or menu does not belong to this message: use the one on the game's board."
+    ),
+    "bot.pings.on": "Turn notifications: on. Kamen pings you when it is your move.",
+    "bot.pings.off": (
+        "Turn notifications: off. Kamen no longer pings you when it is your move;"
+        " the boards still say whose turn it is."
+    ),
     # ------------------------------------------------------------ option choices
     "bot.choice.time.none": "none: take as long as you like",
     "bot.choice.time.5m": "5 minutes a move",
