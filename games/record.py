@@ -4,6 +4,11 @@ A record is written one tag a line, a blank line, then the moves numbered by
 full turns and the result. Reading a record back replays every move through
 the engine, so a record that loads is a legal game; one that does not says
 which move failed and why (a RecordError whose `cause` is the move's error).
+
+Records come from strangers, so reading one is bounded before any work is
+done on it: its size, the digits of a move number (Python refuses to read an
+integer of more than 4,300 digits, and a long one is slow), the length of a
+move and the number of moves. Each limit has its own refusal.
 """
 
 from __future__ import annotations
@@ -20,6 +25,10 @@ TAG_ORDER = ("Game", "Variant", "Site", "Date", "First", "Second", "Result")
 _TAG_LINE = re.compile(r'^\[(\w+)\s+"((?:[^"\\]|\\.)*)"\]$')
 _MOVE_NUMBER = re.compile(r"^(\d+)\.(.*)$")
 _WRAP = 80
+MAX_TEXT = 64 * 1024  # characters: far more than the longest game's record
+MAX_NUMBER_DIGITS = 6  # a move number; no game here lasts 10**6 turns
+MAX_TOKEN = 64  # a move's text (the longest capture chain is far shorter)
+MAX_MOVES = 10_000  # plies
 
 
 @dataclass(frozen=True)
@@ -100,6 +109,8 @@ def record_of(
 
 def parse_record(text: str) -> Record:
     """Read a record's text; checks its form, not yet its moves (see `load`)."""
+    if len(text) > MAX_TEXT:
+        raise RecordError("record.too-long", limit=MAX_TEXT, given=len(text))
     tags: dict[str, str] = {}
     body: list[str] = []
     for number, raw in enumerate(text.splitlines(), start=1):
@@ -154,14 +165,28 @@ def _parse_movetext(text: str) -> tuple[tuple[str, ...], str]:
         if match is None:
             if token in RESULTS:
                 raise RecordError("record.result-not-last", token=token)
-            moves.append(token)
-            continue
-        expected = len(moves) // 2 + 1
-        if len(moves) % 2 or int(match.group(1)) != expected:
-            raise RecordError("record.move-number", token=token, expected=expected)
-        if match.group(2):
-            moves.append(match.group(2))
+            moves.append(_move_text(token))
+        else:
+            expected = len(moves) // 2 + 1
+            number = match.group(1)
+            if len(number) > MAX_NUMBER_DIGITS:
+                raise RecordError(
+                    "record.number-too-long", digits=len(number), limit=MAX_NUMBER_DIGITS
+                )
+            rest = _move_text(match.group(2))
+            if len(moves) % 2 or int(number) != expected:
+                raise RecordError("record.move-number", token=token, expected=expected)
+            if rest:
+                moves.append(rest)
+        if len(moves) > MAX_MOVES:
+            raise RecordError("record.too-many-moves", limit=MAX_MOVES)
     return tuple(moves), result
+
+
+def _move_text(token: str) -> str:
+    if len(token) > MAX_TOKEN:
+        raise RecordError("record.move-too-long", start=token[:12], limit=MAX_TOKEN)
+    return token
 
 
 def _movetext_lines(moves: tuple[str, ...], result: str) -> list[str]:

@@ -33,6 +33,12 @@ TEXTS: dict[str, str] = {
     "record.result-tag": "the Result tag says {tagged} but the moves end with {result}",
     "record.result-not-last": "the result `{token}` must come last",
     "record.move-number": "`{token}`: expected move number {expected}.",
+    "record.too-long": "the record is too long: at most {limit} characters ({given} given)",
+    "record.number-too-long": (
+        "a move number of {digits} digits: a move number has at most {limit}"
+    ),
+    "record.move-too-long": "the move `{start}…` is too long: a move has at most {limit} characters",
+    "record.too-many-moves": "the record has too many moves: at most {limit}",
     # Outcomes every game can have; a game's own are outcome.<game>.<reason>[.draw].
     "outcome.resignation": "{side} resigned",
     "outcome.time": "{side} ran out of time",
