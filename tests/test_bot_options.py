@@ -121,10 +121,8 @@ async def test_an_echoed_value_cannot_break_its_code_span(table: Table) -> None:
 @pytest.mark.asyncio
 async def test_a_good_challenge_still_goes_through(table: Table) -> None:
     fake, ann, bob = table.fake, table.ann, table.bob
-    reply = await fake.slash(
-        ann, table.games, "oware challenge", opponent=bob, time="1h", first="them",
-        **{"must-play-12": "on"},
-    )  # fmt: skip
+    terms = {"opponent": bob, "time": "1h", "first": "them", "must-play-12": "on"}
+    reply = await fake.slash(ann, table.games, "oware challenge", terms)
     assert reply.message is not None and not reply.ephemeral
     assert "must-play-12=on" in reply.text and "1 hour a move" in reply.text
 

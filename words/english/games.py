@@ -37,7 +37,9 @@ TEXTS: dict[str, str] = {
     "record.number-too-long": (
         "a move number of {digits} digits: a move number has at most {limit}"
     ),
-    "record.move-too-long": "the move `{start}…` is too long: a move has at most {limit} characters",
+    "record.move-too-long": (
+        "the move `{start}…` is too long: a move has at most {limit} characters"
+    ),
     "record.too-many-moves": "the record has too many moves: at most {limit}",
     # Outcomes every game can have; a game's own are outcome.<game>.<reason>[.draw].
     "outcome.resignation": "{side} resigned",
