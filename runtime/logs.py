@@ -7,7 +7,11 @@ in text, a field in JSON), so that `docker logs` and a log shipper see one
 event per line. Every line is scrubbed of the Discord token just before it
 is written: the configured token wherever it appears, and anything else shaped
 like a bot token (three base64url parts), whether it came in a message, an
-argument, an exception's text or a traceback. Uncaught exceptions, in the main
+argument, an exception's text or a traceback. So are interaction tokens
+(each answers, edits and follows up as the bot for 15 minutes): discord.py
+writes them at DEBUG in the routes it calls (`/interactions/<id>/<token>/`,
+`/webhooks/<app>/<token>/`) and in the events it receives (`"token": ...`).
+Uncaught exceptions, in the main
 thread or another one, go through the same handler instead of straight to
 stderr, and so do `warnings`.
 """
@@ -30,6 +34,9 @@ REDACTED = "[REDACTED]"
 TOKEN_SHAPE = re.compile(
     r"(?<![A-Za-z0-9_-])[A-Za-z0-9_-]{17,}\.[A-Za-z0-9_-]{4,10}\.[A-Za-z0-9_-]{20,}(?![A-Za-z0-9_-])"
 )
+# An interaction's token inside a route, and a token as a field of an event (repr or JSON).
+TOKEN_IN_ROUTE = re.compile(r"(/(?:interactions|webhooks)/[0-9]+/)[A-Za-z0-9_.\-]+")
+TOKEN_FIELD = re.compile(r"""((?:'token'|"token"|\\"token\\")\s*:\s*\\?['"])[^'"\\]+""")
 # The attributes every LogRecord has; anything else was passed with `extra=`.
 _STANDARD = frozenset(
     vars(logging.LogRecord("", 0, "", 0, "", None, None)).keys() | {"message", "asctime"}
@@ -46,6 +53,8 @@ class Redactor:
     def __call__(self, text: str) -> str:
         for secret in self.secrets:
             text = text.replace(secret, REDACTED)
+        text = TOKEN_IN_ROUTE.sub(rf"\1{REDACTED}", text)
+        text = TOKEN_FIELD.sub(rf"\1{REDACTED}", text)
         return TOKEN_SHAPE.sub(REDACTED, text)
 
 

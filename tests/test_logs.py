@@ -146,3 +146,26 @@ def test_the_redactor_leaves_ordinary_text_alone() -> None:
     )
     assert redact(ordinary) == ordinary
     assert redact(f"x{TOKEN}y") == f"x{REDACTED}y"
+
+
+# An interaction's token (valid 15 minutes: it answers, edits and follows up as the bot).
+INTERACTION_TOKEN = "aW50ZXJhY3Rpb246MTIzNDU2Nzg5MDEyMzQ1Njc4OlJhbmRvbVN0dWZmSGVyZQ"
+
+
+@pytest.mark.parametrize("fmt", ["text", "json"])
+def test_interaction_tokens_are_never_written(out: io.StringIO, fmt: str) -> None:
+    configure_logging("DEBUG", fmt, stream=out)
+    http = logging.getLogger("discord.http")
+    base = "https://discord.com/api/v10"
+    http.debug("POST %s/interactions/1234/%s/callback with {} has returned 204",
+               base, INTERACTION_TOKEN)  # fmt: skip
+    http.debug("PATCH %s/webhooks/987/%s/messages/@original has returned 200",
+               base, INTERACTION_TOKEN)  # fmt: skip
+    event = {"t": "INTERACTION_CREATE", "d": {"id": "1234", "token": INTERACTION_TOKEN}}
+    logging.getLogger("discord.gateway").debug("WebSocket Event: %s", event)
+    logging.getLogger("discord.gateway").debug("raw %s", json.dumps(event))
+    text = out.getvalue()
+    assert INTERACTION_TOKEN not in text and INTERACTION_TOKEN[:20] not in text
+    assert "/interactions/1234/[REDACTED]/callback" in text
+    assert "/webhooks/987/[REDACTED]/messages/@original" in text
+    assert len(lines(out)) == 4
