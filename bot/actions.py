@@ -138,7 +138,7 @@ class Actions(Table):
         try:
             view = await start(thread.id)
         except MatchError as error:
-            failed = words.say("bot.start-failed", text=text, error=words.explain(error))
+            failed = words.say("bot.start-failed", text=text, error=replies.explain(error))
             await interaction.edit_original_response(content=failed)
             raise
         await self.send_board(view, self.board(view))
@@ -549,10 +549,13 @@ class Actions(Table):
         A modified client can send any custom_id from any message: a menu of game B
         clicked on the board of game A must not move B, nor replace A's board.
         """
+        me = self.client.user
+        bot_id = me.id if me else None
+        if replies.headed_for(interaction.message, game_id, bot_id):
+            return True  # the usual click, decided without a read (the handler scopes its own)
         try:
             view = await self.service.view(game_id=game_id, guild_id=interaction.guild_id)
-            me = self.client.user
-            if replies.shows_game(interaction.message, view, me.id if me else None):
+            if replies.shows_game(interaction.message, view, bot_id):
                 return True
             raise BadInput("bot.refuse.foreign-component")
         except MatchError as error:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import io
 import logging
-import re
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -328,21 +327,32 @@ def names_game(message: discord.Message, view: GameView) -> bool:
     return f"game #{view.id}:" in message.content
 
 
+def headed_for(message: discord.Message | None, game_id: int, bot_id: int | None) -> bool:
+    """Whether `message` is one of ours headed with the game's number: a board or a
+    challenge (`… · game #12` as its embed's title), or a challenge that became a thread
+    (`game #12:`). Known from the message alone, without asking the service."""
+    if message is None or message.flags.ephemeral or bot_id is None:
+        return False
+    if message.author.id != bot_id:
+        return False
+    titles = (embed.title or "" for embed in message.embeds)
+    return any(title.endswith(f"game #{game_id}") for title in titles) or (
+        f"game #{game_id}:" in message.content
+    )
+
+
 def shows_game(message: discord.Message | None, view: GameView, bot_id: int | None) -> bool:
-    """Whether a component on `message` may act on `view`'s game: the message is the game's
-    board or challenge (or an older one: the service refuses what is stale), a message of
-    ours naming the game (`game #12`), or an ephemeral reply in the game's own channel."""
+    """Whether a component on `message` may act on `view`'s game: the message is headed
+    with the game's number (see `headed_for`; an older board too: the service refuses
+    what is stale), it is the game's board or challenge whatever it now says (a declined
+    challenge), or it is an ephemeral reply in the game's own channel."""
     if message is None:
         return False
     if message.flags.ephemeral:
         return message.channel.id == view.channel_id
-    if bot_id is None or message.author.id != bot_id:
-        return False
-    if message.id == view.message_id:
+    if headed_for(message, view.id, bot_id):
         return True
-    named = re.compile(rf"\bgame #{view.id}(?![0-9])")
-    texts = [message.content, *(embed.title or "" for embed in message.embeds)]
-    return any(named.search(text) for text in texts)
+    return bot_id is not None and message.author.id == bot_id and message.id == view.message_id
 
 
 def thread_result(view: GameView) -> Outgoing:

@@ -28,6 +28,8 @@ TEXTS: dict[str, str] = {
     "bot.game-over": "**Game over.** {result}",
     "bot.thinking": "{bot} is thinking…",
     "bot.your-move": "{player}, your move ({side}).",
+    # Board and challenge titles end with `game #{id}` in every wording: a click on the
+    # message is known to be about that game from it (bot.replies.headed_for).
     "bot.board.title": "{title} · game #{id}",
     "bot.board.move-by": "Move by <t:{deadline}:R>.",
     "bot.board.draw-offered": "{player} offers a draw.",
