@@ -148,10 +148,10 @@ def test_spec_lists_the_options_with_their_defaults() -> None:
     assert oska.SPEC.name == "oska"
     assert oska.SPEC.side_names == ("Blue", "Red")
     assert [(o.key, o.values, o.default) for o in oska.OPTIONS] == [
-        ("capture", ("forced", "huff", "optional"), "forced"),
+        ("capture", ("forced", "huff", "optional", "huff-opponent"), "forced"),
         ("win", ("goal", "elimination"), "goal"),
     ]
-    assert len(oska.SPEC.all_variants()) == 6
+    assert len(oska.SPEC.all_variants()) == 8
 
 
 # ------------------------------------------------------------------- movement

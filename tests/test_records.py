@@ -135,7 +135,8 @@ def test_a_move_after_the_end_says_how_the_game_ended() -> None:
          "`Chess` is not a game here (games: oska, lasca, oware)"),
         (('[Game "Oska"]\n', ""), "record.no-game", 'the record has no [Game "..."] tag'),
         (('[Variant ""]', '[Variant "capture=sometimes"]'), "variant.bad-value",
-         "`capture=sometimes`: write one of capture=forced, capture=huff, capture=optional"),
+         "`capture=sometimes`: write one of capture=forced, capture=huff, "
+         "capture=optional, capture=huff-opponent"),
         (('[Variant ""]', '[Variant "speed=fast"]'), "variant.unknown-option",
          "`speed=fast`: unknown option `speed` (options: capture, win)"),
         (("2. c1-d2", "3. c1-d2"), "record.move-number", "`3.`: expected move number 2."),
