@@ -18,9 +18,7 @@ from games.base import Variant
 # The variants of the solved table; capture=huff-opponent is searched (at the end).
 TABLED = [v for v in oska.SPEC.all_variants() if oska_solver.solves(*rules_of(v))]
 VARIANTS = [pytest.param(v, id=str(v) or "default") for v in TABLED]
-HUFF_OPPONENT = [
-    pytest.param(v, id=str(v)) for v in oska.SPEC.all_variants() if v not in TABLED
-]
+HUFF_OPPONENT = [pytest.param(v, id=str(v)) for v in oska.SPEC.all_variants() if v not in TABLED]
 
 
 def position(diagram: str, variant: Variant | str = "") -> oska.OskaState:
