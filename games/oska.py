@@ -86,7 +86,6 @@ _ROW1 = sum(1 << i for i, (_, row) in enumerate(_COORD) if row == 1)
 _ROW5 = sum(1 << i for i, (_, row) in enumerate(_COORD) if row == 5)
 _NOT_ROW5 = _ALL ^ _ROW5
 _NOT_ROW1 = _ALL ^ _ROW1
-_NOT_GOAL = (_NOT_ROW5, _NOT_ROW1)
 _FORWARD = (1, -1)  # rows per step for Blue, Red
 _NAMES = ("Blue", "Red")
 _SIDES = (Side.FIRST, Side.SECOND)
@@ -226,7 +225,7 @@ def generate(own: int, opp: int, side: int, mode: int) -> _Table:
     if mode == _HUFF:
         steps = _with_forfeits(steps, capturers)
     elif mode == _HUFF_OPPONENT:
-        steps = _with_pending(steps, capturers, side)
+        steps = _with_pending(steps, capturers)
     merged = sorted(captures + steps)
     return {text: entry for _, text, entry in merged}
 
@@ -245,20 +244,21 @@ def _with_forfeits(
 
 
 def _with_pending(
-    steps: list[tuple[int, str, _Entry]], capturers: list[int], side: int
+    steps: list[tuple[int, str, _Entry]], capturers: list[int]
 ) -> list[tuple[int, str, _Entry]]:
     """Each step with the stones that could have captured left for the opponent to
-    choose from; a stone that stepped is one of them on its new square."""
+    choose from; a stone that stepped is one of them on its new square.
+
+    A step that ends the game leaves nothing to remove (RULES.md), but none can
+    be made when a capture was possible: a step ends the game only when it takes
+    the mover's last stone off the goal row home, from the row before the goal,
+    where no stone can jump (tests/test_oska.py checks every such position).
+    """
     could = sum(1 << stone for stone in capturers)
-    goal = _NOT_GOAL[side]
     pending: list[tuple[int, str, _Entry]] = []
     for key, text, (mine, theirs, _) in steps:
         origin, to = key >> 10, (key >> 5) & 31
         forfeitable = could ^ (1 << origin) | (1 << to) if could >> origin & 1 else could
-        # A step ends the game only by bringing the mover's last stone home (the
-        # opponent's stones are as they were): then nothing is removed.
-        if not mine & goal:
-            forfeitable = 0
         pending.append((key, text, (mine, theirs, forfeitable)))
     return pending
 
