@@ -96,7 +96,8 @@ def marks(scene: Scene) -> Marks:
     origins: set[str] = set()
     targets: set[str] = set()
     for move in scene.hints:
-        squares = re.split(r"[-x]", move.partition("/")[0])
+        # Past an Oska removal (`a1:g5-f4`) and before a huff forfeit (`c1-d2/a1`).
+        squares = re.split(r"[-x]", move.rpartition(":")[2].partition("/")[0])
         if len(squares) > 1:
             origins.add(squares[0])
             targets.add(squares[-1])

@@ -246,6 +246,16 @@ def test_hints_mark_the_stones_that_may_move_and_where_they_may_go() -> None:
     assert pixel(hinted, (x, y)) == THEME.brick  # nobody can go there yet
 
 
+def test_hints_read_the_move_after_a_removal() -> None:
+    # capture=huff-opponent: Blue stepped g1-f2 when c3 could jump d4; Red's moves
+    # start with the removal of c3 (`c3:d4-e3`): the hints are of the move after it.
+    diagram = "5 r . . .\n4 b r .\n3 b .\n2 . . b\n1 . . . .\nRed to move\nRed removes one of: c3"
+    state = oska.from_text(diagram, oska.SPEC.variant("capture=huff-opponent"))
+    assert state.legal_moves() == ("c3:d4-c3", "c3:d4-e3", "c3:a5xc3")
+    hinted = rgb(render.board(state, hints=True))
+    assert pixel(hinted, render.centre("oska", "e3")) == THEME.hint
+
+
 # ------------------------------------------------------------------- Lasca
 
 
