@@ -6,6 +6,7 @@ the sentence `words` makes of them (what the player reads, unchanged).
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable
 from itertools import combinations
@@ -629,7 +630,7 @@ def test_huff_opponent_notation_reads_any_case_and_describes_the_removal() -> No
         ("c3:zz", "oska.not-a-move"),
         ("c3x:d4-c3", "oska.not-a-move"),
     ]:
-        refused(MalformedMove, lambda text=text: after.play(text), code, "Legal moves: c3:d4-c3")
+        refused(MalformedMove, functools.partial(after.play, text), code, "Legal moves: c3:d4-c3")
     refused(IllegalMove, lambda: after.play("c3:c5-d4"), "oska.no-stone-of-yours",
             "^`c3:c5-d4`: there is no stone of yours on c5. Legal moves: c3:d4-c3, ")  # fmt: skip
 
