@@ -234,6 +234,23 @@ def test_a_forfeited_stone_is_crossed_out_in_the_movers_colour() -> None:
     assert near(THEME.blue, ring) and not near(THEME.red, ring, 40)
 
 
+def test_a_removed_stone_is_crossed_out_in_its_owners_colour_and_said() -> None:
+    # huff-opponent: Blue c1 could jump d2 and Blue stepped g1-f2; Red removes c1, then steps.
+    diagram = "5 r . . r\n4 . . .\n3 . .\n2 . r .\n1 . b . b\nBlue to move"
+    start = oska.from_text(diagram, oska.SPEC.variant("capture=huff-opponent"))
+    before = start.play("g1-f2")
+    info = before.describe("c1:g5-f4")
+    after = before.play("c1:g5-f4")
+    assert info.forfeited == ("c1",)
+    image = rgb(render.board(after, last_move=info))
+    x, y = render.centre("oska", "c1")
+    assert pixel(image, (x, y)) == THEME.taken
+    ring = colours_in(image, (x - STONE_RADIUS, y - 2, x - STONE_RADIUS * 2 // 3, y + 2))
+    assert near(THEME.blue, ring) and not near(THEME.red, ring, 40)  # Blue's stone, not Red's
+    said = caption(GAMES["oska"], OSKA, after, info, None, None).move
+    assert said.endswith("Red played c1:g5-f4, removing c1"), said
+
+
 def test_hints_mark_the_stones_that_may_move_and_where_they_may_go() -> None:
     state = GAMES["oska"].new()
     plain = rgb(render.board(state))
