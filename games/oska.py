@@ -249,7 +249,7 @@ def _with_pending(
     """Each step with the stones that could have captured left for the opponent to
     choose from; a stone that stepped is one of them on its new square.
 
-    A step that ends the game leaves nothing to remove (RULES.md), but none can
+    A step that ends the game leaves nothing to remove (games/RULES.md), but none can
     be made when a capture was possible: a step ends the game only when it takes
     the mover's last stone off the goal row home, from the row before the goal,
     where no stone can jump (tests/test_oska.py checks every such position).

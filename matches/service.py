@@ -305,7 +305,7 @@ class MatchService:
         first_name: str = "",
         second_name: str = "",
     ) -> str:
-        """The game's record (RULES.md, Records): tags, numbered moves, result."""
+        """The game's record (games/RULES.md, Records): tags, numbered moves, result."""
         for text, what in ((site, "site"), (first_name, "name"), (second_name, "name")):
             capped(text, MAX_NAME, what)
         loaded = await self.ledger.load(Where(game_id, channel_id, game))
