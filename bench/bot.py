@@ -115,9 +115,8 @@ async def seed_store(path: Path, count: int, seed: int) -> float:
                     "first_id": created.challenger_id,
                     "second_id": created.opponent_id,
                     "moves": moves[: len(moves) // 2] if active else moves,
+                    # A game ended by the rules needs no reason code: its moves give it.
                     "result": None if active else result,
-                    "ending": None if active else "rules",
-                    "reason": None if active else "by the rules",
                 }
             )
             await store.update_game(done)
