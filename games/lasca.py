@@ -1,4 +1,4 @@
-"""Lasca (Emanuel Lasker, 1911), by the rules of RULES.md.
+"""Lasca (Emanuel Lasker, 1911), by the rules of games/RULES.md.
 
 Checkers on the 25 squares of a 7-by-7 board whose file and rank have the same
 parity, with columns instead of single men: a capture takes only the top piece

@@ -13,17 +13,24 @@ Variants (`key=value`, defaults first):
   `capture=huff`: capturing is optional, but a plain step played when a
   capture was possible forfeits a stone that could have captured, named in the
   move (`c1-d2/a1`). `capture=optional`: capturing is optional, no penalty.
+  `capture=huff-opponent`: as huff, but the step is bare and the opponent
+  chooses the stone: their next move starts with its removal (`a1:g5-f4`, or
+  `a1:` alone when the removal ends the game), and whether they could capture
+  is judged after it.
 - `win=goal`: a player wins when every stone they still have is on their goal
   row (Blue row 5, Red row 1), checked for both players after every move, so a
   player without stones wins; both at once is a draw. `win=elimination`: a
   player who loses every stone loses, otherwise the goal rule holds.
 
-Notation: `c1-d2`, `a1xc3xe5` (every landing square), `pass`, and under huff
-`c1-d2/a1` (a stone that stepped and is forfeited is named by its new square).
+Notation: `c1-d2`, `a1xc3xe5` (every landing square), `pass`, under huff
+`c1-d2/a1` (a stone that stepped and is forfeited is named by its new square),
+under huff-opponent `a1:g5-f4`, `a1:pass` and `a1:`.
 
-The position is two bitmasks of the 16 squares; the legal-move table of a
-state, with the masks each move leads to, is computed once and kept.
-`decided`, `generate` and `can_move` are the search kernel the AI shares.
+The position is two bitmasks of the 16 squares (and, under huff-opponent, a
+third: the stones the side to move must remove one of); the legal-move table
+of a state, with the masks each move leads to, is computed once and kept.
+`decided`, `generate`, `removals` and `can_move` are the search kernel the AI
+shares.
 Outcomes and refusals are codes (`oska.*`, `move.*`, `outcome.oska.*` in
 words/english/oska.py and games.py).
 """
@@ -49,7 +56,7 @@ from games.base import (
 OPTIONS: tuple[VariantOption, ...] = (
     VariantOption(
         "capture",
-        ("forced", "huff", "optional"),
+        ("forced", "huff", "optional", "huff-opponent"),
         "forced",
     ),
     VariantOption(
@@ -149,9 +156,12 @@ def decided(blue: int, red: int, elimination: bool) -> Outcome | None:
 
 # ---------------------------------------------------------------- generation
 
-# A table entry: the mover's stones and the opponent's stones after the move.
-_Table = dict[str, tuple[int, int]]
-_FORCED, _HUFF, _OPTIONAL = 0, 1, 2
+# A table entry: the mover's stones and the opponent's stones after the move, and
+# the mover's stones the opponent must remove one of first (capture=huff-opponent).
+_Entry = tuple[int, int, int]
+_Table = dict[str, _Entry]
+_FORCED, _HUFF, _OPTIONAL, _HUFF_OPPONENT = 0, 1, 2, 3
+MODES: tuple[str, ...] = ("forced", "huff", "optional", "huff-opponent")
 
 
 def can_move(own: int, opp: int, side: int) -> bool:
@@ -175,13 +185,14 @@ def generate(own: int, opp: int, side: int, mode: int) -> _Table:
     """Every move of the side with stones `own`, in board order of origin, then destination.
 
     The search kernel's move table: each move's text to the mover's and the
-    opponent's masks after it. `mode` is 0 forced, 1 huff, 2 optional.
+    opponent's masks after it and the mover's forfeitable stones (a mask, 0
+    but for a step under huff-opponent). `mode` indexes MODES.
     """
     empty = _ALL ^ own ^ opp
     steps_from, jumps_from = _STEPS[side], _JUMPS[side]
-    # Entries are (sort key, text, own after, opp after); the key orders mixed lists.
-    captures: list[tuple[int, str, int, int]] = []
-    steps: list[tuple[int, str, int, int]] = []
+    # Entries are (sort key, text, table entry); the key orders mixed lists.
+    captures: list[tuple[int, str, _Entry]] = []
+    steps: list[tuple[int, str, _Entry]] = []
     capturers: list[int] = []
     stones = own
     while stones:
@@ -199,35 +210,86 @@ def generate(own: int, opp: int, side: int, mode: int) -> _Table:
                     if taken & over2 and empty & land2:
                         ended = False
                         key = (i << 10) | (li << 5) | li2
-                        captures.append((key, text + suffix2, rest | land2, taken ^ over2))
+                        captures.append((key, text + suffix2, (rest | land2, taken ^ over2, 0)))
                 if ended:
-                    captures.append(((i << 10) | (li << 5) | 31, text, rest | land, taken))
+                    captures.append(((i << 10) | (li << 5) | 31, text, (rest | land, taken, 0)))
         if len(captures) > before:
             capturers.append(i)
         for to, ti, text in steps_from[i]:
             if empty & to:
-                steps.append(((i << 10) | (ti << 5), text, rest | to, opp))
+                steps.append(((i << 10) | (ti << 5), text, (rest | to, opp, 0)))
     if not captures:
-        return {text: (mine, theirs) for _, text, mine, theirs in steps}
+        return {text: entry for _, text, entry in steps}
     if mode == _FORCED or not steps:
-        return {text: (mine, theirs) for _, text, mine, theirs in captures}
+        return {text: entry for _, text, entry in captures}
     if mode == _HUFF:
         steps = _with_forfeits(steps, capturers)
+    elif mode == _HUFF_OPPONENT:
+        steps = _with_pending(steps, capturers)
     merged = sorted(captures + steps)
-    return {text: (mine, theirs) for _, text, mine, theirs in merged}
+    return {text: entry for _, text, entry in merged}
 
 
 def _with_forfeits(
-    steps: list[tuple[int, str, int, int]], capturers: list[int]
-) -> list[tuple[int, str, int, int]]:
+    steps: list[tuple[int, str, _Entry]], capturers: list[int]
+) -> list[tuple[int, str, _Entry]]:
     """Each step paired with each stone that could have captured, that stone removed."""
-    huffs: list[tuple[int, str, int, int]] = []
-    for key, text, mine, theirs in steps:
+    huffs: list[tuple[int, str, _Entry]] = []
+    for key, text, (mine, theirs, _) in steps:
         origin, to = key >> 10, (key >> 5) & 31
         for stone in capturers:
             lost = to if stone == origin else stone
-            huffs.append((key | lost, f"{text}/{SQUARES[lost]}", mine ^ (1 << lost), theirs))
+            huffs.append((key | lost, f"{text}/{SQUARES[lost]}", (mine ^ (1 << lost), theirs, 0)))
     return huffs
+
+
+def _with_pending(
+    steps: list[tuple[int, str, _Entry]], capturers: list[int]
+) -> list[tuple[int, str, _Entry]]:
+    """Each step with the stones that could have captured left for the opponent to
+    choose from; a stone that stepped is one of them on its new square.
+
+    A step that ends the game leaves nothing to remove (games/RULES.md), but none can
+    be made when a capture was possible: a step ends the game only when it takes
+    the mover's last stone off the goal row home, from the row before the goal,
+    where no stone can jump (tests/test_oska.py checks every such position).
+    """
+    could = sum(1 << stone for stone in capturers)
+    pending: list[tuple[int, str, _Entry]] = []
+    for key, text, (mine, theirs, _) in steps:
+        origin, to = key >> 10, (key >> 5) & 31
+        forfeitable = could ^ (1 << origin) | (1 << to) if could >> origin & 1 else could
+        pending.append((key, text, (mine, theirs, forfeitable)))
+    return pending
+
+
+def removals(own: int, opp: int, forfeitable: int, side: int, elimination: bool) -> _Table:
+    """The moves of a side that must first remove one of the opponent's `forfeitable`
+    stones (capture=huff-opponent): by removed stone in board order, each `a1:` and
+    the move made after it (search kernel, like `generate`).
+
+    The win check follows the removal at once: a removal that decides the game, or
+    leaves neither player a move (a draw), is the whole move, `a1:`. A mover who
+    then has no move but whose opponent has passes (`a1:pass`).
+    """
+    table: _Table = {}
+    while forfeitable:
+        bit = forfeitable & -forfeitable
+        forfeitable ^= bit
+        removed = SQUARES[bit.bit_length() - 1] + ":"
+        left = opp ^ bit
+        blue, red = (left, own) if side else (own, left)
+        if decided(blue, red, elimination) is None:
+            after = generate(own, left, side, _HUFF_OPPONENT)
+            if after:
+                for text, entry in after.items():
+                    table[removed + text] = entry
+                continue
+            if can_move(left, own, side ^ 1):
+                table[removed + "pass"] = (own, left, 0)
+                continue
+        table[removed] = (own, left, 0)
+    return table
 
 
 # --------------------------------------------------------------------- state
@@ -242,19 +304,27 @@ class OskaState:
     `SQUARES`; `stones(side)` names them.
     """
 
-    __slots__ = ("_blue", "_elim", "_legal", "_mode", "_moves", "_outcome", "_red", "_side",
-                 "_table", "_variant")  # fmt: skip
+    __slots__ = ("_blue", "_elim", "_legal", "_mode", "_moves", "_outcome", "_pending", "_red",
+                 "_side", "_table", "_variant")  # fmt: skip
 
     def __init__(
-        self, variant: Variant, blue: int, red: int, to_move: Side, moves: tuple[str, ...] = ()
+        self,
+        variant: Variant,
+        blue: int,
+        red: int,
+        to_move: Side,
+        moves: tuple[str, ...] = (),
+        forfeitable: int = 0,
     ) -> None:
         self._variant = variant
-        self._mode = ("forced", "huff", "optional").index(variant["capture"])
+        self._mode = MODES.index(variant["capture"])
         self._elim = variant["win"] == "elimination"
         self._blue = blue
         self._red = red
         self._side = int(to_move)
         self._moves = moves
+        # The opponent's stones the side to move must remove one of first (huff-opponent).
+        self._pending = forfeitable
         self._table: _Table | None = None
         self._legal: tuple[str, ...] = ()
         self._outcome: Outcome | None = None
@@ -302,9 +372,9 @@ class OskaState:
         child._elim = self._elim
         side = self._side
         if side:
-            child._red, child._blue = entry
+            child._red, child._blue, child._pending = entry
         else:
-            child._blue, child._red = entry
+            child._blue, child._red, child._pending = entry
         child._side = side ^ 1
         child._moves = (*self._moves, move)
         child._table = None
@@ -314,7 +384,8 @@ class OskaState:
         """The canonical legal move `text` stands for; any case and spacing is read.
 
         Under huff a bare step stands for its slashed form when only one stone
-        could be forfeited. Raises MalformedMove or IllegalMove with the reason.
+        could be forfeited; under huff-opponent a due removal must be written
+        (`a1:g5-f4`). Raises MalformedMove or IllegalMove with the reason.
         """
         table = self._table
         if table is None:
@@ -325,6 +396,10 @@ class OskaState:
 
     def describe(self, move: str) -> MoveInfo:
         move = self.parse_move(move)
+        removed, colon, rest = move.rpartition(":")
+        if colon:  # huff-opponent: the opponent's stone removed, then the mover's own move
+            inner = self._after_removal(removed).describe(rest) if rest else MoveInfo(rest, ())
+            return MoveInfo(move, inner.path, inner.captured, (removed,))
         if move == "pass":
             return MoveInfo(move, ())
         main, _, lost = move.partition("/")
@@ -346,6 +421,8 @@ class OskaState:
             first_file = min(f for f, r in _COORD if r == row)
             lines.append(f"{row}{' ' * (2 + first_file)}{' '.join(cells)}")
         lines.append(f"{_NAMES[self._side]} to move")
+        if self._pending:
+            lines.append(f"{_NAMES[self._side]} removes one of: {', '.join(self.forfeitable())}")
         return "\n".join(lines)
 
     # -------------------------------------------------------------- extras
@@ -355,6 +432,19 @@ class OskaState:
         mask = self._red if side else self._blue
         return tuple(name for i, name in enumerate(SQUARES) if mask >> i & 1)
 
+    def forfeitable(self) -> tuple[str, ...]:
+        """The opponent's stones the side to move must remove one of before moving
+        (capture=huff-opponent, after a step that forfeits one), in board order."""
+        return tuple(name for i, name in enumerate(SQUARES) if self._pending >> i & 1)
+
+    def _after_removal(self, square: str) -> OskaState:
+        """The position after the side to move removed the forfeitable stone on
+        `square`, before its own move (no moves: it is a study, not the game)."""
+        bit = 1 << INDEX[square]
+        assert self._pending & bit, square
+        blue, red = (self._blue ^ bit, self._red) if self._side else (self._blue, self._red ^ bit)
+        return OskaState(self._variant, blue, red, self.to_move)
+
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, OskaState):
             return NotImplemented
@@ -362,12 +452,13 @@ class OskaState:
             self._blue == other._blue
             and self._red == other._red
             and self._side == other._side
+            and self._pending == other._pending
             and self._moves == other._moves
             and self._variant == other._variant
         )
 
     def __hash__(self) -> int:
-        return hash((self._blue, self._red, self._side, self._moves, self._variant))
+        return hash((self._blue, self._red, self._side, self._pending, self._moves, self._variant))
 
     def __repr__(self) -> str:
         variant = str(self._variant)
@@ -382,10 +473,13 @@ class OskaState:
         table: _Table = {}
         if outcome is None:
             own, opp = (red, blue) if side else (blue, red)
-            table = generate(own, opp, side, self._mode)
+            if self._pending:
+                table = removals(own, opp, self._pending, side, self._elim)
+            else:
+                table = generate(own, opp, side, self._mode)
             if not table:
                 if can_move(opp, own, side ^ 1):
-                    table = {"pass": (own, opp)}
+                    table = {"pass": (own, opp, 0)}
                 else:
                     outcome = _DRAW_BLOCKED
         self._outcome = outcome
@@ -408,23 +502,35 @@ def _between(a: str, b: str) -> str:
 
 
 class _Parser:
-    """Reads a move text that is not a canonical legal move, and says why it fails."""
+    """Reads a move text that is not a canonical legal move, and says why it fails.
 
-    def __init__(self, state: OskaState, table: _Table, text: str) -> None:
+    After a removal (`a1:...`) a second parser reads the rest on the position
+    with the stone removed; its refusals name the whole text and the legal moves.
+    """
+
+    def __init__(
+        self, state: OskaState, table: _Table, text: str, outer: _Parser | None = None,
+        prefix: str = "",
+    ) -> None:  # fmt: skip
         self.state = state
         self.legal = tuple(table)
         self.text = text.strip()
+        self.shown = self if outer is None else outer  # whose text and legal moves refusals name
+        self.prefix = prefix  # the removal the outer parser read (`a1:`)
 
     def malformed(self, code: str, **params: object) -> MalformedMove:
-        return MalformedMove(self.text, code, self.legal, **params)
+        return MalformedMove(self.shown.text, code, self.shown.legal, **params)
 
     def illegal(self, code: str, **params: object) -> IllegalMove:
-        return IllegalMove(self.text, code, self.legal, **params)
+        return IllegalMove(self.shown.text, code, self.shown.legal, **params)
 
     def canonical(self) -> str:
         low = "".join(self.text.split()).lower()
         if not low:
             raise self.malformed("oska.empty")
+        removed, colon, rest = low.partition(":")
+        if colon and self.shown is self:
+            return self.removal(removed, rest)
         if low == "pass":
             return self.check("pass", None, None, [])
         main, slash, lost = low.partition("/")
@@ -446,6 +552,34 @@ class _Parser:
             raise self.malformed("oska.forfeit-after-capture")
         over = [self.check_jump_shape(a, b) for a, b in pairwise(squares)]
         return self.check("x".join(names), squares, None, over)
+
+    def removal(self, removed: str, rest: str) -> str:
+        """`a1:` and what follows it: the removal of a forfeitable stone, then a move."""
+        if not _SQUARE_LIKE.fullmatch(removed):
+            raise self.malformed("oska.not-a-move")
+        if removed not in INDEX:
+            raise self.malformed("move.not-a-square", square=removed)
+        state = self.state
+        outcome = state.outcome()
+        if outcome is not None:
+            raise self.illegal("move.game-over", **outcome.as_params("oska", _NAMES))
+        if state._mode != _HUFF_OPPONENT:
+            raise self.illegal("oska.removal-only-under-huff-opponent")
+        forfeitable = state.forfeitable()
+        if not forfeitable:
+            raise self.illegal("oska.no-removal-due")
+        if removed not in forfeitable:
+            raise self.illegal("oska.removal-not-forfeitable", square=removed, squares=forfeitable)
+        alone = removed + ":"
+        if alone in self.legal:  # the removal ends the game
+            if rest:
+                raise self.illegal("oska.removal-ends-the-game", square=removed, removal=alone)
+            return alone
+        if not rest:
+            example = next(m for m in self.legal if m.startswith(alone))
+            raise self.illegal("oska.removal-needs-a-move", square=removed, example=example)
+        after = state._after_removal(removed)
+        return alone + _Parser(after, after.analyse(), rest, self, alone).canonical()
 
     def check_step_shape(self, squares: list[int]) -> None:
         if len(squares) != 2:
@@ -469,6 +603,8 @@ class _Parser:
         outcome = state.outcome()
         if outcome is not None:
             raise self.illegal("move.game-over", **outcome.as_params("oska", _NAMES))
+        if state._pending:
+            raise self.name_the_removal(move)
         canonical = f"{move}/{lost}" if lost else move
         if canonical in self.legal:
             return canonical
@@ -490,7 +626,7 @@ class _Parser:
             if state._stone_side(i) is not None:
                 raise self.illegal("move.not-empty", square=SQUARES[i])
         if over:
-            longer = tuple(m for m in self.legal if m.startswith(move + "x"))
+            longer = tuple(self.prefix + m for m in self.legal if m.startswith(move + "x"))
             if longer:
                 raise self.illegal("move.capture-goes-on", continuations=longer)
         else:
@@ -521,6 +657,16 @@ class _Parser:
             raise self.illegal("oska.forfeit-by-new-square", named=f"{move}/{SQUARES[squares[1]]}")
         raise self.illegal("oska.forfeit-not-a-capturer", square=lost, choices=huffs)
 
+    def name_the_removal(self, move: str) -> IllegalMove:
+        """A move written without the removal that is due before it (huff-opponent)."""
+        with_it = [m for m in self.legal if m.endswith(":" + move)]
+        return self.illegal(
+            "oska.name-the-removal",
+            squares=self.state.forfeitable(),
+            opponent=_NAMES[self.state._side ^ 1],
+            example=(with_it or self.legal)[0],
+        )
+
 
 # ---------------------------------------------------------------- positions
 
@@ -534,7 +680,9 @@ def from_text(text: str, variant: Variant) -> OskaState:
     """Read a position written as `OskaState.to_text` writes it (moves=()).
 
     Five board lines, rows 5 down to 1, then a line `Blue to move` or
-    `Red to move`::
+    `Red to move`, and under capture=huff-opponent perhaps a line naming the
+    opponent's forfeited stones the side to move removes one of first
+    (`Red removes one of: a1, c3`)::
 
         5  r . . r
         4   . . .
@@ -550,7 +698,7 @@ def from_text(text: str, variant: Variant) -> OskaState:
     has at most 4 stones. Raises PositionError, saying what is wrong.
     """
     lines = [line.strip() for line in text.strip().splitlines() if line.strip()]
-    if len(lines) != 6:
+    if len(lines) not in (6, 7):
         raise PositionError("oska.position.lines", count=len(lines))
     blue = red = 0
     for row, line in zip(range(5, 0, -1), lines, strict=False):
@@ -581,7 +729,31 @@ def from_text(text: str, variant: Variant) -> OskaState:
     mover = " ".join(lines[5].split()).lower()
     if mover not in ("blue to move", "red to move"):
         raise PositionError("oska.position.mover", line=lines[5])
-    return OskaState(variant, blue, red, Side.FIRST if mover.startswith("blue") else Side.SECOND)
+    side = Side.FIRST if mover.startswith("blue") else Side.SECOND
+    pending = _removal_line(lines[6], side, blue if side else red, variant) if len(lines) > 6 else 0
+    return OskaState(variant, blue, red, side, forfeitable=pending)
+
+
+_REMOVAL_LINE = re.compile(r"(blue|red) removes one of:(.*)")
+
+
+def _removal_line(line: str, side: Side, opponents: int, variant: Variant) -> int:
+    """The mask of a line `Red removes one of: a1, c3` (the side to move, the opponent's stones)."""
+    found = _REMOVAL_LINE.fullmatch(" ".join(line.split()).lower())
+    if found is None or found.group(1) != _NAMES[side].lower():
+        raise PositionError("oska.position.removal", line=line, side=_NAMES[side])
+    if variant["capture"] != "huff-opponent":
+        raise PositionError("oska.position.removal-variant", line=line)
+    mask = 0
+    for name in found.group(2).replace(",", " ").split():
+        if name not in INDEX or not opponents >> INDEX[name] & 1:
+            raise PositionError(
+                "oska.position.removal-square", square=name, opponent=_NAMES[side ^ 1]
+            )
+        mask |= 1 << INDEX[name]
+    if not mask:
+        raise PositionError("oska.position.removal", line=line, side=_NAMES[side])
+    return mask
 
 
 SPEC = GameSpec(

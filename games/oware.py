@@ -1,4 +1,4 @@
-"""Oware (Abapa), the tournament rules of RULES.md.
+"""Oware (Abapa), the tournament rules of games/RULES.md.
 
 Two rows of six pits, 4 seeds in each. South (the first player) owns pits
 `A`-`F`, North `a`-`f`; sowing runs A -> F -> a -> f -> A, skipping the origin

@@ -397,7 +397,7 @@ class MatchService:
         first_name: str = "",
         second_name: str = "",
     ) -> str:
-        """The game's record (RULES.md, Records): tags, numbered moves, result.
+        """The game's record (games/RULES.md, Records): tags, numbered moves, result.
 
         `site` is the name of the game's own server (not the asker's: the same).
         """

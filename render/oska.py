@@ -278,7 +278,9 @@ def paint(state: OskaState, scene: Scene) -> Image.Image:
         tiles[seen.went_to] = "to"
     mover = scene.mover if scene.mover is not None else state.to_move.other
     ghosts = {square: mover.other for square in seen.captured}
-    ghosts.update({square: mover for square in seen.forfeited})
+    # A huff forfeit loses one of the mover's stones; a removal (`a1:...`) the opponent's.
+    removal = scene.last is not None and ":" in scene.last.text
+    ghosts.update({square: mover.other if removal else mover for square in seen.forfeited})
     stones = {square: side for side in Side for square in state.stones(side)}
     plan = _Plan(stones, tiles, ghosts, seen.targets, seen.origins)
     return indexed(_compose(kit, plan, scene.caption, scene.theme), kit.palette)

@@ -96,13 +96,18 @@ def marks(scene: Scene) -> Marks:
     origins: set[str] = set()
     targets: set[str] = set()
     for move in scene.hints:
-        squares = re.split(r"[-x]", move.partition("/")[0])
+        # Past an Oska removal (`a1:g5-f4`) and before a huff forfeit (`c1-d2/a1`).
+        squares = re.split(r"[-x]", move.rpartition(":")[2].partition("/")[0])
         if len(squares) > 1:
             origins.add(squares[0])
             targets.add(squares[-1])
     last = scene.last
-    if last is None or not last.path:
+    if last is None:
         return Marks(origins=frozenset(origins), targets=frozenset(targets))
+    if not last.path:  # a pass, or an Oska removal that ended the game (`a1:`)
+        return Marks(
+            forfeited=last.forfeited, origins=frozenset(origins), targets=frozenset(targets)
+        )
     path = last.path
     return Marks(
         came_from=path[0],
@@ -186,7 +191,9 @@ def _move_line(
     if last and last.captured:
         line = words.say(painter.took, line=line, squares=squares(last.captured))
     if last and last.forfeited:
-        line = words.say("board.forfeiting", line=line, squares=squares(last.forfeited))
+        # A removal (`a1:...`) takes the opponent's stone; a huff forfeit (`.../a1`) one's own.
+        clause = "board.removing" if ":" in last.text else "board.forfeiting"
+        line = words.say(clause, line=line, squares=squares(last.forfeited))
     if passes:
         line = words.say("board.then-passed", line=line, side=spec.side_name(side.other))
     return line

@@ -76,7 +76,7 @@ class Theme:
     red_rim: RGB = rgb("#982818")
 
     # Lasca: White's pieces white (soldiers) and red (officers), Black's
-    # black and blue (RULES.md); an officer's crown is its owner's colour.
+    # black and blue (games/RULES.md); an officer's crown is its owner's colour.
     light_square: RGB = rgb("#F0E4C8")
     dark_square: RGB = rgb("#A08058")
     white_face: RGB = rgb("#F8F4EC")

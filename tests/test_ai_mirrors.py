@@ -102,3 +102,4 @@ def test_oska_positions_follow_the_engine(variant: Variant) -> None:
             state = state.play(move)
             pos = game.play(pos, move)
             assert (pos.blue, pos.red, pos.side) == oska_game.masks(state)
+            assert pos.pending == oska_game.pending_of(state)

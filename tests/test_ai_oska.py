@@ -1,4 +1,5 @@
-"""Oska solved: hand-checked values, perfect play, the shipped table, the levels."""
+"""Oska solved: hand-checked values, perfect play, the shipped table, the levels;
+and capture=huff-opponent, which is not solved, played by the search."""
 
 from __future__ import annotations
 
@@ -14,7 +15,10 @@ from games.ai.oska_game import masks, rules_of
 from games.ai.oska_player import choose, move_values
 from games.base import Variant
 
-VARIANTS = [pytest.param(v, id=str(v) or "default") for v in oska.SPEC.all_variants()]
+# The variants of the solved table; capture=huff-opponent is searched (at the end).
+TABLED = [v for v in oska.SPEC.all_variants() if oska_solver.solves(*rules_of(v))]
+VARIANTS = [pytest.param(v, id=str(v) or "default") for v in TABLED]
+HUFF_OPPONENT = [pytest.param(v, id=str(v)) for v in oska.SPEC.all_variants() if v not in TABLED]
 
 
 def position(diagram: str, variant: Variant | str = "") -> oska.OskaState:
@@ -116,7 +120,7 @@ def test_max_takes_the_best_result_and_the_fastest_win(
 
 
 def test_start_values() -> None:
-    start = {str(v): solved(oska.start(v)) for v in oska.SPEC.all_variants()}
+    start = {str(v): solved(oska.start(v)) for v in TABLED}
     assert start == {
         "": 0,
         "win=elimination": 0,
@@ -200,8 +204,72 @@ def test_hard_keeps_the_result_and_easy_makes_mistakes() -> None:
         best = max(values.values())
         sign = (best > 0) - (best < 0)
         move = choose(state, hard, rng)
+        worse = choose(state, easy, rng)
+        assert move is not None and worse is not None  # a solved variant: the table answers
         assert (values[move] > 0) - (values[move] < 0) == sign
         hard_slower += values[move] != best
-        easy_worse += values[choose(state, easy, rng)] != best
+        easy_worse += values[worse] != best
         total += 1
     assert 0 < hard_slower < easy_worse < total
+
+
+# ------------------------------------------------------------ huff-opponent
+
+# Red must first remove c1, e1 or g1. Without c1 or e1, d2 steps home and Red
+# wins; without g1, d2 is still shut in and Red passes.
+REMOVE_THEN_STEP_HOME = """
+    5  . . . .
+    4   . . .
+    3    . .
+    2   . r .
+    1  r b b b
+    Red to move
+    Red removes one of: c1, e1, g1
+"""
+
+# Red must first remove b2 or d4. Without b2, e5 jumps Blue's last stone: under
+# elimination a win, under the goal rule a loss (Blue, stoneless, is home).
+REMOVE_THEN_TAKE_THE_LAST = """
+    5  . . r .
+    4   . b .
+    3    . .
+    2   b . .
+    1  . . . .
+    Red to move
+    Red removes one of: b2, d4
+"""
+
+
+def test_huff_opponent_is_not_in_the_table_and_the_levels_search_it() -> None:
+    assert [str(v) for v in oska.SPEC.all_variants() if v not in TABLED] == [
+        "capture=huff-opponent",
+        "capture=huff-opponent win=elimination",
+    ]
+    state = oska.start(oska.SPEC.variant("capture=huff-opponent"))
+    assert choose(state, level_of("max"), random.Random(1)) is None  # no solved values
+
+
+@pytest.mark.parametrize("variant", HUFF_OPPONENT)
+@pytest.mark.parametrize("level", ["easy", "medium", "hard", "max"])
+def test_every_level_plays_huff_opponent_legally(variant: Variant, level: str) -> None:
+    states = random_positions(variant, 12, seed=6)
+    assert any(state.forfeitable() for state in states)  # removals due among them
+    for seed, state in enumerate(states):
+        move = choose_move(state, level, budget=0.05, seed=seed)
+        assert move in state.legal_moves()
+
+
+@pytest.mark.parametrize("variant", HUFF_OPPONENT)
+@pytest.mark.parametrize("level", ["easy", "medium", "hard", "max"])
+def test_every_level_takes_the_win_after_a_removal(variant: Variant, level: str) -> None:
+    home = position(REMOVE_THEN_STEP_HOME, variant)
+    assert home.legal_moves() == ("c1:d2-c1", "e1:d2-e1", "g1:pass")
+    take = position(REMOVE_THEN_TAKE_THE_LAST, variant)
+    assert take.legal_moves() == ("b2:e5xc3", "b2:e5-f4", "d4:e5-d4", "d4:e5-f4")
+    for seed in range(3):
+        assert choose_move(home, level, budget=0.2, seed=seed) in ("c1:d2-c1", "e1:d2-e1")
+        move = choose_move(take, level, budget=0.2, seed=seed)
+        if variant["win"] == "elimination":
+            assert move == "b2:e5xc3"
+        else:
+            assert move != "b2:e5xc3"

@@ -42,17 +42,26 @@ def lasca_keeps_22_pieces(before: GameState, move: str, after: GameState) -> Non
 
 def oska_stones_only_go_forward(before: GameState, move: str, after: GameState) -> None:
     """Read from the boards themselves: the mover's stone that arrived stands further
-    forward than the one that left, and no other stone of the mover moved."""
+    forward than the one that left, and no other stone of the mover moved; the
+    opponent loses the stones jumped and, under huff-opponent, the one removed
+    (one of those it forfeited), nothing else."""
     mover = before.to_move
     forward = 1 if mover is Side.FIRST else -1
     was = set(before.stones(mover))  # type: ignore[attr-defined]
     now = set(after.stones(mover))  # type: ignore[attr-defined]
+    theirs_was = set(before.stones(mover.other))  # type: ignore[attr-defined]
+    theirs_now = set(after.stones(mover.other))  # type: ignore[attr-defined]
     left, arrived = was - now, now - was
-    if move == "pass":
+    info = before.describe(move)
+    removed = set(info.forfeited) if ":" in move else set()
+    forfeited = set(info.forfeited) - removed
+    assert removed <= set(before.forfeitable()), move  # type: ignore[attr-defined]
+    assert theirs_was - theirs_now == removed | set(info.captured), move
+    assert theirs_now <= theirs_was, move
+    if not info.path:  # a pass, or a removal alone (`a1:`, `a1:pass`)
         assert (left, arrived) == (set(), set())
         return
-    info = before.describe(move)
-    landed, forfeited = info.path[-1], set(info.forfeited)
+    landed = info.path[-1]
     assert arrived == {landed} - forfeited, move
     assert left == {info.path[0]} | (forfeited - {landed}), move
     rows = [int(square[1]) for square in info.path]

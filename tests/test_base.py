@@ -35,7 +35,8 @@ def test_variant_options_are_read_in_any_case_and_order() -> None:
             "capture=sometimes",
             "variant.bad-value",
             {"pair": "capture=sometimes", "key": "capture"},
-            "`capture=sometimes`: write one of capture=forced, capture=huff, capture=optional",
+            "`capture=sometimes`: write one of capture=forced, capture=huff, "
+            "capture=optional, capture=huff-opponent",
         ),
         (
             "speed=fast",
@@ -47,7 +48,8 @@ def test_variant_options_are_read_in_any_case_and_order() -> None:
             "capture",
             "variant.bad-value",
             {"pair": "capture", "key": "capture"},
-            "`capture`: write one of capture=forced, capture=huff, capture=optional",
+            "`capture`: write one of capture=forced, capture=huff, "
+            "capture=optional, capture=huff-opponent",
         ),
     ],
 )

@@ -74,7 +74,7 @@ async def test_the_commands_are_generated_from_the_registry_and_teach(tmp_path: 
                 assert option["description"] not in ("…", "")
         oware = sub(commands["oware"], "challenge")
         assert [c["value"] for c in sub(oware, "must-play-12")["choices"]] == ["off", "on"]
-        # /kamen holds `me` (every player) as well as `settings`: the bot checks Manage Server itself.
+        # /kamen holds `me` (for every player) and `settings` (the bot checks Manage Server).
         assert commands["kamen"].get("default_member_permissions") is None
 
 

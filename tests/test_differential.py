@@ -10,11 +10,16 @@ from __future__ import annotations
 
 import importlib
 import random
+from textwrap import dedent
+from typing import Any
 
 import pytest
 
-from games.base import Variant
+from games import oska
+from games.base import Side, Variant
 from games.registry import GAMES
+from tests.test_ai_oska import REMOVE_THEN_STEP_HOME, REMOVE_THEN_TAKE_THE_LAST
+from tests.test_oska import REMOVAL_THEN_NO_MOVE
 
 GAMES_PER_VARIANT = {"oska": 500, "oware": 200, "lasca": 200}
 
@@ -44,3 +49,38 @@ def test_engine_agrees_with_the_reference_move_by_move(name: str, variant: Varia
             move = rng.choice(legal)
             state = state.play(move)
             ref.play(move)
+
+
+def reference_oska(state: oska.OskaState) -> Any:
+    """The reference game at an engine position (a study: no history)."""
+    from tests.reference import oska_ref
+
+    ref = oska_ref.Game(state.variant.as_dict())
+    for side, colour in ((Side.FIRST, oska_ref.BLUE), (Side.SECOND, oska_ref.RED)):
+        for square in oska.SQUARES:
+            if ref.board[square] == colour:
+                ref.board[square] = None
+        for square in state.stones(side):
+            ref.board[square] = colour
+    ref.to_move = oska_ref.BLUE if state.to_move is Side.FIRST else oska_ref.RED
+    ref.must_remove = list(state.forfeitable())
+    return ref
+
+
+@pytest.mark.parametrize("win", ["goal", "elimination"])
+def test_oska_removal_studies_agree_and_after_each_move(win: str) -> None:
+    # Random games never meet a pass or a draw right after a removal (a removal
+    # frees a square for the stone that could have been jumped): studies do.
+    variant = oska.SPEC.variant(f"capture=huff-opponent win={win}")
+    for diagram in (REMOVAL_THEN_NO_MOVE, REMOVE_THEN_STEP_HOME, REMOVE_THEN_TAKE_THE_LAST):
+        root = oska.from_text(dedent(diagram), variant)
+        root_ref = reference_oska(root)
+        pairs = [(root, root_ref)]
+        for move in root.legal_moves():
+            ref = root_ref.copy()
+            ref.play(move)
+            pairs.append((root.play(move), ref))
+        for state, ref in pairs:
+            assert set(state.legal_moves()) == ref.legal(), state.to_text()
+            outcome = state.outcome()
+            assert (outcome.label if outcome else None) == ref.result(), state.to_text()

@@ -6,8 +6,10 @@ the sentence `words` makes of them (what the player reads, unchanged).
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable
+from itertools import combinations
 from textwrap import dedent
 from typing import TypeVar
 
@@ -148,10 +150,10 @@ def test_spec_lists_the_options_with_their_defaults() -> None:
     assert oska.SPEC.name == "oska"
     assert oska.SPEC.side_names == ("Blue", "Red")
     assert [(o.key, o.values, o.default) for o in oska.OPTIONS] == [
-        ("capture", ("forced", "huff", "optional"), "forced"),
+        ("capture", ("forced", "huff", "optional", "huff-opponent"), "forced"),
         ("win", ("goal", "elimination"), "goal"),
     ]
-    assert len(oska.SPEC.all_variants()) == 6
+    assert len(oska.SPEC.all_variants()) == 8
 
 
 # ------------------------------------------------------------------- movement
@@ -394,6 +396,293 @@ def test_a_forfeit_is_named_only_under_huff() -> None:
         lambda: state.play("c1-d2/a1"),
         "oska.forfeit-only-under-huff",
         "^`c1-d2/a1`: a forfeited stone is named only under capture=huff. Legal",
+    )
+
+
+# ------------------------------------------------------- capture=huff-opponent
+
+HO = "capture=huff-opponent"
+
+# Blue c3 could jump d4 (to e5); Red d4 could jump c3 (to b2), Red a5 could
+# jump b4 only once c3 is gone.
+REMOVAL_OPENS_A_CAPTURE = """
+    5  r . . .
+    4   b r .
+    3    b .
+    2   . . .
+    1  . . . b
+    Blue to move
+"""
+
+# Blue could jump with a1; d4-e5 brings every Blue stone but a1 home.
+LAST_STONE_OUT = """
+    5  . b . r
+    4   . b .
+    3    . .
+    2   r . .
+    1  b . . .
+    Blue to move
+"""
+
+# A study (set up from text: in play a removal always frees a square for the
+# stone that could have been jumped). Blue's b4 is shut in by its own stones, and
+# Red's d2 by its own; without c1 Red's d2 can step, without g5 nobody can move.
+REMOVAL_THEN_NO_MOVE = """
+    5  b b . r
+    4   b . .
+    3    . .
+    2   . r .
+    1  . r r .
+    Blue to move
+    Blue removes one of: c1, g5
+"""
+
+
+def test_huff_opponent_step_is_bare_and_leaves_the_removal_to_the_opponent() -> None:
+    state = position(TWO_CAPTURERS, HO)
+    assert state.legal_moves() == ("a1xc3", "c1-d2", "g1xe3")
+    after = state.play("c1-d2")
+    assert after.moves == ("c1-d2",)
+    assert after.to_text() == board("""
+        5  r . . .
+        4   . . .
+        3    . .
+        2   r b r
+        1  b . . b
+        Red to move
+        Red removes one of: a1, g1
+    """)
+    assert after.forfeitable() == ("a1", "g1")
+    assert after.legal_moves() == ("a1:b2-a1", "a1:b2-c1", "a1:f2-e1", "a1:a5-b4",
+                                   "g1:b2-c1", "g1:f2-e1", "g1:f2-g1", "g1:a5-b4")  # fmt: skip
+    assert after.play("g1:f2-g1").to_text() == board("""
+        5  r . . .
+        4   . . .
+        3    . .
+        2   r b .
+        1  b . . r
+        Blue to move
+    """)
+    assert state.describe("c1-d2") == MoveInfo("c1-d2", ("c1", "d2"), (), ())
+
+
+def test_huff_opponent_the_opponent_must_name_the_removal() -> None:
+    after = position(TWO_CAPTURERS, HO).play("c1-d2")
+    error = refused(
+        IllegalMove,
+        lambda: after.play("a5-b4"),
+        "oska.name-the-removal",
+        r"^`a5-b4`: first remove one of Blue's forfeited stones \(a1 or g1\): write its square "
+        r"and a colon before your move, as a1:a5-b4\. Legal moves: a1:b2-a1, ",
+    )
+    assert error.params["squares"] == ("a1", "g1")
+    refused(IllegalMove, lambda: after.play("pass"), "oska.name-the-removal", "as a1:b2-a1")
+    error = refused(
+        IllegalMove,
+        lambda: after.play("d2:a5-b4"),
+        "oska.removal-not-forfeitable",
+        r"^`d2:a5-b4`: d2 is not a forfeited stone you may remove \(a1 or g1\)\. Legal",
+    )
+    assert error.params["square"] == "d2"
+    refused(
+        IllegalMove,
+        lambda: after.play("a1:"),
+        "oska.removal-needs-a-move",
+        "^`a1:`: the game goes on after removing a1: write your move after the colon, "
+        "as a1:b2-a1. Legal",
+    )
+
+
+def test_huff_opponent_the_removal_is_written_when_only_one_stone_could_be_taken() -> None:
+    state = position(CAPTURE_OR_STEP, HO)
+    after = state.play("c1-d2")
+    assert after.forfeitable() == ("a1",)
+    assert all(move.startswith("a1:") for move in after.legal_moves())
+    refused(
+        IllegalMove,
+        lambda: after.play("g5-f4"),
+        "oska.name-the-removal",
+        r"^`g5-f4`: first remove one of Blue's forfeited stones \(a1\): .* as a1:g5-f4\. ",
+    )
+    assert after.play("a1:g5-f4").to_text() == board("""
+        5  r . . .
+        4   . . r
+        3    . .
+        2   r b .
+        1  . . . .
+        Blue to move
+    """)
+
+
+def test_huff_opponent_a_stepping_stone_is_named_by_its_new_square() -> None:
+    after = position(STEPPER_CAN_CAPTURE, HO).play("c1-b2")
+    assert after.forfeitable() == ("b2",)
+    assert after.play("b2:d2-c1").stones(Side.FIRST) == ("g1",)
+
+
+def test_huff_opponent_a_removal_that_ends_the_game_is_written_alone() -> None:
+    after = position(LAST_STONE_OUT, HO).play("d4-e5")
+    assert after.legal_moves() == ("a1:",)
+    end = after.play("a1:")
+    assert end.outcome() == Outcome(Side.FIRST, Termination.GOAL, Side.FIRST)
+    assert end.legal_moves() == ()
+    assert end.to_text() == board("""
+        5  . b b r
+        4   . . .
+        3    . .
+        2   r . .
+        1  . . . .
+        Blue to move
+    """)
+    error = refused(
+        IllegalMove,
+        lambda: after.play("a1:g5-f4"),
+        "oska.removal-ends-the-game",
+        r"^`a1:g5-f4`: removing a1 ends the game: write a1: alone\. Legal moves: a1:$",
+    )
+    assert error.params["removal"] == "a1:"
+
+
+def test_huff_opponent_a_step_that_ends_the_game_removes_nothing() -> None:
+    # Such a step is never one made when a capture was possible: it takes the
+    # mover's last stone off the goal row home from the row before it, where no
+    # stone can jump. Every position of that kind, for both sides:
+    rows = {row: [oska.INDEX[n] for n in oska.SQUARES if n[1] == str(row)] for row in range(1, 6)}
+    checked = 0
+    for side, (goal, before) in enumerate(((5, 4), (1, 2))):
+        goal_row = sum(1 << i for i in rows[goal])
+        home = [sum(1 << i for i in combo) for k in range(4)
+                for combo in combinations(rows[goal], k)]  # fmt: skip
+        for last in rows[before]:
+            for stones in home:
+                own = stones | 1 << last
+                free = [i for i in range(16) if not own >> i & 1]
+                for k in range(1, 5):
+                    for combo in combinations(free, k):
+                        opp = sum(1 << i for i in combo)
+                        table = oska.generate(own, opp, side, oska.MODES.index("huff-opponent"))
+                        ending = [m for m, (mine, _, _) in table.items()
+                                  if "-" in m and not mine & ~goal_row]  # fmt: skip
+                        assert all(table[m][2] == 0 for m in ending), (own, opp)
+                        assert not ending or not any("x" in m for m in table)
+                        checked += len(ending)
+    assert checked > 10_000
+    # And in play: the step wins, no removal line, no moves.
+    state = position(LAST_STONE_HOME, HO)
+    after = state.play("d4-c5")
+    assert after.forfeitable() == ()
+    assert after.outcome() == Outcome(Side.FIRST, Termination.GOAL, Side.FIRST)
+    assert "removes" not in after.to_text()
+
+
+def test_huff_opponent_whether_the_remover_could_capture_is_judged_after_the_removal() -> None:
+    state = position(REMOVAL_OPENS_A_CAPTURE, HO)
+    assert state.legal_moves() == ("g1-f2", "c3xe5", "b4-c5")
+    after = state.play("g1-f2")
+    assert after.forfeitable() == ("c3",)
+    # Before the removal Red's d4 could jump c3; after it only a5 can jump (b4).
+    assert after.legal_moves() == ("c3:d4-c3", "c3:d4-e3", "c3:a5xc3")
+    stepped = after.play("c3:d4-e3")
+    assert stepped.to_text() == board("""
+        5  r . . .
+        4   b . .
+        3    . r
+        2   . . b
+        1  . . . .
+        Blue to move
+        Blue removes one of: a5
+    """)
+    assert stepped.legal_moves() == ("a5:f2xd4", "a5:b4-a5", "a5:b4-c5")
+    assert after.play("c3:a5xc3").forfeitable() == ()
+
+
+def test_huff_opponent_a_removal_may_be_followed_by_a_pass_or_end_in_a_draw() -> None:
+    state = position(REMOVAL_THEN_NO_MOVE, HO)
+    assert state.legal_moves() == ("c1:pass", "g5:")
+    passed = state.play("c1:pass")
+    assert passed.to_text() == board("""
+        5  b b . r
+        4   b . .
+        3    . .
+        2   . r .
+        1  . . r .
+        Red to move
+    """)
+    assert passed.legal_moves() == ("d2-c1", "g5-f4")
+    drawn = state.play("g5:")
+    assert drawn.outcome() == Outcome(None, Termination.BLOCKED)
+    assert state.describe("c1:pass") == MoveInfo("c1:pass", (), (), ("c1",))
+    refused(IllegalMove, lambda: state.play("g5:pass"), "oska.removal-ends-the-game",
+            "^`g5:pass`: removing g5 ends the game: write g5: alone")  # fmt: skip
+
+
+def test_huff_opponent_notation_reads_any_case_and_describes_the_removal() -> None:
+    after = position(REMOVAL_OPENS_A_CAPTURE, HO).play("g1-f2")
+    assert after.parse_move(" C3 : A5 x C3 ") == "c3:a5xc3"
+    assert after.play("C3:D4-E3").moves == ("g1-f2", "c3:d4-e3")
+    assert after.describe("c3:a5xc3") == MoveInfo("c3:a5xc3", ("a5", "c3"), ("b4",), ("c3",))
+    assert after.describe("c3:d4-c3") == MoveInfo("c3:d4-c3", ("d4", "c3"), (), ("c3",))
+    ended = position(LAST_STONE_OUT, HO).play("d4-e5")
+    assert ended.describe("A1:") == MoveInfo("a1:", (), (), ("a1",))
+    for text, code in [
+        ("z9:d4-c3", "move.not-a-square"),
+        ("c3:d4-c3:e3", "oska.not-a-move"),
+        ("c3:zz", "oska.not-a-move"),
+        ("c3x:d4-c3", "oska.not-a-move"),
+    ]:
+        refused(MalformedMove, functools.partial(after.play, text), code, "Legal moves: c3:d4-c3")
+    refused(IllegalMove, lambda: after.play("c3:c5-d4"), "oska.no-stone-of-yours",
+            "^`c3:c5-d4`: there is no stone of yours on c5. Legal moves: c3:d4-c3, ")  # fmt: skip
+
+
+def test_a_removal_is_written_only_when_one_is_due_under_huff_opponent() -> None:
+    refused(
+        IllegalMove,
+        lambda: position(CAPTURE_OR_STEP, "capture=huff").play("a1:c1-d2"),
+        "oska.removal-only-under-huff-opponent",
+        "^`a1:c1-d2`: a stone is removed before a move only under capture=huff-opponent. ",
+    )
+    refused(
+        IllegalMove,
+        lambda: position(CAPTURE_OR_STEP, HO).play("a1:c1-d2"),
+        "oska.no-removal-due",
+        "^`a1:c1-d2`: no stone is to be removed: none was forfeited. Legal moves: a1xc3, c1-d2$",
+    )
+
+
+def test_huff_opponent_position_text_names_the_removal_due() -> None:
+    after = position(REMOVAL_OPENS_A_CAPTURE, HO).play("g1-f2")
+    again = oska.from_text(after.to_text(), after.variant)
+    assert again.to_text() == after.to_text()
+    assert again.legal_moves() == after.legal_moves()
+    assert again != oska.from_text(after.to_text().rsplit("\n", 1)[0], after.variant)
+    loose = after.to_text().replace("Red removes one of: c3", "  red REMOVES one of:c3 ")
+    assert oska.from_text(loose, after.variant).forfeitable() == ("c3",)
+
+
+@pytest.mark.parametrize(
+    ("line", "variant", "code", "why"),
+    [
+        ("Blue removes one of: c3", HO, "oska.position.removal",
+         "the line after the side to move names the stones it removes one of, "
+         "as `Red removes one of: a1, c3`, not `Blue removes one of: c3`"),
+        ("Red removes one of:", HO, "oska.position.removal",
+         "the line after the side to move names the stones it removes one of, "
+         "as `Red removes one of: a1, c3`, not `Red removes one of:`"),
+        ("Red removes one of: a5", HO, "oska.position.removal-square",
+         "a5 is not a square with a Blue stone"),
+        ("Red removes one of: c3", "capture=huff", "oska.position.removal-variant",
+         "`Red removes one of: c3`: a forfeited stone is removed by the opponent only under "
+         "capture=huff-opponent"),
+    ],
+)  # fmt: skip
+def test_bad_removal_lines_raise(line: str, variant: str, code: str, why: str) -> None:
+    text = board(REMOVAL_OPENS_A_CAPTURE).replace("Blue to move", "Red to move") + "\n" + line
+    refused(
+        PositionError,
+        lambda: oska.from_text(text, oska.SPEC.variant(variant)),
+        code,
+        f"^{re.escape(why)}$",
     )
 
 

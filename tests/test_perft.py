@@ -19,6 +19,9 @@ from games.registry import GAMES
 OSKA_FORCED = [6, 36, 168, 664, 2034, 4408]
 OSKA_HUFF = [6, 36, 168, 784, 3540, 14790]
 OSKA_OPTIONAL = [6, 36, 168, 784, 3376, 13584]
+# The step no longer multiplies by the stones it could forfeit, the reply does
+# (one per stone the opponent may remove): huff and huff-opponent part at depth 5.
+OSKA_HUFF_OPPONENT = [6, 36, 168, 784, 3416, 14298]
 OWARE = [6, 36, 190, 1014, 5219, 27332]
 LASCA_START = [6, 6, 18, 54, 116, 324, 846, 2148, 5692]
 
@@ -29,6 +32,8 @@ TABLES: dict[tuple[str, str], list[int]] = {
     ("oska", "capture=huff win=elimination"): OSKA_HUFF,
     ("oska", "capture=optional"): OSKA_OPTIONAL,
     ("oska", "capture=optional win=elimination"): OSKA_OPTIONAL,
+    ("oska", "capture=huff-opponent"): OSKA_HUFF_OPPONENT,
+    ("oska", "capture=huff-opponent win=elimination"): OSKA_HUFF_OPPONENT,
     # Lasca to depth 10, where the promotion variants first part.
     ("lasca", ""): [*LASCA_START, 13898],
     ("lasca", "promotion=continues"): [*LASCA_START, 13890],

@@ -135,7 +135,8 @@ def test_a_move_after_the_end_says_how_the_game_ended() -> None:
          "`Chess` is not a game here (games: oska, lasca, oware)"),
         (('[Game "Oska"]\n', ""), "record.no-game", 'the record has no [Game "..."] tag'),
         (('[Variant ""]', '[Variant "capture=sometimes"]'), "variant.bad-value",
-         "`capture=sometimes`: write one of capture=forced, capture=huff, capture=optional"),
+         "`capture=sometimes`: write one of capture=forced, capture=huff, "
+         "capture=optional, capture=huff-opponent"),
         (('[Variant ""]', '[Variant "speed=fast"]'), "variant.unknown-option",
          "`speed=fast`: unknown option `speed` (options: capture, win)"),
         (("2. c1-d2", "3. c1-d2"), "record.move-number", "`3.`: expected move number 2."),
@@ -200,3 +201,25 @@ def test_long_games_wrap_and_still_load() -> None:
     text = record_of(spec, state).to_text()
     assert max(len(line) for line in text.splitlines()) <= 80
     assert load(text)[1] == state
+
+
+# capture=huff-opponent: Blue's b2-c3 and c1-b2 forfeit a stone; Red's reply
+# names the one it removes (g1, then b2, Blue's last: Blue, stoneless, wins).
+HUFF_OPPONENT_GAME = "e1-f2 a5-b4 a1-b2 c5-d4 f2-e3 d4xf2 b2-c3 g1:b4xd2 c1-b2 b2:"
+
+
+def test_a_huff_opponent_game_and_its_removals_export_and_load_back() -> None:
+    spec = GAMES["oska"]
+    state = spec.replay("capture=huff-opponent", HUFF_OPPONENT_GAME.split())
+    outcome = state.outcome()
+    assert outcome is not None and outcome.result == "1-0"
+    text = record_of(spec, state, first="Ann", second="Bob").to_text()
+    assert '[Variant "capture=huff-opponent"]' in text
+    assert text.endswith(
+        "\n1. e1-f2 a5-b4 2. a1-b2 c5-d4 3. f2-e3 d4xf2 4. b2-c3 g1:b4xd2 5. c1-b2 b2: 1-0\n"
+    )
+    record, loaded = load(text)
+    assert loaded == state
+    assert record.to_text() == text
+    _, typed = load(text.replace("g1:b4xd2", "G1:B4XD2"))
+    assert typed.moves == state.moves

@@ -234,6 +234,23 @@ def test_a_forfeited_stone_is_crossed_out_in_the_movers_colour() -> None:
     assert near(THEME.blue, ring) and not near(THEME.red, ring, 40)
 
 
+def test_a_removed_stone_is_crossed_out_in_its_owners_colour_and_said() -> None:
+    # huff-opponent: Blue c1 could jump d2 and Blue stepped g1-f2; Red removes c1, then steps.
+    diagram = "5 r . . r\n4 . . .\n3 . .\n2 . r .\n1 . b . b\nBlue to move"
+    start = oska.from_text(diagram, oska.SPEC.variant("capture=huff-opponent"))
+    before = start.play("g1-f2")
+    info = before.describe("c1:g5-f4")
+    after = before.play("c1:g5-f4")
+    assert info.forfeited == ("c1",)
+    image = rgb(render.board(after, last_move=info))
+    x, y = render.centre("oska", "c1")
+    assert pixel(image, (x, y)) == THEME.taken
+    ring = colours_in(image, (x - STONE_RADIUS, y - 2, x - STONE_RADIUS * 2 // 3, y + 2))
+    assert near(THEME.blue, ring) and not near(THEME.red, ring, 40)  # Blue's stone, not Red's
+    said = caption(GAMES["oska"], OSKA, after, info, None, None).move
+    assert said.endswith("Red played c1:g5-f4, removing c1"), said
+
+
 def test_hints_mark_the_stones_that_may_move_and_where_they_may_go() -> None:
     state = GAMES["oska"].new()
     plain = rgb(render.board(state))
@@ -244,6 +261,16 @@ def test_hints_mark_the_stones_that_may_move_and_where_they_may_go() -> None:
         assert pixel(hinted, centre) == THEME.hint
     x, y = render.centre("oska", "c3")
     assert pixel(hinted, (x, y)) == THEME.brick  # nobody can go there yet
+
+
+def test_hints_read_the_move_after_a_removal() -> None:
+    # capture=huff-opponent: Blue stepped g1-f2 when c3 could jump d4; Red's moves
+    # start with the removal of c3 (`c3:d4-e3`): the hints are of the move after it.
+    diagram = "5 r . . .\n4 b r .\n3 b .\n2 . . b\n1 . . . .\nRed to move\nRed removes one of: c3"
+    state = oska.from_text(diagram, oska.SPEC.variant("capture=huff-opponent"))
+    assert state.legal_moves() == ("c3:d4-c3", "c3:d4-e3", "c3:a5xc3")
+    hinted = rgb(render.board(state, hints=True))
+    assert pixel(hinted, render.centre("oska", "e3")) == THEME.hint
 
 
 # ------------------------------------------------------------------- Lasca

@@ -49,12 +49,13 @@ class AiAdapter:
     for a state (with `baseline`, the material-only evaluation of the
     benchmark's reference players). A solved game plays every level from its
     solved values with `solved(state, level, rng)` instead of searching
-    (Oska). `warm_up` loads what the player needs ahead of the first move.
+    (Oska); where that gives None (a variant not solved) the level searches.
+    `warm_up` loads what the player needs ahead of the first move.
     """
 
     # Any: each game's builder takes its own state class.
     search: Callable[[Any, bool], Searchable]
-    solved: Callable[[Any, Level, random.Random], str] | None = None
+    solved: Callable[[Any, Level, random.Random], str | None] | None = None
     warm_up: Callable[[], None] | None = None
 
     def choose(
@@ -62,7 +63,9 @@ class AiAdapter:
     ) -> SearchResult:
         """The level's move; a search stops at `deadline` (a perf_counter time)."""
         if self.solved is not None:
-            return SearchResult(self.solved(state, level, rng), 0, 0, 0, 0.0)
+            move = self.solved(state, level, rng)
+            if move is not None:
+                return SearchResult(move, 0, 0, 0, 0.0)
         game, root = self.search(state, False)
         return search_player.choose(game, root, level, deadline, rng)
 
@@ -80,8 +83,9 @@ def _lasca_search(state: lasca.LascaState, baseline: bool) -> Searchable:
 
 
 def _oska_search(state: oska.OskaState, baseline: bool) -> Searchable:
-    # Only the baseline searches Oska (material either way); the levels play
-    # from the solved table.
+    # The baseline searches Oska (material either way), and so do the levels under
+    # capture=huff-opponent, which the solved table does not hold: `max` deepens
+    # to its time like the other games' `max`.
     mode, elimination = oska_game.rules_of(state.variant)
     game = oska_game.OskaGame(mode, elimination, oska_game.material)
     return game, oska_game.from_state(state)

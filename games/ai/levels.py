@@ -28,6 +28,10 @@ Oska (solved, see oska_solver.py):
   slower one; a draw stays a draw), so it never throws a result away.
 - `max`: perfect: never turns a won or drawn position into a worse one, wins
   as fast as possible and loses as slowly as possible.
+
+Oska under `capture=huff-opponent` is not in the solved table (a position
+there carries the removal due), so every level plays it by the search, as
+Oware and Lasca are played: `max` deepens until its 2 s are up.
 """
 
 from __future__ import annotations

@@ -1,4 +1,8 @@
-"""The Oska levels: the solved values, and a rule of thumb for the mistakes."""
+"""The Oska levels: the solved values, and a rule of thumb for the mistakes.
+
+Only the variants of the solved table (`oska_solver.VARIANTS`); under
+capture=huff-opponent `choose` says None and the levels search instead.
+"""
 
 from __future__ import annotations
 
@@ -7,7 +11,7 @@ import random
 
 from games.ai.levels import Level
 from games.ai.oska_game import analyse, child, masks, rules_of
-from games.ai.oska_solver import step_back, value
+from games.ai.oska_solver import solves, step_back, value
 from games.oska import OskaState
 
 
@@ -59,7 +63,10 @@ def _pick(rng: random.Random, moves: list[str], weights: list[float]) -> str:
     return rng.choices(moves, weights=weights)[0]
 
 
-def choose(state: OskaState, level: Level, rng: random.Random) -> str:
+def choose(state: OskaState, level: Level, rng: random.Random) -> str | None:
+    """The level's move from the solved values; None for a variant not solved."""
+    if not solves(*rules_of(state.variant)):
+        return None
     values = move_values(state)
     moves = list(values)
     best = max(values.values())

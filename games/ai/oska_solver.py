@@ -35,8 +35,11 @@ WIN = 100
 UNREACHABLE = 0x80
 TABLE_PATH = Path(__file__).with_name("oska_table.bin")
 MAGIC = b"KAMEN-OSKA-1\n"
+# The variants in the table, in its order. capture=huff-opponent is not: its
+# positions carry a pending removal the numbering has no room for.
+SOLVED = ("forced", "huff", "optional")
 VARIANTS: tuple[tuple[int, bool], ...] = tuple(
-    (mode, elimination) for mode in range(len(MODES)) for elimination in (False, True)
+    (MODES.index(name), elimination) for name in SOLVED for elimination in (False, True)
 )
 
 ROW1 = 0b1111
@@ -203,6 +206,11 @@ def table(mode: int, elimination: bool) -> bytes:
 
 def has_table() -> bool:
     return TABLE_PATH.exists()
+
+
+def solves(mode: int, elimination: bool) -> bool:
+    """Whether the variant is one this module solves (the table's six)."""
+    return (mode, elimination) in VARIANTS
 
 
 _FALLBACK: dict[tuple[int, bool], Solver] = {}

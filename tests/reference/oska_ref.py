@@ -12,8 +12,12 @@ Board (file letter, row number; Blue's home is row 1, Red's home is row 5):
     row 1    a1  c1  e1  g1
 
 Options (missing keys take the defaults):
-    capture = forced (default) | optional | huff
+    capture = forced (default) | optional | huff | huff-opponent
     win     = goal (default) | elimination
+
+Under huff-opponent a step made when a capture was possible leaves the player
+to move next a list of the stepper's stones to remove one of (`must_remove`);
+that player's move is then written `square:` followed by their own move.
 """
 
 from __future__ import annotations
@@ -38,7 +42,7 @@ RED = "red"  # moves second, from row 5 toward row 1
 
 DEFAULT_OPTIONS: dict[str, str] = {"capture": "forced", "win": "goal"}
 ALLOWED_OPTIONS: dict[str, tuple[str, ...]] = {
-    "capture": ("forced", "optional", "huff"),
+    "capture": ("forced", "optional", "huff", "huff-opponent"),
     "win": ("goal", "elimination"),
 }
 
@@ -106,6 +110,8 @@ class Game:
         # Set once a move decides the game by the goal/elimination rules.
         self.decided: str | None = None  # "first", "second", "draw" or None
         self.history: list[str] = []
+        # huff-opponent: the opponent's stones the player to move must remove one of.
+        self.must_remove: list[str] = []
 
     def copy(self) -> Game:
         g = Game(self.options)
@@ -113,6 +119,7 @@ class Game:
         g.to_move = self.to_move
         g.decided = self.decided
         g.history = list(self.history)
+        g.must_remove = list(self.must_remove)
         return g
 
     # ----- geometry -------------------------------------------------------------------
@@ -198,7 +205,7 @@ class Game:
             if len(captures) > 0:
                 return set(captures)
             return set(steps)
-        if mode == "optional":
+        if mode == "optional" or mode == "huff-opponent":
             return set(captures) | set(steps)
         # huff
         if len(captures) == 0:
@@ -219,6 +226,8 @@ class Game:
     def result(self) -> str | None:
         if self.decided is not None:
             return self.decided
+        if len(self.must_remove) > 0:
+            return None  # removing a stone is always possible
         if not self.has_any_move(self.to_move) and not self.has_any_move(other(self.to_move)):
             return "draw"
         return None
@@ -226,15 +235,53 @@ class Game:
     def legal(self) -> set[str]:
         if self.result() is not None:
             return set()
+        if len(self.must_remove) > 0:
+            return self.moves_after_removals()
         moves = self.moves_ignoring_end(self.to_move)
         if len(moves) == 0:
             return {"pass"}
         return moves
 
+    def moves_after_removals(self) -> set[str]:
+        """Every `square:move` there is: remove the stone, check for a win, then move."""
+        player = self.to_move
+        result: set[str] = set()
+        for square in self.must_remove:
+            trial = self.copy()
+            trial.board[square] = None
+            trial.must_remove = []
+            if trial.check_win() is not None:
+                result.add(square + ":")
+                continue
+            own = trial.moves_ignoring_end(player)
+            if len(own) > 0:
+                for move in own:
+                    result.add(square + ":" + move)
+            elif trial.has_any_move(other(player)):
+                result.add(square + ":pass")
+            else:
+                result.add(square + ":")  # nobody can move: a draw at once
+        return result
+
     def play(self, move: str) -> None:
         if move not in self.legal():
             raise ValueError(f"illegal Oska move {move!r}")
         player = self.to_move
+        written = move
+        self.must_remove = []
+        if ":" in move:
+            removed, move = move.split(":")
+            assert self.board[removed] == other(player)
+            self.board[removed] = None
+            if move == "" or self.check_win() is not None:
+                assert move == ""
+                self.history.append(written)
+                self.to_move = other(player)
+                self.decided = self.check_win()
+                return
+        # Under huff-opponent the stones that could capture, looked at before the move.
+        could_capture = self.stones_that_can_capture(player)
+        stepped: tuple[str, str] | None = None
         if move == "pass":
             pass
         elif "x" in move:
@@ -261,12 +308,18 @@ class Game:
             assert self.board[target] is None
             self.board[origin] = None
             self.board[target] = player
+            stepped = (origin, target)
             if forfeited is not None:
                 assert self.board[forfeited] == player
                 self.board[forfeited] = None
-        self.history.append(move)
+        self.history.append(written)
         self.to_move = other(player)
         self.decided = self.check_win()
+        huff_opponent = self.options["capture"] == "huff-opponent"
+        if huff_opponent and stepped is not None and self.decided is None:
+            origin, target = stepped
+            for stone in could_capture:
+                self.must_remove.append(target if stone == origin else stone)
 
     def check_win(self) -> str | None:
         blue_stones = self.stones_of(BLUE)
@@ -357,10 +410,11 @@ def self_check(games_per_variant: int, seed: int) -> list[str]:
                 move = rng.choice(sorted(moves))
                 before = stone_count(game)
                 removed = 0
-                if "x" in move:
-                    removed = len(move.split("x")) - 1
-                if "/" in move:
-                    removed = 1
+                own_move = move.split(":")[-1]
+                if "x" in own_move:
+                    removed = len(own_move.split("x")) - 1
+                if "/" in move or ":" in move:
+                    removed += 1
                 if move == "pass":
                     passes += 1
                 game.play(move)

@@ -22,6 +22,7 @@ TEXTS: dict[str, str] = {
     "board.taking": "{line}, taking {squares}",  # Oska and Lasca: the pieces jumped
     "board.capturing": "{line}, capturing {squares}",  # Oware: the pits emptied
     "board.forfeiting": "{line}, forfeiting {squares}",  # Oska's huff
+    "board.removing": "{line}, removing {squares}",  # Oska's huff-opponent
     "board.then-passed": "{line}; {side} had no move and passed",
     # A list of squares: `{init}` (all but the last) is joined with ", ".
     "board.list": "{init} and {last}",

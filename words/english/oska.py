@@ -26,6 +26,25 @@ TEXTS: dict[str, str] = {
         "`{move}`: the stone that stepped is named by its new square ({named})"
     ),
     "oska.forfeit-not-a-capturer": "`{move}`: {square} could not have captured ({choices:or})",
+    # Removals (capture=huff-opponent).
+    "oska.name-the-removal": (
+        "`{move}`: first remove one of {opponent}'s forfeited stones ({squares:or}): "
+        "write its square and a colon before your move, as {example}"
+    ),
+    "oska.removal-not-forfeitable": (
+        "`{move}`: {square} is not a forfeited stone you may remove ({squares:or})"
+    ),
+    "oska.removal-only-under-huff-opponent": (
+        "`{move}`: a stone is removed before a move only under capture=huff-opponent"
+    ),
+    "oska.no-removal-due": "`{move}`: no stone is to be removed: none was forfeited",
+    "oska.removal-ends-the-game": (
+        "`{move}`: removing {square} ends the game: write {removal} alone"
+    ),
+    "oska.removal-needs-a-move": (
+        "`{move}`: the game goes on after removing {square}: write your move after the colon, "
+        "as {example}"
+    ),
     # Position texts.
     "oska.position.lines": (
         "an Oska position is 5 board lines (rows 5 to 1) and a line `Blue to move` "
@@ -36,6 +55,14 @@ TEXTS: dict[str, str] = {
     "oska.position.cell": "`{cell}` on row {row} is not b (Blue), r (Red) or . (empty)",
     "oska.position.too-many": "{side} has {count} stones; a side has at most 4",
     "oska.position.mover": "the last line is `Blue to move` or `Red to move`, not `{line}`",
+    "oska.position.removal": (
+        "the line after the side to move names the stones it removes one of, "
+        "as `{side} removes one of: a1, c3`, not `{line}`"
+    ),
+    "oska.position.removal-variant": (
+        "`{line}`: a forfeited stone is removed by the opponent only under capture=huff-opponent"
+    ),
+    "oska.position.removal-square": "{square} is not a square with a {opponent} stone",
     # How an Oska game ends (words.games.outcome_text picks the entry).
     "outcome.oska.goal": "{side} has every stone home",
     "outcome.oska.goal.draw": "both players have every stone home",
@@ -55,6 +82,7 @@ TEXTS: dict[str, str] = {
     "oska.variant.capture.forced": "a capture must be made",
     "oska.variant.capture.huff": "a step instead forfeits a stone that could have captured",
     "oska.variant.capture.optional": "capturing is free, with no penalty",
+    "oska.variant.capture.huff-opponent": "as huff, but the opponent chooses the stone",
     "oska.variant.win.goal": "win with every stone left on the far row (losing all stones wins)",
     "oska.variant.win.elimination": "losing all stones loses",
 }
