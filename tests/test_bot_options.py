@@ -77,7 +77,7 @@ async def test_challenge_options_of_the_wrong_type_or_value_are_refused_privatel
         ("oska challenge", [kamen_is, ("level", STRING, "godlike")], [kamen],
          "`level` is one of easy, medium, hard, max, not `godlike`."),
         ("oska challenge", [kamen_is, ("capture", STRING, "never")], [kamen],
-         "`capture` is one of forced, huff, optional, not `never`."),
+         "`capture` is one of forced, huff, optional, huff-opponent, not `never`."),
         ("oware challenge", [kamen_is, ("must-play-12", BOOLEAN, True)], [kamen],
          "`must-play-12` is one of off, on, not `True`."),
         ("oska import", [("record", STRING, '[Game "Oska"] *' + " " * 7000)], [],
