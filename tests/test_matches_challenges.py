@@ -41,7 +41,7 @@ class Env:
         """The games as the file holds them (id, status), read past the service."""
         db = sqlite3.connect(self.path)
         try:
-            return list(db.execute("SELECT id, status FROM games ORDER BY id"))
+            return list(db.execute("SELECT id, status FROM games ORDER BY created_at, channel_id"))
         finally:
             db.close()
 
