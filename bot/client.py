@@ -25,6 +25,7 @@ import words
 from bot import commands, components
 from bot.actions import Actions
 from bot.sweeper import Sweeper
+from bot.upkeep import Upkeep
 from matches import Clock, MatchService, Store, system_clock
 from runtime.metrics import Metrics
 from runtime.opponent import Opponent
@@ -71,6 +72,7 @@ class KamenMixin:
         self.tree.on_error = self._on_tree_error  # type: ignore[method-assign]
         self._started = False
         self._sweeper_task: asyncio.Task[None] | None = None
+        self._beat_task: asyncio.Task[None] | None = None
 
     async def setup_hook(self) -> None:
         me = self.user  # type: ignore[attr-defined]
@@ -90,6 +92,9 @@ class KamenMixin:
             metrics=self.metrics,
         )
         self.actions.remember(me)
+        self.upkeep = Upkeep(self, service)  # type: ignore[arg-type]
+        # Before any interaction or sweep: time Kamen was away is no player's loss.
+        await self.upkeep.credit_downtime()
         self.add_dynamic_items(*components.DYNAMIC_ITEMS)  # type: ignore[attr-defined]
         commands.install(self.tree, self.actions)
         guild_id = self.settings.dev_guild_id
@@ -110,6 +115,9 @@ class KamenMixin:
         if self._started or self.is_closed():  # type: ignore[attr-defined]
             return  # a `ready` that arrives while closing starts nothing: the store goes next
         self._started = True
+        self._beat_task = asyncio.create_task(
+            self.upkeep.beat_forever(self.settings.heartbeat_interval)
+        )
         sweeper = Sweeper(self.actions)
         self._sweeper_task = asyncio.create_task(
             self.actions.service.run_sweeper(
@@ -117,6 +125,20 @@ class KamenMixin:
             )
         )
         await self.actions.resume_bot_turns()
+
+    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        await self._gone(channel.id, None)
+
+    async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
+        # The raw event: a thread deleted while not in the cache is gone all the same.
+        await self._gone(payload.thread_id, payload.parent_id)
+
+    async def _gone(self, channel_id: int, parent_id: int | None) -> None:
+        try:
+            await self.upkeep.channel_gone(channel_id, parent_id)
+        except Exception:
+            self.metrics.error("channel-gone")
+            log.exception("ending the games of deleted channel %s failed", channel_id)
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         """Answer the component clicks discord.py itself would drop (see components)."""
@@ -140,11 +162,11 @@ class KamenMixin:
             )
 
     async def close(self) -> None:
-        sweeper = self._sweeper_task
-        if sweeper is not None:  # stopped before the store closes, not in the middle of a sweep
-            sweeper.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await sweeper
+        for task in (self._sweeper_task, self._beat_task):
+            if task is not None:  # stopped before the store closes, not in the middle of a write
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
         # discord.py 2.7 leaves its wait for the servers running when closed during start-up;
         # it would then dispatch `ready` on a closed client (an error in the log).
         state = getattr(self, "_connection", None)

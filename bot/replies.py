@@ -37,6 +37,12 @@ def mention(user_id: int | None) -> str:
     return f"<@{user_id}>" if user_id is not None else words.say("bot.nobody")
 
 
+def mentions_of(*user_ids: int | None) -> discord.AllowedMentions:
+    """Mentions that notify these users and nobody else."""
+    users = [discord.Object(user) for user in user_ids if user is not None]
+    return discord.AllowedMentions(everyone=False, roles=False, users=users)
+
+
 def time_text(seconds: int | None) -> str:
     """`5 minutes a move`, `no time limit`..."""
     if seconds is None:

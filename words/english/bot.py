@@ -132,6 +132,19 @@ TEXTS: dict[str, str] = {
         "{player}, half of your time for this move is gone: move by <t:{deadline}:R>."
         " It is move {ply} in {title} game #{id}."
     ),
+    # ------------------------------------------------------------ Kamen's own troubles
+    "bot.downtime": (
+        "Kamen was away for {minutes} minutes; the clocks were stopped. {title} game #{id}"
+        " goes on: {player} to move."
+    ),
+    "bot.downtime.one": (
+        "Kamen was away for 1 minute; the clocks were stopped. {title} game #{id}"
+        " goes on: {player} to move."
+    ),
+    "bot.abandoned": (
+        "{players}: the channel of {title} game #{id} is gone, so the game has ended"
+        " (abandoned, not rated). Start a new one with `/{game} challenge`."
+    ),
     # ------------------------------------------------------------ refusals and faults
     "bot.stale": "{text} Here is the board as it is now.",
     "bot.stale.link": "{text} Here is the board as it is now (the live one: {link}).",

@@ -1,0 +1,94 @@
+"""Kamen's own upkeep around the games: the heartbeat, downtime given back, gone channels.
+
+At start-up, before the sweeper looks at any deadline, the time Kamen was
+away is given back to every running clock (`MatchService.credit_downtime`)
+and each game so helped is told. While it runs, Kamen writes a heartbeat
+every few seconds, which is what the next start-up measures the downtime by.
+When a game's channel or thread is deleted, the game ends as abandoned and
+its players are told where they can still be reached.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from datetime import timedelta
+
+import discord
+
+import words
+from bot import replies
+from matches import GameView, MatchService
+
+log = logging.getLogger(__name__)
+
+
+class Upkeep:
+    """The heartbeat, the downtime credit and the end of games whose channel is gone."""
+
+    def __init__(self, client: discord.Client, service: MatchService) -> None:
+        self.client = client
+        self.service = service
+
+    async def credit_downtime(self) -> None:
+        """Give the time Kamen was away back to the clocks, and say so in each game."""
+        for view, away in await self.service.credit_downtime():
+            try:
+                await self._tell_downtime(view, away)
+            except discord.HTTPException as error:
+                log.warning("could not tell game #%s about the downtime: %s", view.id, error)
+
+    async def _tell_downtime(self, view: GameView, away: timedelta) -> None:
+        minutes = max(1, round(away.total_seconds() / 60))
+        text = words.say(
+            "bot.downtime.one" if minutes == 1 else "bot.downtime",
+            minutes=minutes,
+            title=view.spec.title,
+            id=view.id,
+            player=replies.mention(view.to_move_id),
+        )
+        channel = self.client.get_partial_messageable(view.channel_id, guild_id=view.guild_id)
+        # The player to move is told: their deadline moved.
+        await channel.send(text, allowed_mentions=replies.mentions_of(view.to_move_id))
+
+    async def beat_forever(self, interval: float) -> None:
+        """Write the heartbeat every `interval` seconds; a failed beat is logged, not fatal."""
+        while True:
+            try:
+                await self.service.beat()
+            except Exception:
+                log.exception("the heartbeat could not be written")
+            await asyncio.sleep(interval)
+
+    async def channel_gone(self, channel_id: int, parent_id: int | None) -> None:
+        """End the games of a deleted channel or thread and tell their players."""
+        for view in await self.service.abandon_channel(channel_id):
+            if view.players is None:
+                continue  # a challenge: cancelled, nobody was playing yet
+            try:
+                await self._tell_abandoned(view, parent_id)
+            except discord.HTTPException as error:
+                log.warning("could not tell the players of game #%s: %s", view.id, error)
+
+    async def _tell_abandoned(self, view: GameView, parent_id: int | None) -> None:
+        players = sorted({user for user in view.players or () if user != view.bot_id})
+        text = words.say(
+            "bot.abandoned",
+            players=" ".join(replies.mention(user) for user in players),
+            title=view.spec.title,
+            id=view.id,
+            game=view.game,
+        )
+        allowed = discord.AllowedMentions(
+            everyone=False, roles=False, users=[discord.Object(user) for user in players]
+        )
+        if parent_id is not None:
+            parent = self.client.get_partial_messageable(parent_id, guild_id=view.guild_id)
+            try:
+                await parent.send(text, allowed_mentions=allowed)
+                return
+            except (discord.NotFound, discord.Forbidden):
+                pass  # the parent is gone too, or closed to Kamen: each player hears it alone
+        for user_id in players:
+            user = await self.client.fetch_user(user_id)
+            await user.send(text, allowed_mentions=allowed)
