@@ -393,7 +393,16 @@ class Actions(Table):
     @guarded
     async def show_board(self, interaction: discord.Interaction, spec: GameSpec) -> None:
         view = await self.service.view(channel_id=self._channel_id(interaction), game=spec.name)
-        response = await interaction.response.send_message(**self.board(view).send_kwargs())
+        out = self.board(view)
+        if view.to_move_id != interaction.user.id:
+            # Someone just looking: the board for their eyes only, no ping, and the live
+            # board (with its menu) stays where it is.
+            look = replies.Outgoing(out.content, out.embed, out.image, out.image_name)
+            kwargs = look.send_kwargs()
+            kwargs["allowed_mentions"] = discord.AllowedMentions.none()
+            await interaction.response.send_message(**kwargs, ephemeral=True)
+            return
+        response = await interaction.response.send_message(**out.send_kwargs())
         if response.message_id is not None:
             await self.adopt_board(view, response.message_id)
 

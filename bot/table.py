@@ -24,6 +24,7 @@ from typing import Any, Concatenate, ParamSpec, TypeVar, cast
 
 import discord
 
+import words
 from bot import components, images, replies
 from games.base import MoveInfo
 from matches import GameView, MatchError, MatchService, MoveResult, StaleAction, Status
@@ -107,6 +108,7 @@ class Table:
         self.names: OrderedDict[int, str] = OrderedDict()
         self._tasks: set[asyncio.Task[Any]] = set()
         self._thinking: set[int] = set()
+        self._ping_locks: dict[int, asyncio.Lock] = {}  # by game id: one ping at a time
 
     # ---------------------------------------------------------------- names
 
@@ -216,7 +218,8 @@ class Table:
     # ---------------------------------------------------------------- after a move
 
     async def after_move(self, result: MoveResult, *, new_message: bool) -> None:
-        """What follows a committed move once its reply is out: results, the bot's turn."""
+        """What follows a committed move once its reply is out: results, the bot's turn,
+        and the turn's notification (a board posted as a new message notifies by itself)."""
         view = result.view
         for _ in range(1 + len(result.passes)):  # a pass the bot played for a player counts
             self.metrics.move_played(view.game)
@@ -224,6 +227,34 @@ class Table:
             await self.announce_end(view, new_message=new_message)
         elif view.bot_to_move:
             self.let_bot_move(view)
+        elif not new_message and view.to_move_id != result.mover_id:
+            await self.ping_turn(view)
+
+    async def ping_turn(self, view: GameView) -> None:
+        """Tell the player to move that it is their turn, with a new message that notifies
+        them alone (an edited board notifies nobody); the previous ping goes."""
+        user = view.to_move_id
+        if user is None or user == view.bot_id or not await self.service.pings_on(user):
+            return
+        # One game's pings one at a time, read afresh: quick moves must neither delete a
+        # ping twice nor leave one behind.
+        async with self._ping_locks.setdefault(view.id, asyncio.Lock()):
+            now = await self.service.view(game_id=view.id)
+            if now.ply != view.ply or now.to_move_id != user:
+                return  # the game moved on meanwhile: that move pings
+            channel = self.client.get_partial_messageable(view.channel_id, guild_id=view.guild_id)
+            text = words.say(
+                "bot.your-turn",
+                player=replies.mention(user),
+                title=view.spec.title,
+                id=view.id,
+                ply=view.ply + 1,
+            )
+            message = await channel.send(text, allowed_mentions=replies.mentions_of(user))
+            await self.service.ping_sent(view.id, message.id)
+            if now.ping_message_id is not None:  # no pile of old pings: the last one is enough
+                with contextlib.suppress(discord.NotFound, discord.Forbidden):
+                    await channel.get_partial_message(now.ping_message_id).delete()
 
     async def announce_end(self, view: GameView, *, new_message: bool) -> None:
         """Say publicly how a game ended (unless the reply already did, as a new message),

@@ -132,6 +132,7 @@ TEXTS: dict[str, str] = {
         "{player}, half of your time for this move is gone: move by <t:{deadline}:R>."
         " It is move {ply} in {title} game #{id}."
     ),
+    "bot.your-turn": "{player}, your move in {title} game #{id} (move {ply}).",
     # ------------------------------------------------------------ Kamen's own troubles
     "bot.downtime": (
         "Kamen was away for {minutes} minutes; the clocks were stopped. {title} game #{id}"
