@@ -228,7 +228,10 @@ class Table:
         elif view.bot_to_move:
             self.let_bot_move(view)
         elif not new_message and view.to_move_id != result.mover_id:
-            await self.ping_turn(view)
+            try:
+                await self.ping_turn(view)
+            except discord.HTTPException as error:  # the move stands; the board says it too
+                log.warning("game #%s: the turn's ping could not be sent: %s", view.id, error)
 
     async def ping_turn(self, view: GameView) -> None:
         """Tell the player to move that it is their turn, with a new message that notifies
