@@ -249,8 +249,9 @@ class Actions(Table):
                 content=played, embed=None, attachments=[], view=None
             )
             await self.update_board(result.view, out)
-        elif clicked == result.view.message_id:
+        elif clicked is not None and clicked == result.view.message_id:
             await interaction.response.edit_message(**out.edit_kwargs())
+            await self.shown(result.view, clicked)
         else:  # a board shown in a reply (after a stale click): the public one changes too
             await interaction.response.edit_message(
                 content=played, embed=None, attachments=[], view=None
@@ -383,6 +384,7 @@ class Actions(Table):
         clicked = interaction.message.id if interaction.message is not None else None
         if clicked is not None and clicked == view.message_id:
             await interaction.response.edit_message(**out.edit_kwargs())
+            await self.shown(view, clicked)
             await interaction.followup.send(text, allowed_mentions=replies.MENTION_USERS)
             return
         await interaction.response.send_message(text, allowed_mentions=replies.MENTION_USERS)

@@ -24,6 +24,7 @@ from discord import app_commands
 import words
 from bot import commands, components
 from bot.actions import Actions
+from bot.boards import BoardKeeper
 from bot.sweeper import Sweeper
 from bot.upkeep import Upkeep
 from matches import Clock, MatchService, Store, system_clock
@@ -73,6 +74,7 @@ class KamenMixin:
         self._started = False
         self._sweeper_task: asyncio.Task[None] | None = None
         self._beat_task: asyncio.Task[None] | None = None
+        self._repair_task: asyncio.Task[None] | None = None
 
     async def setup_hook(self) -> None:
         me = self.user  # type: ignore[attr-defined]
@@ -118,6 +120,9 @@ class KamenMixin:
         self._beat_task = asyncio.create_task(
             self.upkeep.beat_forever(self.settings.heartbeat_interval)
         )
+        self._repair_task = asyncio.create_task(
+            BoardKeeper(self.actions).run_forever(self.settings.repair_interval)
+        )
         sweeper = Sweeper(self.actions)
         self._sweeper_task = asyncio.create_task(
             self.actions.service.run_sweeper(
@@ -162,7 +167,7 @@ class KamenMixin:
             )
 
     async def close(self) -> None:
-        for task in (self._sweeper_task, self._beat_task):
+        for task in (self._sweeper_task, self._beat_task, self._repair_task):
             if task is not None:  # stopped before the store closes, not in the middle of a write
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):

@@ -74,6 +74,13 @@ def guarded(
                 )
             except MatchError as error:
                 await replies.refuse(interaction, error)
+            except discord.HTTPException as error:
+                # Discord refused or lost our answer: what was committed stands, and the
+                # board keeper brings the board up to date (bot/boards.py).
+                log.warning(
+                    "answering interaction %s failed: %s %s", interaction.id, error.status, error
+                )
+                await replies.apologise(interaction)
             except Exception:
                 self.metrics.error(kind)
                 log.exception(
@@ -170,11 +177,16 @@ class Table:
         """`message_id` is now the game's board: the old one (in the same channel) loses its
         components. A game that just moved to a thread has its challenge as the old one."""
         old = view.message_id
+        await self.shown(view, message_id)
         if old == message_id:
             return
-        await self.service.set_board_message(view.id, message_id)
         if old is not None and strip_old:
             self.spawn(self._strip(view.channel_id, old), f"strip the old board of #{view.id}")
+
+    async def shown(self, view: GameView, message_id: int) -> None:
+        """Record that `message_id` now shows the game as `view` has it (the reconciler
+        repairs a board whose record lags behind the game)."""
+        await self.service.board_shown(view.id, message_id, view.ply, view.status)
 
     async def _strip(self, channel_id: int, message_id: int) -> None:
         channel = self.client.get_partial_messageable(channel_id)
@@ -191,6 +203,8 @@ class Table:
             await channel.get_partial_message(view.message_id).edit(**out.edit_kwargs())
         except discord.NotFound:
             await self.send_board(view, out)
+            return
+        await self.shown(view, view.message_id)
 
     async def refuse_stale(
         self, interaction: discord.Interaction, error: MatchError, game_id: int | None

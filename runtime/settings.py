@@ -51,6 +51,7 @@ class Settings:
     challenge_ttl: float = 24 * 3600.0
     sweep_interval: float = 5.0
     heartbeat_interval: float = 10.0  # how often Kamen writes that it is alive (clock credit)
+    repair_interval: float = 30.0  # how often boards that lag behind their game are repaired
     ai_workers: int = 1
     move_menu_max: int = 25
     clock_offset_file: Path | None = None
@@ -77,6 +78,7 @@ class Settings:
             challenge_ttl=_seconds(env, "KAMEN_CHALLENGE_TTL", 24 * 3600.0),
             sweep_interval=_seconds(env, "KAMEN_SWEEP_INTERVAL", 5.0),
             heartbeat_interval=_seconds(env, "KAMEN_HEARTBEAT_INTERVAL", 10.0),
+            repair_interval=_seconds(env, "KAMEN_REPAIR_INTERVAL", 30.0),
             ai_workers=_integer(env, "KAMEN_AI_WORKERS", low=1) or 1,
             move_menu_max=min(_integer(env, "KAMEN_MOVE_MENU_MAX", low=2) or 25, 25),
             clock_offset_file=_path(env, "KAMEN_CLOCK_OFFSET_FILE"),
