@@ -5,46 +5,19 @@ from __future__ import annotations
 import asyncio
 import inspect
 import sqlite3
-from collections.abc import AsyncIterator
 from dataclasses import replace
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from matches.records import FirstChoice, GuildSettings, Status, StoredGame
+from matches.records import FirstChoice, GuildSettings, Status
 from matches.storage import ChannelBusy, Store, StoreError
 from store import DEFAULT_DATABASE_URL, database_url, open_store, store_for
 from store.schema import migrations
 from store.sqlite import MIGRATIONS, SqliteStore
-
-NOW = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
-
-
-def a_game(**changes: Any) -> StoredGame:
-    game = StoredGame(
-        guild_id=1,
-        channel_id=10,
-        game="oska",
-        status=Status.ACTIVE,
-        challenger_id=100,
-        created_at=NOW,
-        updated_at=NOW,
-        opponent_id=200,
-        first_id=100,
-        second_id=200,
-    )
-    return replace(game, **changes)
-
-
-@pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[SqliteStore]:
-    opened = SqliteStore(tmp_path / "kamen.db")
-    await opened.open()
-    yield opened
-    await opened.close()
-
+from tests.store_support import NOW, a_game
 
 # ----------------------------------------------------------------- connection
 

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import Iterator
 from dataclasses import replace
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -19,33 +19,9 @@ import pytest
 from matches.records import Status, StoredGame, UserSettings
 from store.schema import migrations
 from store.sqlite import ID_LIMIT, MIGRATIONS, SqliteStore
+from tests.store_support import NOW, a_game
 
-NOW = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 DAY = timedelta(days=1)
-
-
-def a_game(**changes: Any) -> StoredGame:
-    game = StoredGame(
-        guild_id=1,
-        channel_id=10,
-        game="oska",
-        status=Status.ACTIVE,
-        challenger_id=100,
-        created_at=NOW,
-        updated_at=NOW,
-        opponent_id=200,
-        first_id=100,
-        second_id=200,
-    )
-    return replace(game, **changes)
-
-
-@pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[SqliteStore]:
-    opened = SqliteStore(tmp_path / "kamen.db")
-    await opened.open()
-    yield opened
-    await opened.close()
 
 
 def column(path: Path, sql: str, *params: Any) -> list[Any]:

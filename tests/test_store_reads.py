@@ -11,12 +11,9 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 import threading
-from collections.abc import AsyncIterator
 from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
-
-import pytest
 
 from matches.records import GuildSettings, Status, StoredGame
 from store.sqlite import SqliteStore
@@ -73,14 +70,6 @@ class WriteLock:
     async def __aexit__(self, *_: object) -> None:
         self.let_go.set()
         await asyncio.to_thread(self._thread.join)
-
-
-@pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[SqliteStore]:
-    opened = SqliteStore(tmp_path / "kamen.db")
-    await opened.open()
-    yield opened
-    await opened.close()
 
 
 async def test_reads_return_while_a_write_waits_for_the_lock(store: SqliteStore) -> None:
