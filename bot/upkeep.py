@@ -79,9 +79,7 @@ class Upkeep:
             id=view.id,
             game=view.game,
         )
-        allowed = discord.AllowedMentions(
-            everyone=False, roles=False, users=[discord.Object(user) for user in players]
-        )
+        allowed = replies.mentions_of(*players)
         if parent_id is not None:
             parent = self.client.get_partial_messageable(parent_id, guild_id=view.guild_id)
             try:
