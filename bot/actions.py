@@ -9,7 +9,6 @@ server allows it and the bot may create threads, else in the channel.
 
 from __future__ import annotations
 
-import io
 import logging
 import re
 from collections.abc import Awaitable, Callable, Mapping
@@ -19,6 +18,7 @@ import discord
 
 import words
 from bot import components, images, options, replies
+from bot.answers import Answer
 from bot.options import MAX_RECORD_OPTION
 from bot.table import Table, guarded
 from games.base import GameSpec
@@ -49,12 +49,14 @@ class Actions(Table):
     @guarded
     async def challenge(
         self,
-        interaction: discord.Interaction,
+        answer: Answer,
         spec: GameSpec,
         values: Mapping[str, object],
         names: Mapping[str, str],
     ) -> None:
         """`/<game> challenge` with its options as they came (each is checked first)."""
+        interaction = answer.interaction
+        answer.public = True
         terms = options.terms(spec, values, names)
         opponent, level, time = terms.opponent, terms.level, terms.time
         variant = list(terms.variant)
@@ -90,49 +92,44 @@ class Actions(Table):
             async def start(channel_id: int) -> GameView:
                 return await challenge(channel_id, kamen.id)
 
-            await self._start_now(interaction, spec, who, kamen.display_name, start)
+            await self._start_now(answer, spec, who, kamen.display_name, start)
             return
         view = await challenge(self._channel_id(interaction), opponent_id)
-        await self._post_challenge(interaction, view, choice)
+        await self._post_challenge(answer, view, choice)
 
-    async def _post_challenge(
-        self, interaction: discord.Interaction, view: GameView, choice: FirstChoice
-    ) -> None:
+    async def _post_challenge(self, answer: Answer, view: GameView, choice: FirstChoice) -> None:
         out = replies.challenge(view, choice, components.challenge_view(view))
-        response = await interaction.response.send_message(**out.send_kwargs())
-        if response.message_id is not None:
-            await self.service.set_board_message(view.id, response.message_id)
+        message_id = await answer.send(out)
+        if message_id is not None:
+            await self.service.set_board_message(view.id, message_id)
 
     async def _start_now(
         self,
-        interaction: discord.Interaction,
+        answer: Answer,
         spec: GameSpec,
         against: str,
         against_name: str,
         start: Callable[[int], Awaitable[GameView]],
     ) -> None:
         """A game that begins without an Accept: in a new thread when allowed, else right here."""
+        interaction = answer.interaction
         if not await self._threads_allowed(interaction):
             view = await start(self._channel_id(interaction))
-            response = await interaction.response.send_message(**self.board(view).send_kwargs())
-            if response.message_id is not None:
-                await self.adopt_board(view, response.message_id)
+            message_id = await answer.send(self.board(view))
+            if message_id is not None:
+                await self.adopt_board(view, message_id)
             if view.bot_to_move:
                 self.let_bot_move(view)
             return
         text = words.say(
             "bot.starts-game", player=interaction.user.mention, title=spec.title, against=against
         )
-        response = await interaction.response.send_message(
-            text, allowed_mentions=replies.MENTION_USERS
-        )
-        assert response.message_id is not None and isinstance(
-            interaction.channel, discord.TextChannel
-        )
+        message_id = await answer.send(text)
+        assert message_id is not None and isinstance(interaction.channel, discord.TextChannel)
         name = replies.thread_name(spec, interaction.user.display_name, against_name)
         thread = await interaction.channel.create_thread(
             name=name,
-            message=discord.Object(response.message_id),
+            message=discord.Object(message_id),
             auto_archive_duration=ARCHIVE_MINUTES,
         )
         try:
@@ -149,20 +146,20 @@ class Actions(Table):
             self.let_bot_move(view)
 
     @guarded
-    async def answer_challenge(
-        self, interaction: discord.Interaction, answer: str, game_id: int
-    ) -> None:
+    async def answer_challenge(self, answer: Answer, what: str, game_id: int) -> None:
+        interaction = answer.interaction
         user = interaction.user.id
-        if answer == "decline":
+        if what == "decline":
             view = await self.service.decline(game_id, user, guild_id=interaction.guild_id)
-        elif answer == "cancel":
+        elif what == "cancel":
             view = await self.service.cancel(game_id, user, guild_id=interaction.guild_id)
         else:
-            await self._accept(interaction, game_id)
+            await self._accept(answer, game_id)
             return
-        await interaction.response.edit_message(**replies.closed_challenge(view).edit_kwargs())
+        await answer.update(replies.closed_challenge(view))
 
-    async def _accept(self, interaction: discord.Interaction, game_id: int) -> None:
+    async def _accept(self, answer: Answer, game_id: int) -> None:
+        interaction = answer.interaction
         offered = await self.service.may_accept(
             game_id, interaction.user.id, guild_id=interaction.guild_id
         )
@@ -171,14 +168,13 @@ class Actions(Table):
             game_id, interaction.user.id, channel_id=thread_id, guild_id=interaction.guild_id
         )
         if thread_id is None:
-            await interaction.response.edit_message(**self.board(view).edit_kwargs())
+            await answer.update(self.board(view))
             if interaction.message is not None:
                 await self.adopt_board(view, interaction.message.id)
-            return
-        await interaction.response.edit_message(
-            **replies.moved_to_thread(view, thread_id).edit_kwargs()
-        )
-        await self.send_board(view, self.board(view), strip_old=False)
+        else:
+            await answer.update(replies.moved_to_thread(view, thread_id))
+            await self.send_board(view, self.board(view), strip_old=False)
+        await self.tell_turn(view, interaction.user.id)
 
     async def _thread_for(self, interaction: discord.Interaction, offered: GameView) -> int | None:
         """The thread the accepted game goes to: one started on the challenge message."""
@@ -213,27 +209,28 @@ class Actions(Table):
     # ---------------------------------------------------------------- moving
 
     @guarded
-    async def move_by_command(
-        self, interaction: discord.Interaction, spec: GameSpec, text: str
-    ) -> None:
+    async def move_by_command(self, answer: Answer, spec: GameSpec, text: str) -> None:
+        interaction = answer.interaction
+        answer.public = True
         result = await self.service.move(
             interaction.user.id, text, channel_id=self._channel_id(interaction), game=spec.name
         )
-        response = await interaction.response.send_message(**self.board_after(result).send_kwargs())
-        if response.message_id is not None:
-            await self.adopt_board(result.view, response.message_id)
+        message_id = await answer.send(self.board_after(result))
+        if message_id is not None:
+            await self.adopt_board(result.view, message_id)
         await self.after_move(result, new_message=True)
 
     @guarded
     async def move_by_menu(
         self,
-        interaction: discord.Interaction,
+        answer: Answer,
         game_id: int,
         ply: int,
         move: str,
         *,
         second_step: bool = False,
     ) -> None:
+        interaction = answer.interaction
         result = await self.service.move(
             interaction.user.id,
             move,
@@ -243,26 +240,18 @@ class Actions(Table):
         )
         out = self.board_after(result)
         clicked = interaction.message.id if interaction.message is not None else None
-        played = words.say("bot.you-played", move=result.move)
-        if second_step:
-            await interaction.response.edit_message(
-                content=played, embed=None, attachments=[], view=None
-            )
-            await self.update_board(result.view, out)
-        elif clicked is not None and clicked == result.view.message_id:
-            await interaction.response.edit_message(**out.edit_kwargs())
+        played = replies.Outgoing(words.say("bot.you-played", move=result.move))
+        if not second_step and clicked is not None and clicked == result.view.message_id:
+            await answer.update(out)
             await self.shown(result.view, clicked)
-        else:  # a board shown in a reply (after a stale click): the public one changes too
-            await interaction.response.edit_message(
-                content=played, embed=None, attachments=[], view=None
-            )
+        else:  # a destination menu, or a board shown in a reply (after a stale click)
+            await answer.update(played)
             await self.update_board(result.view, out)
         await self.after_move(result, new_message=False)
 
     @guarded
-    async def pick_piece(
-        self, interaction: discord.Interaction, game_id: int, ply: int, square: str
-    ) -> None:
+    async def pick_piece(self, answer: Answer, game_id: int, ply: int, square: str) -> None:
+        interaction = answer.interaction
         view = await self.service.view(game_id=game_id, guild_id=interaction.guild_id)
         # the service says whether this user may move here now (and refuses an old board)
         moves = await self.service.choices_for(
@@ -275,8 +264,8 @@ class Actions(Table):
         if not moves:
             raise BadInput("bot.refuse.no-move-from", square=square)
         menu = components.destination_view(view, moves)
-        await interaction.response.send_message(
-            words.say("bot.moves-from", square=square), view=menu, ephemeral=True
+        await answer.say(
+            replies.Outgoing(words.say("bot.moves-from", square=square), components=menu)
         )
 
     async def autocomplete(
@@ -308,41 +297,42 @@ class Actions(Table):
     @guarded
     async def ask_resign(
         self,
-        interaction: discord.Interaction,
+        answer: Answer,
         game_id: int | None = None,
         ply: int | None = None,
         spec: GameSpec | None = None,
     ) -> None:
+        interaction = answer.interaction
         view = await self._game(interaction, game_id, spec)
         if view.status is not Status.ACTIVE:
             raise GameOver("bot.refuse.resign-over")
         if view.side_of(interaction.user.id) is None:
             raise NotAPlayer()
-        await interaction.response.send_message(
-            words.say("bot.resign.confirm", id=view.id, title=view.spec.title),
-            view=components.resign_confirm_view(view.id, view.ply),
-            ephemeral=True,
-        )
+        confirm = words.say("bot.resign.confirm", id=view.id, title=view.spec.title)
+        menu = components.resign_confirm_view(view.id, view.ply)
+        await answer.say(replies.Outgoing(confirm, components=menu))
 
     @guarded
-    async def resign(self, interaction: discord.Interaction, *, game_id: int) -> None:
+    async def resign(self, answer: Answer, *, game_id: int) -> None:
+        interaction = answer.interaction
         view = await self.service.resign(
             interaction.user.id, game_id=game_id, guild_id=interaction.guild_id
         )
-        resigned = words.say("bot.resigned", id=view.id)
-        await interaction.response.edit_message(content=resigned, view=None)
+        await answer.update(replies.Outgoing(words.say("bot.resigned", id=view.id)))
         await self.update_board(view, self.board(view))
         await self.announce_end(view, new_message=False)
 
     @guarded
     async def draw(
         self,
-        interaction: discord.Interaction,
+        answer: Answer,
         *,
         game_id: int | None = None,
         ply: int | None = None,
         spec: GameSpec | None = None,
     ) -> None:
+        interaction = answer.interaction
+        answer.public = True
         user = interaction.user.id
         channel_id = self._channel_id(interaction) if game_id is None else None
         result = await self.service.offer_draw(
@@ -365,51 +355,60 @@ class Actions(Table):
                 player=replies.mention(user),
                 game=view.game,
             )
-        await self._answer_on_board(interaction, view, out, text)
+        await self._answer_on_board(answer, view, out, text)
         if result.event is DrawEvent.ACCEPTED:
             await self.announce_end(view, new_message=True)
 
     @guarded
-    async def decline_draw(self, interaction: discord.Interaction, game_id: int, ply: int) -> None:
+    async def decline_draw(self, answer: Answer, game_id: int, ply: int) -> None:
+        interaction = answer.interaction
         result = await self.service.decline_draw(
             interaction.user.id, game_id=game_id, expected_ply=ply, guild_id=interaction.guild_id
         )
         text = words.say("bot.draw.declined", player=replies.mention(interaction.user.id))
-        await self._answer_on_board(interaction, result.view, self.board(result.view), text)
+        await self._answer_on_board(answer, result.view, self.board(result.view), text)
 
     async def _answer_on_board(
-        self, interaction: discord.Interaction, view: GameView, out: replies.Outgoing, text: str
+        self, answer: Answer, view: GameView, out: replies.Outgoing, text: str
     ) -> None:
         """Reply with `text` in public, and show the changed board (in place when clicked there)."""
-        clicked = interaction.message.id if interaction.message is not None else None
+        message = answer.interaction.message
+        clicked = message.id if message is not None else None
         if clicked is not None and clicked == view.message_id:
-            await interaction.response.edit_message(**out.edit_kwargs())
+            await answer.update(out)
             await self.shown(view, clicked)
-            await interaction.followup.send(text, allowed_mentions=replies.MENTION_USERS)
+            await answer.follow(text)
             return
-        await interaction.response.send_message(text, allowed_mentions=replies.MENTION_USERS)
+        await answer.send(text)
         await self.update_board(view, out)
 
     # ---------------------------------------------------------------- looking
 
     @guarded
-    async def show_board(self, interaction: discord.Interaction, spec: GameSpec) -> None:
+    async def show_board(self, answer: Answer, spec: GameSpec) -> None:
+        interaction = answer.interaction
         view = await self.service.view(channel_id=self._channel_id(interaction), game=spec.name)
         out = self.board(view)
         if view.to_move_id != interaction.user.id:
             # Someone just looking: the board for their eyes only, no ping, and the live
             # board (with its menu) stays where it is.
-            look = replies.Outgoing(out.content, out.embed, out.image, out.image_name)
-            kwargs = look.send_kwargs()
-            kwargs["allowed_mentions"] = discord.AllowedMentions.none()
-            await interaction.response.send_message(**kwargs, ephemeral=True)
+            look = replies.Outgoing(
+                out.content,
+                out.embed,
+                out.image,
+                out.image_name,
+                mentions=discord.AllowedMentions.none(),
+            )
+            await answer.say(look)
             return
-        response = await interaction.response.send_message(**out.send_kwargs())
-        if response.message_id is not None:
-            await self.adopt_board(view, response.message_id)
+        answer.public = True
+        message_id = await answer.send(out)
+        if message_id is not None:
+            await self.adopt_board(view, message_id)
 
     @guarded
-    async def history(self, interaction: discord.Interaction, spec: GameSpec, game: object) -> None:
+    async def history(self, answer: Answer, spec: GameSpec, game: object) -> None:
+        interaction = answer.interaction
         view = await self._game(interaction, options.game_id("game", game), spec)
         first, second = view.players or (view.challenger_id, view.opponent_id)
         record = await self.service.export_record(
@@ -419,35 +418,35 @@ class Actions(Table):
             first_name=await self.display_name(first),
             second_name=await self.display_name(second),
         )
-        file = discord.File(io.BytesIO(record.encode()), f"{view.game}-{view.id}.txt")
-        await interaction.response.send_message(replies.history(view), file=file, ephemeral=True)
+        name = f"{view.game}-{view.id}.txt"
+        await answer.say(
+            replies.Outgoing(replies.history(view), image=record.encode(), image_name=name)
+        )
 
     @guarded
-    async def replay(self, interaction: discord.Interaction, spec: GameSpec, game: object) -> None:
-        view = await self._game(interaction, options.game_id("game", game), spec)
-        await interaction.response.defer(thinking=True)
+    async def replay(self, answer: Answer, spec: GameSpec, game: object) -> None:
+        view = await self._game(answer.interaction, options.game_id("game", game), spec)
+        await answer.defer(public=True)  # a long game's GIF takes a while
         gif = await images.replay_of(view, self.players(view), self.picture_pool)
-        file = discord.File(io.BytesIO(gif), f"{view.game}-{view.id}.gif")
-        await interaction.followup.send(
-            words.say("bot.replay", title=view.spec.title, id=view.id, ply=view.ply), file=file
+        text = words.say("bot.replay", title=view.spec.title, id=view.id, ply=view.ply)
+        await answer.send(
+            replies.Outgoing(text, image=gif, image_name=f"{view.game}-{view.id}.gif")
         )
 
     @guarded
-    async def rules(self, interaction: discord.Interaction, spec: GameSpec) -> None:
+    async def rules(self, answer: Answer, spec: GameSpec) -> None:
         png = images.board_png(spec.new())
-        file = discord.File(io.BytesIO(png), replies.BOARD_FILE)
-        await interaction.response.send_message(
-            embed=replies.rules(spec), file=file, ephemeral=True
-        )
+        await answer.say(replies.Outgoing("", replies.rules(spec), png))
 
     @guarded
-    async def list_games(self, interaction: discord.Interaction) -> None:
-        guild_id = self._guild_id(interaction)
+    async def list_games(self, answer: Answer) -> None:
+        guild_id = self._guild_id(answer.interaction)
         views = await self.service.active_games(guild_id)
-        await interaction.response.send_message(replies.games_list(views, guild_id), ephemeral=True)
+        await answer.say(replies.games_list(views, guild_id))
 
     @guarded
-    async def server_settings(self, interaction: discord.Interaction, value: object) -> None:
+    async def server_settings(self, answer: Answer, value: object) -> None:
+        interaction = answer.interaction
         guild_id = self._guild_id(interaction)
         # Whatever Discord's command permissions say (a server may open them to everyone).
         if not interaction.permissions.manage_guild:
@@ -460,30 +459,30 @@ class Actions(Table):
         text = words.say(
             "bot.settings.threads.on" if current.threads else "bot.settings.threads.off"
         )
-        await interaction.response.send_message(text, ephemeral=True)
+        await answer.say(text)
 
     @guarded
-    async def my_settings(self, interaction: discord.Interaction, value: object) -> None:
+    async def my_settings(self, answer: Answer, value: object) -> None:
         """`/kamen me`: a player's own settings (turn notifications), seen or changed."""
         pings = options.flag("pings", value)
-        user = interaction.user.id
+        user = answer.interaction.user.id
         if pings is not None:
             await self.service.set_pings(user, pings)
         on = await self.service.pings_on(user) if pings is None else pings
-        await interaction.response.send_message(
-            words.say("bot.pings.on" if on else "bot.pings.off"), ephemeral=True
-        )
+        await answer.say(words.say("bot.pings.on" if on else "bot.pings.off"))
 
     # ---------------------------------------------------------------- importing
 
     @guarded
     async def import_game(
         self,
-        interaction: discord.Interaction,
+        answer: Answer,
         spec: GameSpec,
         values: Mapping[str, object],
     ) -> None:
         """`/<game> import` with its options as they came (each is checked first)."""
+        interaction = answer.interaction
+        answer.public = True
         terms = options.terms(spec, values, {})
         opponent, time, level = terms.opponent, terms.time, terms.level
         record = options.text("record", values.get("record"), low=1, high=MAX_RECORD_OPTION)
@@ -519,15 +518,15 @@ class Actions(Table):
             async def start(channel_id: int) -> GameView:
                 return await start_import(channel_id)
 
-            await self._start_now(interaction, spec, against, name, start)
+            await self._start_now(answer, spec, against, name, start)
             return
         view = await start_import(self._channel_id(interaction))
-        await self._post_challenge(interaction, view, choice)
+        await self._post_challenge(answer, view, choice)
 
     # ---------------------------------------------------------------- odds and ends
 
     async def unknown_component(self, interaction: discord.Interaction) -> None:
-        await replies.say(interaction, words.say("bot.unknown-button"))
+        await Answer(interaction).say(words.say("bot.unknown-button"))
 
     async def _game(
         self, interaction: discord.Interaction, game_id: int | None, spec: GameSpec | None
@@ -570,11 +569,11 @@ class Actions(Table):
                 return True
             raise BadInput("bot.refuse.foreign-component")
         except MatchError as error:
-            await replies.refuse(interaction, error)
+            await Answer(interaction).refuse(error)
         except Exception:
             self.metrics.error("component")
             log.exception("checking the message of component interaction %s", interaction.id)
-            await replies.apologise(interaction)
+            await Answer(interaction).apologise()
         return False
 
     @staticmethod

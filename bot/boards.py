@@ -11,7 +11,9 @@ it is gone), tells the player to move, and lets Kamen move where it is its turn.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+from datetime import timedelta
 
 import discord
 
@@ -22,6 +24,10 @@ log = logging.getLogger(__name__)
 
 # Kept in step: the live games and the results (a challenge's message is not a board).
 REPAIRED = (Status.ACTIVE, Status.FINISHED)
+# A game that changed this recently may have its answer still on the way (the reply
+# posted, its message id not yet recorded): the keeper leaves it to its handler.
+SETTLE = timedelta(seconds=3)
+RETRY_AFTER = 3.5  # seconds from a failed answer to the first repair
 
 
 class BoardKeeper:
@@ -33,10 +39,14 @@ class BoardKeeper:
     async def repair_all(self) -> int:
         """Bring every lagging board up to date; how many were repaired."""
         repaired = 0
-        for view in await self.table.service.lagging_boards():
+        service = self.table.service
+        settled = service.clock() - SETTLE
+        for view in await service.lagging_boards():
             # A board never recorded (a game from before boards were recorded) is left as it
             # is: only a board known to show an older state of its game is repaired.
             if view.status not in REPAIRED or view.board_ply is None:
+                continue
+            if view.updated_at > settled:
                 continue
             try:
                 await self.repair(view)
@@ -57,10 +67,15 @@ class BoardKeeper:
             await table.ping_turn(view)
 
     async def run_forever(self, interval: float) -> None:
-        """Repair now, then every `interval` seconds; a failed pass is logged, not fatal."""
+        """Repair now, then every `interval` seconds, and soon after an answer failed
+        (`Table.repair_soon`); a failed pass is logged, not fatal."""
+        lagging = self.table.lagging
         while True:
+            lagging.clear()
             try:
                 await self.repair_all()
             except Exception:
                 log.exception("repairing the boards failed; trying again in %s s", interval)
-            await asyncio.sleep(interval)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(lagging.wait(), interval)
+                await asyncio.sleep(RETRY_AFTER)  # Discord's trouble may last a moment

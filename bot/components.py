@@ -44,7 +44,7 @@ class Handlers(Protocol):
     components need not import the handlers that build them."""
 
     async def answer_challenge(
-        self, interaction: discord.Interaction, answer: str, game_id: int
+        self, interaction: discord.Interaction, what: str, game_id: int
     ) -> None: ...
 
     async def move_by_menu(
@@ -142,7 +142,7 @@ class ChallengeAnswer(
     async def callback(self, interaction: discord.Interaction) -> None:
         handlers = await checked(interaction, self.game_id)
         if handlers is not None:
-            await handlers.answer_challenge(interaction, answer=self.answer, game_id=self.game_id)
+            await handlers.answer_challenge(interaction, what=self.answer, game_id=self.game_id)
 
 
 def challenge_view(view: GameView) -> ui.View:

@@ -31,6 +31,7 @@ BOARD_FILE = "board.png"
 MAX_CONTENT = 2000
 # Only users are ever pinged, never roles or @everyone, whatever a name contains.
 MENTION_USERS = discord.AllowedMentions(everyone=False, roles=False, users=True)
+NO_MENTIONS = discord.AllowedMentions.none()
 
 
 def mention(user_id: int | None) -> str:
@@ -93,13 +94,14 @@ class Outgoing:
     image: bytes | None = None
     image_name: str = BOARD_FILE
     components: discord.ui.View | None = None
+    mentions: discord.AllowedMentions = MENTION_USERS  # a look at a board pings nobody
 
     def file(self) -> discord.File | None:
         return None if self.image is None else discord.File(io.BytesIO(self.image), self.image_name)
 
     def send_kwargs(self) -> dict[str, Any]:
         """For `send_message`, `followup.send` and `channel.send`."""
-        kwargs: dict[str, Any] = {"content": self.content, "allowed_mentions": MENTION_USERS}
+        kwargs: dict[str, Any] = {"content": self.content, "allowed_mentions": self.mentions}
         if self.embed is not None:
             kwargs["embed"] = self.embed
         file = self.file()
@@ -117,7 +119,7 @@ class Outgoing:
             "embed": self.embed,
             "attachments": [file] if file is not None else [],
             "view": self.components,
-            "allowed_mentions": MENTION_USERS,
+            "allowed_mentions": self.mentions,
         }
 
 
@@ -237,7 +239,11 @@ def board(
             time=time_text(view.move_seconds),
         )
     )
-    return Outgoing(ping_line(view), embed, png, BOARD_FILE, components)
+    # A live board names the player to move without notifying them: the turn's ping is
+    # a message of its own (Table.ping_turn), which a player may turn off. A result
+    # notifies both players.
+    mentions = NO_MENTIONS if view.status is Status.ACTIVE else MENTION_USERS
+    return Outgoing(ping_line(view), embed, png, BOARD_FILE, components, mentions)
 
 
 # ---------------------------------------------------------------- challenges
@@ -485,18 +491,6 @@ def stale_text(error: MatchError, view: GameView | None) -> str:
 # ---------------------------------------------------------------- refusals
 
 
-async def say(
-    interaction: discord.Interaction, message: Outgoing | str, *, ephemeral: bool = True
-) -> None:
-    """Reply, or follow up if the interaction was already answered (deferred)."""
-    out = Outgoing(clip(message)) if isinstance(message, str) else message
-    kwargs = out.send_kwargs()
-    if interaction.response.is_done():
-        await interaction.followup.send(ephemeral=ephemeral, **kwargs)
-    else:
-        await interaction.response.send_message(ephemeral=ephemeral, **kwargs)
-
-
 @dataclass(frozen=True, slots=True)
 class _Echoed:
     """A refusal's code with its parameters made safe to show (see `explain`)."""
@@ -529,24 +523,3 @@ def _echo(value: Any, key: str, templates: str) -> Any:
     if isinstance(value, tuple | list):
         return type(value)(_echo(item, key, templates) for item in value)
     return value
-
-
-async def refuse(
-    interaction: discord.Interaction, error: MatchError, extra: Outgoing | None = None
-) -> None:
-    """The one place a refusal reaches a player: an ephemeral reply saying what would be right."""
-    text = explain(error)
-    log.debug("refused %s: %s", interaction.id, text)
-    if extra is not None:
-        await say(interaction, extra)
-    else:
-        await say(interaction, clip(text))
-
-
-async def apologise(interaction: discord.Interaction) -> None:
-    """A fault of ours (logged by the caller): tell the player, never leave them hanging."""
-    text = words.say("bot.apology")
-    try:
-        await say(interaction, text)
-    except discord.HTTPException:
-        log.warning("could not even apologise for interaction %s", interaction.id)

@@ -26,6 +26,7 @@ import discord
 
 import words
 from bot import components, images, replies
+from bot.answers import Answer
 from games.base import MoveInfo
 from matches import GameView, MatchError, MatchService, MoveResult, StaleAction, Status
 from runtime.metrics import Metrics
@@ -48,12 +49,13 @@ INTERACTION_KINDS = {
 
 
 def guarded(
-    handler: Callable[Concatenate[T, discord.Interaction, P], Awaitable[None]],
+    handler: Callable[Concatenate[T, Answer, P], Awaitable[None]],
 ) -> Callable[Concatenate[T, discord.Interaction, P], Coroutine[Any, Any, None]]:
-    """Run an interaction handler so that every outcome is answered.
+    """Run an interaction handler so that every outcome is answered, in time.
 
-    A refusal of the service becomes an ephemeral reply (via `replies.refuse`),
-    a stale click also shows the current board, and a fault of ours is
+    The handler gets the interaction's `Answer`, which defers by itself when the
+    work takes long (bot/answers.py). A refusal of the service becomes a private
+    reply, a stale click also shows the current board, and a fault of ours is
     logged and apologised for: the player never sees "This interaction failed".
     Its time and its faults go to the metrics.
     """
@@ -64,23 +66,26 @@ def guarded(
     ) -> None:
         self.remember(interaction.user)
         kind = INTERACTION_KINDS.get(interaction.type, "other")
+        answer = Answer(interaction)
+        answer.watch()
         with self.metrics.timing(kind):
             try:
-                await handler(self, interaction, *args, **kwargs)
+                await handler(self, answer, *args, **kwargs)
             except StaleAction as error:
                 game_id = kwargs.get("game_id")
                 await self.refuse_stale(
-                    interaction, error, game_id if isinstance(game_id, int) else None
+                    answer, error, game_id if isinstance(game_id, int) else None
                 )
             except MatchError as error:
-                await replies.refuse(interaction, error)
+                await answer.refuse(error)
             except discord.HTTPException as error:
                 # Discord refused or lost our answer: what was committed stands, and the
-                # board keeper brings the board up to date (bot/boards.py).
+                # board keeper brings the board up to date (bot/boards.py), soon.
                 log.warning(
                     "answering interaction %s failed: %s %s", interaction.id, error.status, error
                 )
-                await replies.apologise(interaction)
+                self.repair_soon()
+                await answer.apologise()
             except Exception:
                 self.metrics.error(kind)
                 log.exception(
@@ -88,7 +93,9 @@ def guarded(
                     interaction.id,
                     getattr(interaction.command, "qualified_name", interaction.data),
                 )
-                await replies.apologise(interaction)
+                await answer.apologise()
+            finally:
+                answer.stop()
 
     return cast(Callable[Concatenate[T, discord.Interaction, P], Coroutine[Any, Any, None]], run)
 
@@ -116,6 +123,11 @@ class Table:
         self._tasks: set[asyncio.Task[Any]] = set()
         self._thinking: set[int] = set()
         self._ping_locks: dict[int, asyncio.Lock] = {}  # by game id: one ping at a time
+        self.lagging = asyncio.Event()  # set when a board may lag: the keeper looks soon
+
+    def repair_soon(self) -> None:
+        """A board may not show its game: the board keeper repairs it in a moment."""
+        self.lagging.set()
 
     # ---------------------------------------------------------------- names
 
@@ -206,18 +218,18 @@ class Table:
             return
         await self.shown(view, view.message_id)
 
-    async def refuse_stale(
-        self, interaction: discord.Interaction, error: MatchError, game_id: int | None
-    ) -> None:
+    async def refuse_stale(self, answer: Answer, error: MatchError, game_id: int | None) -> None:
         """A click on an old board: say so, and show the board as it is now."""
         view: GameView | None = None
         if game_id is not None:
             try:
-                view = await self.service.view(game_id=game_id)
+                view = await self.service.view(
+                    game_id=game_id, guild_id=answer.interaction.guild_id
+                )
             except MatchError:
                 view = None
         if view is None or view.status is not Status.ACTIVE:
-            await replies.refuse(interaction, error)
+            await answer.refuse(error)
             return
         current = self.board(view)
         out = replies.Outgoing(
@@ -227,13 +239,13 @@ class Table:
             current.image_name,
             current.components,
         )
-        await replies.refuse(interaction, error, out)
+        await answer.refuse(error, out)
 
     # ---------------------------------------------------------------- after a move
 
     async def after_move(self, result: MoveResult, *, new_message: bool) -> None:
         """What follows a committed move once its reply is out: results, the bot's turn,
-        and the turn's notification (a board posted as a new message notifies by itself)."""
+        and the turn's notification (a board notifies nobody by itself)."""
         view = result.view
         for _ in range(1 + len(result.passes)):  # a pass the bot played for a player counts
             self.metrics.move_played(view.game)
@@ -241,11 +253,17 @@ class Table:
             await self.announce_end(view, new_message=new_message)
         elif view.bot_to_move:
             self.let_bot_move(view)
-        elif not new_message and view.to_move_id != result.mover_id:
-            try:
-                await self.ping_turn(view)
-            except discord.HTTPException as error:  # the move stands; the board says it too
-                log.warning("game #%s: the turn's ping could not be sent: %s", view.id, error)
+        else:
+            await self.tell_turn(view, result.mover_id)
+
+    async def tell_turn(self, view: GameView, actor_id: int) -> None:
+        """Ping the player to move, unless they are the one who just acted."""
+        if view.to_move_id == actor_id:
+            return
+        try:
+            await self.ping_turn(view)
+        except discord.HTTPException as error:  # what was done stands; the board says it too
+            log.warning("game #%s: the turn's ping could not be sent: %s", view.id, error)
 
     async def ping_turn(self, view: GameView) -> None:
         """Tell the player to move that it is their turn, with a new message that notifies
@@ -340,6 +358,9 @@ class Table:
         async def run() -> None:
             try:
                 await work
+            except discord.HTTPException as error:  # a board left behind: repaired soon
+                log.warning("background work failed: %s: %s", what, error)
+                self.repair_soon()
             except Exception:
                 self.metrics.error("background")
                 log.exception("background work failed: %s", what)

@@ -24,6 +24,7 @@ async def test_a_menu_move_notifies_the_next_player_once_and_old_pings_go(tmp_pa
     async with process_table(tmp_path) as table:
         fake, ann, bob = table.fake, table.ann, table.bob
         thread, board = await start_game(table, "oware")
+        await fake.wait_for(lambda: bool(pings(fake, ann, thread)), what="Ann told to begin")
         moved = await fake.select(ann, board, "Pick a move", [options(board)[0]])
         assert moved.type == 7 and to_move(table, board) is bob  # the board was edited
         await fake.wait_for(lambda: bool(pings(fake, bob, thread)), what="Bob's ping")
@@ -32,12 +33,13 @@ async def test_a_menu_move_notifies_the_next_player_once_and_old_pings_go(tmp_pa
         assert ping not in fake.notifications(ann)  # Bob alone
 
         await fake.select(bob, board, "Pick a move", [options(board)[0]])
-        await fake.wait_for(lambda: bool(pings(fake, ann, thread)), what="Ann's ping")
+        await fake.wait_for(lambda: len(pings(fake, ann, thread)) == 2, what="Ann's ping")
         await fake.select(ann, board, "Pick a move", [options(board)[0]])
         await fake.wait_for(lambda: len(pings(fake, bob, thread)) == 2, what="Bob's next ping")
         await settle(fake)
-        # One notification per turn; in the thread only the latest ping is left.
-        assert len(pings(fake, bob, thread)) == 2 and len(pings(fake, ann, thread)) == 1
+        # One notification per turn (Ann's first when Bob accepted); in the thread only the
+        # latest ping is left.
+        assert len(pings(fake, bob, thread)) == 2 and len(pings(fake, ann, thread)) == 2
         left = [m for m in fake.messages(thread) if "your move in" in m.content]
         assert [m.id for m in left] == [pings(fake, bob, thread)[-1].id]
         fake.assert_no_violations()
@@ -53,6 +55,15 @@ async def test_a_player_who_turned_pings_off_is_not_pinged(tmp_path: Path) -> No
         await fake.select(ann, board, "Pick a move", [options(board)[0]])
         await settle(fake)
         assert to_move(table, board) is bob and pings(fake, bob, thread) == []
+        # Nor by a board posted as a new message (a move typed as a command): the board
+        # names him and notifies nobody.
+        await fake.select(bob, board, "Pick a move", [options(board)[0]])
+        before = len(fake.notifications(bob, channel=thread))
+        reply = await fake.slash(ann, thread, "oware move", move=options(board)[0])
+        assert reply.message is not None and not reply.ephemeral
+        assert to_move(table, reply.message) is bob  # a new board, naming Bob
+        await settle(fake)
+        assert len(fake.notifications(bob, channel=thread)) == before
 
 
 @pytest.mark.asyncio
@@ -62,6 +73,7 @@ async def test_an_onlooker_sees_the_board_privately_without_pinging_or_taking_th
     async with process_table(tmp_path) as table:
         fake, ann, bob, carol = table.fake, table.ann, table.bob, table.carol
         thread, board = await start_game(table, "oska")
+        await settle(fake)  # Ann's ping for the first move is out
         before = {user.id: len(fake.notifications(user)) for user in (ann, bob)}
         looked = await fake.slash(carol, thread, "oska board")
         assert looked.ephemeral and looked.attachments

@@ -113,9 +113,7 @@ def value_help(game: str, key: str, value: str, locale: str = DEFAULT_LOCALE) ->
     return say(code, locale) if has_text(code, locale) else None
 
 
-def option_help(
-    game: str, key: str, values: Sequence[str], locale: str = DEFAULT_LOCALE
-) -> str:
+def option_help(game: str, key: str, values: Sequence[str], locale: str = DEFAULT_LOCALE) -> str:
     """What a rule option does: `value: what it does; ...`, or the option's one sentence."""
     helps = [value_help(game, key, value, locale) for value in values]
     if all(helps):
