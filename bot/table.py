@@ -253,8 +253,8 @@ class Table:
             await self.announce_end(view, new_message=new_message)
         elif view.bot_to_move:
             self.let_bot_move(view)
-        else:
-            await self.tell_turn(view, result.mover_id)
+        else:  # off the handler's time: the answer is out, the ping is one more message
+            self.spawn(self.tell_turn(view, result.mover_id), f"the turn's ping in #{view.id}")
 
     async def tell_turn(self, view: GameView, actor_id: int) -> None:
         """Ping the player to move, unless they are the one who just acted."""
