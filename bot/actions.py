@@ -242,8 +242,9 @@ class Actions(Table):
         clicked = interaction.message.id if interaction.message is not None else None
         played = replies.Outgoing(words.say("bot.you-played", move=result.move))
         if not second_step and clicked is not None and clicked == result.view.message_id:
-            await answer.update(out)
-            await self.shown(result.view, clicked)
+            async with self.showing(result.view) as now:
+                await answer.update(out if now is result.view else self.board(now))
+                await self.shown(now, clicked)
         else:  # a destination menu, or a board shown in a reply (after a stale click)
             await answer.update(played)
             await self.update_board(result.view, out)
@@ -375,8 +376,9 @@ class Actions(Table):
         message = answer.interaction.message
         clicked = message.id if message is not None else None
         if clicked is not None and clicked == view.message_id:
-            await answer.update(out)
-            await self.shown(view, clicked)
+            async with self.showing(view) as now:
+                await answer.update(out if now is view else self.board(now))
+                await self.shown(now, clicked)
             await answer.follow(text)
             return
         await answer.send(text)

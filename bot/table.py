@@ -18,7 +18,7 @@ import contextlib
 import functools
 import logging
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
 from concurrent.futures import Executor
 from typing import Any, Concatenate, ParamSpec, TypeVar, cast
 
@@ -124,6 +124,7 @@ class Table:
         self._thinking: set[int] = set()
         self._ping_locks: dict[int, asyncio.Lock] = {}  # by game id: one ping at a time
         self.lagging = asyncio.Event()  # set when a board may lag: the keeper looks soon
+        self._board_locks: dict[int, asyncio.Lock] = {}  # by game id: one board edit at a time
 
     def repair_soon(self) -> None:
         """A board may not show its game: the board keeper repairs it in a moment."""
@@ -205,18 +206,34 @@ class Table:
         with contextlib.suppress(discord.NotFound):
             await channel.get_partial_message(message_id).edit(view=None)
 
+    @contextlib.asynccontextmanager
+    async def showing(self, view: GameView) -> AsyncIterator[GameView]:
+        """Edit a game's board, one edit at a time, with the game as it is now.
+
+        Two answers racing (a move and a resignation) each edit the board after their
+        commit; the later commit's board could land first and be overwritten by the
+        earlier one's. Here the edits of one game take turns, and each shows the game as
+        the database has it when its turn comes (`view` itself when nothing changed).
+        """
+        async with self._board_locks.setdefault(view.id, asyncio.Lock()):
+            latest = await self.service.view(game_id=view.id)
+            yield view if latest.version == view.version else latest
+
     async def update_board(self, view: GameView, out: replies.Outgoing) -> None:
         """Edit the game's board message in place; post a new one if it is gone."""
-        if view.message_id is None:
-            await self.send_board(view, out)
-            return
-        channel = self.client.get_partial_messageable(view.channel_id, guild_id=view.guild_id)
-        try:
-            await channel.get_partial_message(view.message_id).edit(**out.edit_kwargs())
-        except discord.NotFound:
-            await self.send_board(view, out)
-            return
-        await self.shown(view, view.message_id)
+        async with self.showing(view) as now:
+            if now is not view:
+                view, out = now, self.board(now)
+            if view.message_id is None:
+                await self.send_board(view, out)
+                return
+            channel = self.client.get_partial_messageable(view.channel_id, guild_id=view.guild_id)
+            try:
+                await channel.get_partial_message(view.message_id).edit(**out.edit_kwargs())
+            except discord.NotFound:
+                await self.send_board(view, out)
+                return
+            await self.shown(view, view.message_id)
 
     async def refuse_stale(self, answer: Answer, error: MatchError, game_id: int | None) -> None:
         """A click on an old board: say so, and show the board as it is now."""
