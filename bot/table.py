@@ -39,6 +39,7 @@ log = logging.getLogger(__name__)
 P = ParamSpec("P")
 T = TypeVar("T", bound="Table")
 NAMES_KEPT = 10_000
+RETRIES = (1.0, 3.0)  # seconds before the second and the third try of a ping or a strip
 STARTER_SLACK = 60.0  # seconds between a game's creation and the message its thread starts on
 INTERACTION_KINDS = {
     discord.InteractionType.application_command: "command",
@@ -98,6 +99,22 @@ def guarded(
                 answer.stop()
 
     return cast(Callable[Concatenate[T, discord.Interaction, P], Coroutine[Any, Any, None]], run)
+
+
+async def again(work: Callable[[], Awaitable[Any]], waits: tuple[float, ...] = RETRIES) -> None:
+    """`work`, tried again after each of `waits` seconds while Discord refuses or fails it
+    (a message that is gone is not retried: `discord.NotFound` goes to the caller)."""
+    for wait in (*waits, None):
+        try:
+            await work()
+            return
+        except discord.NotFound:
+            raise
+        except discord.HTTPException as error:
+            if wait is None:
+                raise
+            log.info("Discord answered %s; trying again in %s s", error.status, wait)
+            await asyncio.sleep(wait)
 
 
 class Table:
@@ -204,7 +221,7 @@ class Table:
     async def _strip(self, channel_id: int, message_id: int) -> None:
         channel = self.client.get_partial_messageable(channel_id)
         with contextlib.suppress(discord.NotFound):
-            await channel.get_partial_message(message_id).edit(view=None)
+            await again(lambda: channel.get_partial_message(message_id).edit(view=None))
 
     @contextlib.asynccontextmanager
     async def showing(self, view: GameView) -> AsyncIterator[GameView]:
@@ -278,7 +295,7 @@ class Table:
         if view.to_move_id == actor_id:
             return
         try:
-            await self.ping_turn(view)
+            await again(lambda: self.ping_turn(view))
         except discord.HTTPException as error:  # what was done stands; the board says it too
             log.warning("game #%s: the turn's ping could not be sent: %s", view.id, error)
 
@@ -305,8 +322,10 @@ class Table:
             message = await channel.send(text, allowed_mentions=replies.mentions_of(user))
             await self.service.ping_sent(view.id, message.id)
             if now.ping_message_id is not None:  # no pile of old pings: the last one is enough
-                with contextlib.suppress(discord.NotFound, discord.Forbidden):
-                    await channel.get_partial_message(now.ping_message_id).delete()
+                old = channel.get_partial_message(now.ping_message_id)
+                # Tried again on its own: the new ping is out and must not be sent twice.
+                with contextlib.suppress(discord.HTTPException):
+                    await again(old.delete)
 
     async def announce_end(self, view: GameView, *, new_message: bool) -> None:
         """Say publicly how a game ended (unless the reply already did, as a new message),
