@@ -118,9 +118,11 @@ async def serve(
     from bot.client import build_client
     from runtime.health import Health, HealthServer, games_active, gateway_check, store_check
 
-    client = build_client(settings, store, picker, settings.clock(), metrics=metrics)
+    clock = settings.clock()
+    client = build_client(settings, store, picker, clock, metrics=metrics)
+    beats = store_check(store, clock, started=lambda: client.clocks_credited)  # Kamen's clock
     health = Health(
-        [gateway_check(client), store_check(store)],
+        [gateway_check(client), beats],
         metrics,
         games_active=games_active(client, store),
     )

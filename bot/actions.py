@@ -9,6 +9,7 @@ server allows it and the bot may create threads, else in the channel.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import re
 from collections.abc import Awaitable, Callable, Mapping
@@ -38,6 +39,7 @@ from matches.inputs import MAX_RECORD
 log = logging.getLogger(__name__)
 
 FIRST = {"me": FirstChoice.CHALLENGER, "them": FirstChoice.OPPONENT, "random": FirstChoice.RANDOM}
+ANSWER_WITHIN = 3.0  # seconds: an interaction's answer later than this is void anyway
 ARCHIVE_MINUTES: Literal[10080] = 10080  # a week: a slow game's thread stays in the channel list
 
 
@@ -100,8 +102,8 @@ class Actions(Table):
     async def _post_challenge(self, answer: Answer, view: GameView, choice: FirstChoice) -> None:
         out = replies.challenge(view, choice, components.challenge_view(view))
         message_id = await answer.send(out)
-        if message_id is not None:
-            await self.service.set_board_message(view.id, message_id)
+        if message_id is not None:  # recorded as shown: an accept cut short is finished later
+            await self.shown(view, message_id)
 
     async def _start_now(
         self,
@@ -243,7 +245,10 @@ class Actions(Table):
         played = replies.Outgoing(words.say("bot.you-played", move=result.move))
         if not second_step and clicked is not None and clicked == result.view.message_id:
             async with self.showing(result.view) as now:
-                await answer.update(out if now is result.view else self.board(now))
+                # Not held for long: an answer Discord keeps failing is given up after its
+                # 3 s (then the board keeper repairs the board).
+                shown = out if now is result.view else self.board(now)
+                await asyncio.wait_for(answer.update(shown), ANSWER_WITHIN)
                 await self.shown(now, clicked)
         else:  # a destination menu, or a board shown in a reply (after a stale click)
             await answer.update(played)
@@ -377,7 +382,8 @@ class Actions(Table):
         clicked = message.id if message is not None else None
         if clicked is not None and clicked == view.message_id:
             async with self.showing(view) as now:
-                await answer.update(out if now is view else self.board(now))
+                shown = out if now is view else self.board(now)
+                await asyncio.wait_for(answer.update(shown), ANSWER_WITHIN)
                 await self.shown(now, clicked)
             await answer.follow(text)
             return

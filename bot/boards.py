@@ -17,6 +17,7 @@ from datetime import timedelta
 
 import discord
 
+from bot import components, replies
 from bot.table import Table
 from matches import GameView, Status
 
@@ -37,16 +38,22 @@ class BoardKeeper:
         self.table = table
 
     async def repair_all(self) -> int:
-        """Bring every lagging board up to date; how many were repaired."""
+        """Bring every lagging board up to date; how many were repaired.
+
+        Games this process changed within `SETTLE` are left to the answers on their
+        way (a game changed before a restart has none), and so are boards being
+        edited right now.
+        """
         repaired = 0
         service = self.table.service
-        settled = service.clock() - SETTLE
+        settled = max(service.clock() - SETTLE, self.table.started)
         for view in await service.lagging_boards():
             # A board never recorded (a game from before boards were recorded) is left as it
             # is: only a board known to show an older state of its game is repaired.
-            if view.status not in REPAIRED or view.board_ply is None:
+            lost_challenge = view.status is Status.CHALLENGE and view.message_id is None
+            if not lost_challenge and (view.status not in REPAIRED or view.board_ply is None):
                 continue
-            if view.updated_at > settled:
+            if view.updated_at > settled or self.table.is_showing(view.id):
                 continue
             try:
                 await self.repair(view)
@@ -57,7 +64,20 @@ class BoardKeeper:
 
     async def repair(self, view: GameView) -> None:
         table = self.table
-        await table.update_board(view, table.board(view))
+        if view.status is Status.CHALLENGE:  # its message never made it: posted again
+            channel = table.client.get_partial_messageable(view.channel_id, guild_id=view.guild_id)
+            out = replies.challenge(view, None, components.challenge_view(view))
+            message = await channel.send(**out.send_kwargs())
+            await table.shown(view, message.id)
+            log.info("game #%s: its challenge was posted again", view.id)
+            return
+        out = table.board_now(view)
+        if view.board_status is Status.CHALLENGE and view.message_id == view.channel_id:
+            # An accept cut short: the game went to the thread started on its challenge.
+            await self.close_challenge(view, view.message_id)
+            await table.send_board(view, out, strip_old=False)
+        else:
+            await table.update_board(view, out)
         log.info("game #%s: its board showed move %s, now %s", view.id, view.board_ply, view.ply)
         if view.status is not Status.ACTIVE:
             return
@@ -65,6 +85,24 @@ class BoardKeeper:
             table.let_bot_move(view)
         else:
             await table.ping_turn(view)
+
+    async def close_challenge(self, view: GameView, message_id: int) -> None:
+        """An accept cut short after its commit: the challenge message (the thread's
+        starter, in the parent channel) says where the game went, without its buttons."""
+        client = self.table.client
+        try:
+            thread = client.get_channel(view.channel_id) or await client.fetch_channel(
+                view.channel_id
+            )
+        except discord.NotFound:
+            return
+        parent_id = getattr(thread, "parent_id", None)
+        if not isinstance(parent_id, int):
+            return
+        parent = client.get_partial_messageable(parent_id, guild_id=view.guild_id)
+        moved = replies.moved_to_thread(view, view.channel_id)
+        with contextlib.suppress(discord.NotFound):
+            await parent.get_partial_message(message_id).edit(**moved.edit_kwargs())
 
     async def run_forever(self, interval: float) -> None:
         """Repair now, then every `interval` seconds, and soon after an answer failed

@@ -72,6 +72,7 @@ class KamenMixin:
         self.tree = app_commands.CommandTree(self)
         self.tree.on_error = self._on_tree_error  # type: ignore[method-assign]
         self._started = False
+        self.clocks_credited = False  # the health check beats only after (runtime/health.py)
         self._sweeper_task: asyncio.Task[None] | None = None
         self._beat_task: asyncio.Task[None] | None = None
         self._repair_task: asyncio.Task[None] | None = None
@@ -97,6 +98,7 @@ class KamenMixin:
         self.upkeep = Upkeep(self, service)  # type: ignore[arg-type]
         # Before any interaction or sweep: time Kamen was away is no player's loss.
         await self.upkeep.credit_downtime()
+        self.clocks_credited = True
         self.add_dynamic_items(*components.DYNAMIC_ITEMS)  # type: ignore[attr-defined]
         commands.install(self.tree, self.actions)
         guild_id = self.settings.dev_guild_id
@@ -239,7 +241,7 @@ def build_client(
     clock: Clock = system_clock,
     *,
     metrics: Metrics | None = None,
-) -> discord.Client:
+) -> KamenClient | ShardedKamenClient:
     """The client the settings ask for: sharded when `SHARD_COUNT` is set."""
     if settings.shard_count is not None:
         return ShardedKamenClient(settings, store, picker, clock, metrics=metrics)

@@ -79,12 +79,11 @@ def guarded(
                 )
             except MatchError as error:
                 await answer.refuse(error)
-            except discord.HTTPException as error:
+            except (discord.HTTPException, TimeoutError) as error:
                 # Discord refused or lost our answer: what was committed stands, and the
                 # board keeper brings the board up to date (bot/boards.py), soon.
-                log.warning(
-                    "answering interaction %s failed: %s %s", interaction.id, error.status, error
-                )
+                status = getattr(error, "status", "no answer in time")
+                log.warning("answering interaction %s failed: %s %s", interaction.id, status, error)
                 self.repair_soon()
                 await answer.apologise()
             except Exception:
@@ -140,6 +139,7 @@ class Table:
         self._tasks: set[asyncio.Task[Any]] = set()
         self._thinking: set[int] = set()
         self._ping_locks: dict[int, asyncio.Lock] = {}  # by game id: one ping at a time
+        self.started = service.clock()  # changes before this were made by a process gone
         self.lagging = asyncio.Event()  # set when a board may lag: the keeper looks soon
         self._board_locks: dict[int, asyncio.Lock] = {}  # by game id: one board edit at a time
 
@@ -192,6 +192,16 @@ class Table:
         menu = components.board_view(view, self.settings.move_menu_max)
         return replies.board(view, png, headline=headline, components=menu)
 
+    def board_now(self, view: GameView) -> replies.Outgoing:
+        """The board as a repair shows it: with the last move named, when there was one."""
+        if view.status is not Status.ACTIVE or view.last_move is None or view.to_move is None:
+            return self.board(view)
+        played = words.say(
+            "headline.played", side=view.side_name(view.to_move.other), move=view.last_move
+        )
+        headline = f"{played} {words.say('headline.to-move', side=view.side_name(view.to_move))}"
+        return self.board(view, headline=headline)
+
     def board_after(self, result: MoveResult) -> replies.Outgoing:
         return self.board(result.view, headline=move_headline(result), last_move=result.info)
 
@@ -235,6 +245,11 @@ class Table:
         async with self._board_locks.setdefault(view.id, asyncio.Lock()):
             latest = await self.service.view(game_id=view.id)
             yield view if latest.version == view.version else latest
+
+    def is_showing(self, game_id: int) -> bool:
+        """Whether the game's board is being edited right now (its answer may be slow)."""
+        lock = self._board_locks.get(game_id)
+        return lock is not None and lock.locked()
 
     async def update_board(self, view: GameView, out: replies.Outgoing) -> None:
         """Edit the game's board message in place; post a new one if it is gone."""

@@ -212,15 +212,25 @@ def gateway_check(client: GatewayClient) -> Check:
     return Check("gateway", connected, "not connected to the Discord gateway")
 
 
-def store_check(store: Store, clock: Callable[[], datetime] | None = None) -> Check:
+def store_check(
+    store: Store,
+    clock: Callable[[], datetime] | None = None,
+    *,
+    started: Callable[[], bool] = lambda: True,
+) -> Check:
     """The database takes a write: the heartbeat, which is also what records Kamen alive.
 
     A read alone would pass on a full disk or a read-only file, where every
-    move fails; a write held up by the lock fails by the check's timeout.
+    move fails; a write held up by the lock fails by the check's timeout. Until
+    `started()` (the time Kamen was away given back to the clocks, which reads the
+    last heartbeat) it does not beat: a health check polled at start-up must not
+    hide the downtime.
     """
     now = clock or (lambda: datetime.now(UTC))
 
     async def writable() -> bool:
+        if not started():
+            raise Unready("starting: the clocks are not yet credited with the downtime")
         try:
             await store.beat(now())
         except Exception as error:
