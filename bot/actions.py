@@ -10,6 +10,7 @@ server allows it and the bot may create threads, else in the channel.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import re
 from collections.abc import Awaitable, Callable, Mapping
@@ -217,10 +218,15 @@ class Actions(Table):
         result = await self.service.move(
             interaction.user.id, text, channel_id=self._channel_id(interaction), game=spec.name
         )
-        message_id = await answer.send(self.board_after(result))
+        out = self.board_after(result)
+        notified = await self.notified_by_board(result)  # the new board is their ping
+        if notified is not None:
+            out = dataclasses.replace(out, mentions=replies.mentions_of(notified))
+        message_id = await answer.send(out)
         if message_id is not None:
             await self.adopt_board(result.view, message_id)
-        await self.after_move(result, new_message=True)
+        pinged = notified is not None and not answer.filled
+        await self.after_move(result, new_message=True, pinged=pinged)
 
     @guarded
     async def move_by_menu(

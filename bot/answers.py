@@ -35,6 +35,7 @@ class Answer:
         self.interaction = interaction
         self.public = False  # what a command's deferral shows: a public "thinking" or a private
         self.deferred = False
+        self.filled = False  # the last answer edited a deferral: an edit notifies nobody
         self._lock = asyncio.Lock()
         self._timer: asyncio.Task[None] | None = None
 
@@ -89,6 +90,7 @@ class Answer:
                 # The deferral's "thinking" message shows this answer itself.
                 message = await interaction.edit_original_response(**out.edit_kwargs())
                 self.deferred = False
+                self.filled = True
                 return message.id
             if thinking:  # a private answer cannot replace a public "thinking" (or the reverse)
                 with contextlib.suppress(discord.HTTPException):

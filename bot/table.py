@@ -292,9 +292,11 @@ class Table:
 
     # ---------------------------------------------------------------- after a move
 
-    async def after_move(self, result: MoveResult, *, new_message: bool) -> None:
+    async def after_move(
+        self, result: MoveResult, *, new_message: bool, pinged: bool = False
+    ) -> None:
         """What follows a committed move once its reply is out: results, the bot's turn,
-        and the turn's notification (a board notifies nobody by itself)."""
+        and the turn's notification (unless the board, a new message, was it: `pinged`)."""
         view = result.view
         for _ in range(1 + len(result.passes)):  # a pass the bot played for a player counts
             self.metrics.move_played(view.game)
@@ -302,8 +304,33 @@ class Table:
             await self.announce_end(view, new_message=new_message)
         elif view.bot_to_move:
             self.let_bot_move(view)
+        elif pinged:  # the new board notified them: the previous ping goes
+            self.spawn(self.forget_ping(view), f"the old ping in #{view.id}")
         else:  # off the handler's time: the answer is out, the ping is one more message
             self.spawn(self.tell_turn(view, result.mover_id), f"the turn's ping in #{view.id}")
+
+    async def notified_by_board(self, result: MoveResult) -> int | None:
+        """Who a board posted as a new message after `result` should notify: the person to
+        move, unless it is the mover or Kamen, or they turned notifications off."""
+        view = result.view
+        user = view.to_move_id
+        if view.status is not Status.ACTIVE or user is None or user == view.bot_id:
+            return None
+        if user == result.mover_id or not await self.service.pings_on(user):
+            return None
+        return user
+
+    async def forget_ping(self, view: GameView) -> None:
+        """Delete the game's last turn ping (a newer message has notified the player)."""
+        async with self._ping_locks.setdefault(view.id, asyncio.Lock()):
+            now = await self.service.view(game_id=view.id)
+            if now.ping_message_id is None:
+                return
+            channel = self.client.get_partial_messageable(view.channel_id, guild_id=view.guild_id)
+            old = channel.get_partial_message(now.ping_message_id)
+            with contextlib.suppress(discord.HTTPException):
+                await again(old.delete)
+            await self.service.ping_sent(view.id, None)
 
     async def tell_turn(self, view: GameView, actor_id: int) -> None:
         """Ping the player to move, unless they are the one who just acted."""

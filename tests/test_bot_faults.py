@@ -27,7 +27,9 @@ QUICK_REPAIR = {"KAMEN_REPAIR_INTERVAL": "1"}
 
 
 def pings(fake: FakeDiscord, user: User, thread: Channel) -> list[Message]:
-    return [m for m in fake.notifications(user, channel=thread) if "your move in" in m.content]
+    """The turn notifications `user` got: pings, and boards posted as new messages."""
+    mine = f"<@{user.id}>, your move"
+    return [m for m in fake.notifications(user, channel=thread) if m.content.startswith(mine)]
 
 
 def live_boards(fake: FakeDiscord, thread: Channel) -> list[Message]:
