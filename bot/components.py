@@ -400,7 +400,7 @@ def _piece_options(view: GameView, moves: list[str]) -> list[discord.SelectOptio
         discord.SelectOption(
             label=square,
             value=square,
-            description=words.say(f"bot.option.moves.{'many' if n > 1 else 'one'}", count=n),
+            description=words.say("bot.option.moves", count=n),
         )
         for square, n in list(counts.items())[:MAX_OPTIONS]
     ]

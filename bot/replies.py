@@ -20,7 +20,7 @@ import discord
 import words
 from games.base import GameSpec, Side
 from matches import FirstChoice, GameView, MatchError, Status
-from words.english import TEXTS as TEMPLATES
+from words.catalogue import source_text
 from words.games import option_help, outcome_text, summary
 
 log = logging.getLogger(__name__)
@@ -51,7 +51,7 @@ def time_text(seconds: int | None) -> str:
     for unit, size in (("day", 86400), ("hour", 3600), ("minute", 60)):
         if seconds % size == 0:
             count = seconds // size
-            return words.say(f"bot.time.{unit}.{'one' if count == 1 else 'many'}", count=count)
+            return words.say(f"bot.time.{unit}", count=count)
     return words.say("bot.time.seconds", count=seconds)
 
 
@@ -507,7 +507,7 @@ def explain(error: MatchError) -> str:
     markdown. Our own values (moves, names, codes) hold nothing either changes.
     """
     codes = [error.code, error.params.get("cause")]
-    templates = " ".join(TEMPLATES.get(code, "") for code in codes if isinstance(code, str))
+    templates = " ".join(source_text(code) for code in codes if isinstance(code, str))
     params = {key: _echo(value, key, templates) for key, value in error.params.items()}
     return words.explain(_Echoed(error.code, params))
 

@@ -41,7 +41,7 @@ class Upkeep:
     async def _tell_downtime(self, view: GameView, away: timedelta) -> None:
         minutes = max(1, round(away.total_seconds() / 60))
         text = words.say(
-            "bot.downtime.one" if minutes == 1 else "bot.downtime",
+            "bot.downtime",
             minutes=minutes,
             title=view.spec.title,
             id=view.id,

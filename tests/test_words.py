@@ -32,6 +32,7 @@ from games.base import (
 from games.record import load
 from games.registry import GAMES
 from words import games as words_games
+from words.catalogue import forms_of
 from words.english import PARTS, TEXTS
 from words.games import outcome_code
 
@@ -86,8 +87,9 @@ def test_a_games_codes_live_in_its_own_part_only(game: str) -> None:
 
 def test_every_template_reads_as_a_format_string() -> None:
     for code, template in TEXTS.items():
-        fields = [name for _, name, _, _ in string.Formatter().parse(template)]
-        assert all(name is None or name.isidentifier() for name in fields), code
+        for form in forms_of(template):
+            fields = [name for _, name, _, _ in string.Formatter().parse(form)]
+            assert all(name is None or name.isidentifier() for name in fields), code
 
 
 # --------------------------------------------------------------- outcomes

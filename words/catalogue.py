@@ -1,10 +1,17 @@
 """Looking a code up in the catalogue of a language and filling in its parameters.
 
-A catalogue entry is a `str.format` template. Parameters are plain values; a
-sequence is written as a list, joined with ", " by default, or with " or " /
-" and " / a space / a newline when the template asks for it (`{moves:or}`,
-`{squares:and}`, `{moves:spaces}`, `{lines:lines}`), so that templates stay
-translatable text with no code in them.
+A catalogue entry is a `str.format` template, or a `Plural` (one template per
+plural form of its language, chosen by a count among the parameters).
+Parameters are plain values; a sequence is written as a list, joined with ", "
+by default, or with " or " / " and " / a space / a newline when the template
+asks for it (`{moves:or}`, `{squares:and}`, `{moves:spaces}`, `{lines:lines}`),
+so that templates stay translatable text with no code in them. The joining
+words are themselves entries (`join.or`, `join.and`), said in the language.
+
+English is in `words/english/`; every other language is one gettext catalogue
+in `words/locales/` (`words.translations`). A locale is a Discord locale or a
+language code (`cs`, `en-GB`); one without a catalogue, and any code a
+catalogue leaves empty, is said in English.
 
 Refusals (errors) are said by `words.refusals.explain`, outcomes by
 `words.games.outcome_text`; both build on `say`.
@@ -17,9 +24,18 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
 from words.english import TEXTS as ENGLISH
+from words.grammar.plurals import Plural
+from words.translations import Language, languages, rule_of
 
-CATALOGUES: dict[str, Mapping[str, str]] = {"en": ENGLISH}
 DEFAULT_LOCALE = "en"
+_EN_PLURALS = rule_of("en")
+LANGUAGES: dict[str, Language] = {
+    "en": Language("en", ENGLISH, *_EN_PLURALS),
+    **languages(ENGLISH),
+}
+CATALOGUES: dict[str, Mapping[str, str | Plural]] = {
+    code: language.texts for code, language in LANGUAGES.items()
+}
 
 
 class MissingText(KeyError):
@@ -36,32 +52,74 @@ class Coded(Protocol):
     def params(self) -> Mapping[str, Any]: ...
 
 
-_JOINERS = {"": ", ", "or": " or ", "and": " and ", "spaces": " ", "lines": "\n"}
+def language(locale: str | None) -> Language:
+    """The catalogue for a locale: exact (`cs`), else its language (`en-GB`: `en`), else English."""
+    if locale:
+        found = LANGUAGES.get(locale) or LANGUAGES.get(locale.split("-")[0].lower())
+        if found is not None:
+            return found
+    return LANGUAGES[DEFAULT_LOCALE]
 
 
 class _Formatter(string.Formatter):
+    def __init__(self, language: Language) -> None:
+        self.language = language
+
     def format_field(self, value: Any, format_spec: str) -> str:
         if isinstance(value, Sequence) and not isinstance(value, str):
-            joiner = _JOINERS.get(format_spec)
+            joiner = _joiner(self.language, format_spec)
             if joiner is not None:
                 return joiner.join(str(item) for item in value)
         return str(super().format_field(value, format_spec))
 
 
-_FORMATTER = _Formatter()
+_FIXED_JOINERS = {"": ", ", "spaces": " ", "lines": "\n"}
+
+
+def _joiner(language: Language, spec: str) -> str | None:
+    fixed = _FIXED_JOINERS.get(spec)
+    if fixed is not None:
+        return fixed
+    if spec in ("or", "and"):
+        word = _template(f"join.{spec}", language)
+        return word if isinstance(word, str) else None
+    return None
+
+
+def _template(code: str, language: Language) -> str | Plural:
+    template = language.texts.get(code)
+    if template is None:
+        template = ENGLISH.get(code)
+        if template is None:
+            raise MissingText(code)
+        return template
+    return template
+
+
+def forms_of(template: str | Plural) -> tuple[str, ...]:
+    """A template's texts: itself, or each of a plural's forms."""
+    return template.forms if isinstance(template, Plural) else (template,)
+
+
+def source_text(code: str) -> str:
+    """The English of `code`, all its forms in one string (to see what a sentence names)."""
+    template = ENGLISH.get(code)
+    return "" if template is None else " ".join(forms_of(template))
 
 
 def has_text(code: str, locale: str = DEFAULT_LOCALE) -> bool:
     """Whether `code` has an entry in the language (or in English, which all fall back to)."""
-    return code in CATALOGUES.get(locale, ENGLISH) or code in ENGLISH
+    return code in language(locale).texts or code in ENGLISH
 
 
-def say(code: str, /, locale: str = DEFAULT_LOCALE, **params: Any) -> str:
+def say(code: str, /, locale: str | None = DEFAULT_LOCALE, **params: Any) -> str:
     """The sentence for `code` with its parameters filled in; MissingText if there is none."""
-    catalogue = CATALOGUES.get(locale, ENGLISH)
-    template = catalogue.get(code)
-    if template is None:
-        template = ENGLISH.get(code)
-    if template is None:
-        raise MissingText(code)
-    return _FORMATTER.format(template, **params)
+    speaker = language(locale)
+    if code not in speaker.texts:  # said in English, by English's rules
+        speaker = LANGUAGES[DEFAULT_LOCALE]
+    template = _template(code, speaker)
+    if isinstance(template, Plural):
+        count = params[template.by]
+        index = speaker.plural(abs(int(count)))
+        template = template.forms[min(index, len(template.forms) - 1)]
+    return _Formatter(speaker).format(template, **params)

@@ -10,11 +10,12 @@ A code belongs to exactly one of them; `tests/test_words.py` checks that.
 from __future__ import annotations
 
 from words.english import board, bot, games, lasca, oska, oware, service
+from words.grammar.plurals import Plural
 
 PARTS = {"games": games.TEXTS, "oska": oska.TEXTS, "lasca": lasca.TEXTS,
          "oware": oware.TEXTS, "service": service.TEXTS, "bot": bot.TEXTS,
          "board": board.TEXTS}  # fmt: skip
 
-TEXTS: dict[str, str] = {}
+TEXTS: dict[str, str | Plural] = {}
 for _part in PARTS.values():
     TEXTS.update(_part)

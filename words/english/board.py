@@ -7,7 +7,9 @@ Clauses that a move may or may not have ("taking d4", "forfeiting b2", the
 pass that followed) wrap the line so far, passed in as `{line}`.
 """
 
-TEXTS: dict[str, str] = {
+from words.grammar.plurals import Plural, plural
+
+TEXTS: dict[str, str | Plural] = {
     # The title line. `player` is a side's name, or `board.player` when the
     # players' names are known.
     "board.player": "{name} ({side})",
@@ -30,7 +32,11 @@ TEXTS: dict[str, str] = {
     "board.rules.standard": "{title}, standard rules",
     "board.rules.variant": "{title}, {variant}",
     "board.must-pass": "{side} has no move and must pass",
-    "board.lasca.quiet": "{count} of {limit} moves without a capture or a soldier move",
+    "board.lasca.quiet": plural(
+        "limit",
+        "{count} of {limit} move without a capture or a soldier move",
+        "{count} of {limit} moves without a capture or a soldier move",
+    ),
     "board.oware.must-play-12": "{side} must play a pit with more than 11 seeds",
     # Marks on the board.
     "board.lasca.hidden": "+{count}",  # the pieces of a tall column not drawn

@@ -6,17 +6,16 @@ timestamps (`<t:...:R>`) and links are filled in as parameters, already in
 Discord's markup; the sentences around them are here.
 """
 
-TEXTS: dict[str, str] = {
+from words.grammar.plurals import Plural, plural
+
+TEXTS: dict[str, str | Plural] = {
     # ------------------------------------------------------------ small parts
     "bot.nobody": "nobody",
     "bot.time.none": "no time limit",
-    "bot.time.day.one": "{count} day a move",
-    "bot.time.day.many": "{count} days a move",
-    "bot.time.hour.one": "{count} hour a move",
-    "bot.time.hour.many": "{count} hours a move",
-    "bot.time.minute.one": "{count} minute a move",
-    "bot.time.minute.many": "{count} minutes a move",
-    "bot.time.seconds": "{count} seconds a move",
+    "bot.time.day": plural("count", "{count} day a move", "{count} days a move"),
+    "bot.time.hour": plural("count", "{count} hour a move", "{count} hours a move"),
+    "bot.time.minute": plural("count", "{count} minute a move", "{count} minutes a move"),
+    "bot.time.seconds": plural("count", "{count} second a move", "{count} seconds a move"),
     "bot.variant.standard": "standard rules",
     # ------------------------------------------------------------ boards
     "bot.players": "**{first_side}** {first} · **{second_side}** {second}",
@@ -79,8 +78,7 @@ TEXTS: dict[str, str] = {
     "bot.menu.piece": "Pick a piece to move",
     "bot.menu.destination": "Pick its move",
     "bot.option.takes": "takes {captured}",
-    "bot.option.moves.one": "{count} move",
-    "bot.option.moves.many": "{count} moves",
+    "bot.option.moves": plural("count", "{count} move", "{count} moves"),
     # ------------------------------------------------------------ buttons
     "bot.button.accept": "Accept",
     "bot.button.decline": "Decline",
@@ -103,7 +101,11 @@ TEXTS: dict[str, str] = {
     "bot.history.empty": "no moves yet",
     "bot.history.closed": "This challenge was {status}.",
     "bot.history.head": "**{title} · game #{id}** ({variant})\n{state}\n",
-    "bot.replay": "Replay of {title} game #{id} ({ply} moves).",
+    "bot.replay": plural(
+        "ply",
+        "Replay of {title} game #{id} ({ply} move).",
+        "Replay of {title} game #{id} ({ply} moves).",
+    ),
     "bot.rules.title": "{title}: the rules in short",
     "bot.rules.sides.name": "Sides",
     "bot.rules.sides": "{first} moves first, then {second}.",
@@ -119,7 +121,7 @@ TEXTS: dict[str, str] = {
     "bot.games.head": "**Games being played here ({count}):**",
     "bot.games.to-move": "{side} to move",
     "bot.games.line": "• {title} #{id}: {first} vs {second}, move {ply}, {turn} · {where}",
-    "bot.games.more": "…and {count} more.",
+    "bot.games.more": plural("count", "…and {count} more.", "…and {count} more."),
     "bot.settings.threads.on": "Threads per game: on: each accepted game gets a thread.",
     "bot.settings.threads.off": (
         "Threads per game: off: games are played in the channel where they were challenged."
@@ -134,13 +136,12 @@ TEXTS: dict[str, str] = {
     ),
     "bot.your-turn": "{player}, your move in {title} game #{id} (move {ply}).",
     # ------------------------------------------------------------ Kamen's own troubles
-    "bot.downtime": (
+    "bot.downtime": plural(
+        "minutes",
+        "Kamen was away for {minutes} minute; the clocks were stopped. {title} game #{id}"
+        " goes on: {player} to move.",
         "Kamen was away for {minutes} minutes; the clocks were stopped. {title} game #{id}"
-        " goes on: {player} to move."
-    ),
-    "bot.downtime.one": (
-        "Kamen was away for 1 minute; the clocks were stopped. {title} game #{id}"
-        " goes on: {player} to move."
+        " goes on: {player} to move.",
     ),
     "bot.abandoned": (
         "{players}: the channel of {title} game #{id} is gone, so the game has ended"
@@ -161,7 +162,11 @@ TEXTS: dict[str, str] = {
     "bot.refuse.direct-message": "Kamen's games are played in servers, not in direct messages.",
     "bot.refuse.no-channel": "This command works in a server's channels.",
     "bot.refuse.record-both": "Give the record as text or as a file, not both.",
-    "bot.refuse.record-too-large": "The record file is too large: at most {limit} bytes.",
+    "bot.refuse.record-too-large": plural(
+        "limit",
+        "The record file is too large: at most {limit} byte.",
+        "The record file is too large: at most {limit} bytes.",
+    ),
     "bot.refuse.record-not-utf8": "The record file is not UTF-8 text.",
     "bot.refuse.record-unreadable": "The record file could not be read: attach it again.",
     "bot.refuse.record-missing": (
@@ -172,7 +177,11 @@ TEXTS: dict[str, str] = {
     "bot.refuse.option.game-id": (
         "`{option}` is a game's number, as its board shows it (#12), not `{given}`."
     ),
-    "bot.refuse.option.text": "`{option}` is a text of {low} to {high} characters.",
+    "bot.refuse.option.text": plural(
+        "high",
+        "`{option}` is a text of {low} to {high} character.",
+        "`{option}` is a text of {low} to {high} characters.",
+    ),
     "bot.refuse.option.flag": "`{option}` is on or off (True or False), not `{given}`.",
     "bot.refuse.option.file": "`{option}` is a file: attach one.",
     "bot.refuse.manage-server": (

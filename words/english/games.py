@@ -6,7 +6,12 @@ decides (resignation, time, agreement, abandonment), and the command line's
 own lines (`cli.*`). A game's own codes are in its file (oska.py, ...).
 """
 
-TEXTS: dict[str, str] = {
+from words.grammar.plurals import Plural, plural
+
+TEXTS: dict[str, str | Plural] = {
+    # How a list is joined in a sentence ("a1, b2 or c3"): `{moves:or}`, `{squares:and}`.
+    "join.or": " or ",
+    "join.and": " and ",
     # A move error is followed by the legal moves (words.explain).
     "legal-moves": "{sentence}. Legal moves: {legal}",
     "legal-moves.none": "{sentence}. The game is over.",
@@ -33,12 +38,20 @@ TEXTS: dict[str, str] = {
     "record.result-tag": "the Result tag says {tagged} but the moves end with {result}",
     "record.result-not-last": "the result `{token}` must come last",
     "record.move-number": "`{token}`: expected move number {expected}.",
-    "record.too-long": "the record is too long: at most {limit} characters ({given} given)",
-    "record.number-too-long": (
-        "a move number of {digits} digits: a move number has at most {limit}"
+    "record.too-long": plural(
+        "limit",
+        "the record is too long: at most {limit} character ({given} given)",
+        "the record is too long: at most {limit} characters ({given} given)",
     ),
-    "record.move-too-long": (
-        "the move `{start}…` is too long: a move has at most {limit} characters"
+    "record.number-too-long": plural(
+        "digits",
+        "a move number of {digits} digit: a move number has at most {limit}",
+        "a move number of {digits} digits: a move number has at most {limit}",
+    ),
+    "record.move-too-long": plural(
+        "limit",
+        "the move `{start}…` is too long: a move has at most {limit} character",
+        "the move `{start}…` is too long: a move has at most {limit} characters",
     ),
     "record.too-many-moves": "the record has too many moves: at most {limit}",
     # Outcomes every game can have; a game's own are outcome.<game>.<reason>[.draw].

@@ -5,14 +5,20 @@ is a side's name (White, Black). A move error is followed by the legal moves
 (words.explain); a `lasca.game-over.*` sentence says itself that the game is over.
 """
 
+from words.grammar.plurals import Plural, plural
+
 _HOW = "write a step as a3-b4, a capture as c3xe5"
 
-TEXTS: dict[str, str] = {
+TEXTS: dict[str, str | Plural] = {
     # How a game ended (words.games.outcome_text).
     "outcome.lasca.no-moves": "{side} cannot move",
     "outcome.lasca.elimination": "{side} has no columns left",
     "outcome.lasca.repetition": "threefold repetition",
-    "outcome.lasca.move-limit": "{count} moves without a capture or a soldier move",
+    "outcome.lasca.move-limit": plural(
+        "count",
+        "{count} move without a capture or a soldier move",
+        "{count} moves without a capture or a soldier move",
+    ),
     # Text that is not a move.
     "lasca.empty": f"an empty text is not a move: {_HOW}",
     "lasca.not-a-move": f"`{{written}}` is not a move: {_HOW}",
@@ -22,8 +28,10 @@ TEXTS: dict[str, str] = {
     "lasca.game-over.no-moves": "`{written}`: the game is over ({side} cannot move)",
     "lasca.game-over.elimination": "`{written}`: the game is over ({side} has no columns left)",
     "lasca.game-over.repetition": "`{written}`: the game is over (threefold repetition)",
-    "lasca.game-over.move-limit": (
-        "`{written}`: the game is over ({count} moves without a capture or a soldier move)"
+    "lasca.game-over.move-limit": plural(
+        "count",
+        "`{written}`: the game is over ({count} move without a capture or a soldier move)",
+        "`{written}`: the game is over ({count} moves without a capture or a soldier move)",
     ),
     "lasca.no-column": "`{written}`: no column of yours on {square}",
     "lasca.not-diagonal": "`{written}`: a step goes to a diagonal neighbour",
@@ -41,8 +49,10 @@ TEXTS: dict[str, str] = {
         "a Lasca position is 7 lines of squares (ranks 7 to 1) "
         "and a line `White to move` or `Black to move`"
     ),
-    "lasca.position.rank-length": (
-        "rank {rank} has {squares} playing squares, the line for it has {tokens}"
+    "lasca.position.rank-length": plural(
+        "squares",
+        "rank {rank} has {squares} playing square, the line for it has {tokens}",
+        "rank {rank} has {squares} playing squares, the line for it has {tokens}",
     ),
     "lasca.position.not-a-column": (
         "`{token}` on {square} is not a column: write it bottom to top "
@@ -52,9 +62,15 @@ TEXTS: dict[str, str] = {
         "a {side} soldier cannot command a column on {square}, "
         "its far rank: it would have been promoted"
     ),
-    "lasca.position.too-many-pieces": "{count} {side} pieces: a side has 11",
+    "lasca.position.too-many-pieces": plural(
+        "count", "{count} {side} piece: a side has 11", "{count} {side} pieces: a side has 11"
+    ),
     "lasca.position.side-twice": "the position says twice who is to move",
-    "lasca.position.too-quiet": "`{line}`: the game is drawn after {limit} quiet moves",
+    "lasca.position.too-quiet": plural(
+        "limit",
+        "`{line}`: the game is drawn after {limit} quiet move",
+        "`{line}`: the game is drawn after {limit} quiet moves",
+    ),
     "lasca.position.unknown-line": (
         "`{line}` is not part of a Lasca position: after the 7 ranks "
         "write `White to move` or `Black to move`, and optionally `quiet moves: N`"

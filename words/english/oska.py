@@ -1,6 +1,8 @@
 """English for Oska (games/oska.py): its refusals, positions and outcomes."""
 
-TEXTS: dict[str, str] = {
+from words.grammar.plurals import Plural, plural
+
+TEXTS: dict[str, str | Plural] = {
     # Texts that are not moves.
     "oska.empty": "an empty text is not a move: write a step as c1-d2, a capture as a1xc3, or pass",
     "oska.not-a-move": "`{move}` is not a move: write a step as c1-d2, a capture as a1xc3",
@@ -46,14 +48,25 @@ TEXTS: dict[str, str] = {
         "as {example}"
     ),
     # Position texts.
-    "oska.position.lines": (
+    "oska.position.lines": plural(
+        "count",
         "an Oska position is 5 board lines (rows 5 to 1) and a line `Blue to move` "
-        "or `Red to move`, not {count} lines"
+        "or `Red to move`, not {count} line",
+        "an Oska position is 5 board lines (rows 5 to 1) and a line `Blue to move` "
+        "or `Red to move`, not {count} lines",
     ),
     "oska.position.row-number": "line `{line}` should be row {row}",
-    "oska.position.row-length": "row {row} has {squares} squares, not {count}: `{line}`",
+    "oska.position.row-length": plural(
+        "squares",
+        "row {row} has {squares} square, not {count}: `{line}`",
+        "row {row} has {squares} squares, not {count}: `{line}`",
+    ),
     "oska.position.cell": "`{cell}` on row {row} is not b (Blue), r (Red) or . (empty)",
-    "oska.position.too-many": "{side} has {count} stones; a side has at most 4",
+    "oska.position.too-many": plural(
+        "count",
+        "{side} has {count} stone; a side has at most 4",
+        "{side} has {count} stones; a side has at most 4",
+    ),
     "oska.position.mover": "the last line is `Blue to move` or `Red to move`, not `{line}`",
     "oska.position.removal": (
         "the line after the side to move names the stones it removes one of, "

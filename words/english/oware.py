@@ -6,12 +6,16 @@ moves (words.explain); `oware.game-over` says itself that the game is over.
 In an outcome, `a` and `b` are South's and North's seeds after the share-out.
 """
 
+from words.grammar.plurals import Plural, plural
+
 _SCORE = "{first} {a} - {second} {b}"
 _EACH = "{a} each"  # a share-out is a draw exactly when it is 24 each
 
-TEXTS: dict[str, str] = {
+TEXTS: dict[str, str | Plural] = {
     # How a game ended (words.games.outcome_text).
-    "outcome.oware.twenty-five": "{side} has captured {count} seeds",
+    "outcome.oware.twenty-five": plural(
+        "count", "{side} has captured {count} seed", "{side} has captured {count} seeds"
+    ),
     "outcome.oware.no-seeds": f"{{side}} has no seeds; {_SCORE}",
     "outcome.oware.no-seeds.draw": f"{{side}} has no seeds; {_EACH}",
     "outcome.oware.cannot-feed": f"{{side}} cannot be fed; {_SCORE}",
@@ -46,7 +50,11 @@ TEXTS: dict[str, str] = {
     ),
     "oware.position.rule-off": "`{line}`: only under must-play-12=on",
     "oware.position.no-big-pit": "`{line}`: {side} has no such pit",
-    "oware.position.seeds": "the position holds {total} seeds, not {seeds}",
+    "oware.position.seeds": plural(
+        "total",
+        "the position holds {total} seed, not {seeds}",
+        "the position holds {total} seeds, not {seeds}",
+    ),
     # What the game is, and what each rule variant does (games/RULES.md).
     "oware.summary": (
         "Sow a pit of your row counter-clockwise; if the last seed makes 2 or 3 in an "

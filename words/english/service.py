@@ -7,6 +7,8 @@ layer from the game's outcome (with `game` and `sides`).
 
 from __future__ import annotations
 
+from words.grammar.plurals import Plural, plural
+
 # The texts whose refusals name them (`matches.inputs.capped`).
 _TEXTS_NAMED = {
     "move": "move",
@@ -22,7 +24,7 @@ _TEXTS_NAMED = {
 # The ids a refusal can name (`matches.inputs.snowflake`).
 _IDS_NAMED = ("server", "channel", "user", "game", "message")
 
-TEXTS: dict[str, str] = {
+TEXTS: dict[str, str | Plural] = {
     "match.refused": "That cannot be done.",
     "match.not-your-turn": "It is not your turn: wait for your opponent's move.",
     "match.not-a-player": "You are not a player in this game.",
@@ -87,8 +89,10 @@ TEXTS: dict[str, str] = {
 }
 for _key, _noun in _TEXTS_NAMED.items():
     TEXTS[f"match.input.not-text.{_key}"] = f"The {_noun} must be text."
-    TEXTS[f"match.input.too-long.{_key}"] = (
-        f"The {_noun} is too long: at most {{limit}} characters ({{given}} given)."
+    TEXTS[f"match.input.too-long.{_key}"] = plural(
+        "limit",
+        f"The {_noun} is too long: at most {{limit}} character ({{given}} given).",
+        f"The {_noun} is too long: at most {{limit}} characters ({{given}} given).",
     )
 for _what in _IDS_NAMED:
     TEXTS[f"match.input.bad-id.{_what}"] = f"`{{value}}` is not a valid {_what} id."

@@ -1,0 +1,1 @@
+"""What every catalogue's entries may be besides a plain template: plural forms."""
