@@ -26,6 +26,7 @@ from bot import commands, components
 from bot.actions import Actions
 from bot.boards import BoardKeeper
 from bot.sweeper import Sweeper
+from bot.translator import CommandWords
 from bot.upkeep import Upkeep
 from matches import Clock, MatchService, Store, system_clock
 from runtime.metrics import Metrics
@@ -100,6 +101,7 @@ class KamenMixin:
         await self.upkeep.credit_downtime()
         self.clocks_credited = True
         self.add_dynamic_items(*components.DYNAMIC_ITEMS)  # type: ignore[attr-defined]
+        await self.tree.set_translator(CommandWords())  # the commands in Czech too
         commands.install(self.tree, self.actions)
         guild_id = self.settings.dev_guild_id
         if guild_id is not None:

@@ -6,14 +6,17 @@ may send any type for any option. Its docstring (with the game's title
 filled in) is its description in Discord.
 A game's variant options become options of `challenge`, one per key, with
 the rule book's values as choices: adding a game to the registry adds its
-commands, with no code here. The choices' labels are worded in `words`
-(`bot.choice.*`); the command names and descriptions are still here.
+commands, with no code here. Every name, description and choice is worded in
+`words` (`command.*`, `bot.choice.*`) and carries how to say it in any
+language, for the translator that gives Discord the Czech commands
+(`bot/translator.py`).
 """
 
 from __future__ import annotations
 
 import inspect
 import re
+from collections.abc import Callable
 from typing import Any
 
 import discord
@@ -25,15 +28,33 @@ from bot.options import FIRSTS, MAX_RECORD_OPTION, TIMES
 from games import registry
 from games.base import GameSpec, VariantOption
 from matches import LEVELS
+from words.catalogue import DEFAULT_LOCALE
 from words.games import option_help, value_help
 
 _Choice = app_commands.Choice
+NAME = 32  # Discord's longest name of a command, an option or a group
 
 
-def _describe(func: Any, spec: GameSpec | None = None) -> str:
-    """The first paragraph of a handler's docstring, with the game's title: its description."""
-    text = inspect.cleandoc(func.__doc__ or "").split("\n\n")[0].replace("\n", " ")
-    return text.format(title=spec.title if spec else "", game=spec.name if spec else "")[:100]
+def _t(code: str, **params: Any) -> app_commands.locale_str:
+    """The words of `code` as Discord gets them: English, and how to say them in a language."""
+
+    def say(locale: str) -> str:
+        return _short(words.say(code, locale, **params))
+
+    return _said(say)
+
+
+def _name(code: str) -> app_commands.locale_str:
+    """A name (of a command, a group, an option) in every language: lower case, short."""
+
+    def say(locale: str) -> str:
+        return words.say(code, locale).lower()[:NAME]
+
+    return _said(say)
+
+
+def _said(say: Callable[[str], str]) -> app_commands.locale_str:
+    return app_commands.locale_str(say(DEFAULT_LOCALE), say=say)
 
 
 def _short(text: str, limit: int = 100) -> str:
@@ -50,53 +71,79 @@ def _param(key: str) -> str:
 
 def _variant_choices(spec: GameSpec, option: VariantOption) -> list[_Choice[str]]:
     """A choice per value, named with what it does when the catalogue says it value by value."""
-    choices = []
-    for value in option.values:
-        name = value
-        text = value_help(spec.name, option.key, value)
-        if text is not None:
-            name = words.say("bot.choice.variant", value=value, text=text)
-        if value == option.default:
-            name = words.say("bot.choice.default", name=name)
-        choices.append(_Choice(name=_short(name), value=value))
-    return choices
+
+    def choice(value: str) -> _Choice[str]:
+        def say(locale: str) -> str:
+            name = value
+            text = value_help(spec.name, option.key, value, locale)
+            if text is not None:
+                name = words.say("bot.choice.variant", locale, value=value, text=text)
+            if value == option.default:
+                name = words.say("bot.choice.default", locale, name=name)
+            return _short(name)
+
+        return _Choice(name=_said(say), value=value)
+
+    return [choice(value) for value in option.values]
 
 
-def _variant_description(spec: GameSpec, option: VariantOption) -> str:
+def _variant_description(spec: GameSpec, option: VariantOption) -> app_commands.locale_str:
     """The option's help, or, when each choice explains itself, what the option is about."""
     if all(value_help(spec.name, option.key, value) for value in option.values):
-        return (
-            f"Rule variant {option.key} (default {option.default}): each choice says what it does."
-        )
-    return _short(f"Rule variant: {option_help(spec.name, option.key, option.values)}")
+        return _t("command.about.variant", key=option.key, default=option.default)
+
+    def say(locale: str) -> str:
+        text = option_help(spec.name, option.key, option.values, locale)
+        return _short(words.say("command.about.variant-help", locale, help=text))
+
+    return _said(say)
 
 
 def _first_choices(spec: GameSpec) -> list[_Choice[str]]:
     first = spec.side_names[0]
     return [
-        _Choice(name=words.say(f"bot.choice.first.{value}", side=first), value=value)
-        for value in FIRSTS
+        _Choice(name=_t(f"bot.choice.first.{value}", side=first), value=value) for value in FIRSTS
     ]
 
 
 def _time_choices() -> list[_Choice[str]]:
-    return [_Choice(name=words.say(f"bot.choice.time.{value}"), value=value) for value in TIMES]
+    return [_Choice(name=_t(f"bot.choice.time.{value}"), value=value) for value in TIMES]
 
 
-def _game_options(spec: GameSpec) -> dict[str, str]:
-    first = spec.side_names[0]
+def _level_choices() -> list[_Choice[str]]:
+    return [_Choice(name=_t(f"command.level.{level}"), value=level) for level in LEVELS]
+
+
+def _game_options(spec: GameSpec) -> dict[str, app_commands.locale_str]:
     return {
-        "time": "How long each move may take; the player who runs out loses (default: none).",
-        "first": f"Who plays {first}, the side that moves first (default: chance decides).",
-        "level": "How strongly Kamen plays, when you play against it (default: medium).",
+        "time": _t("command.about.time"),
+        "first": _t("command.about.first", side=spec.side_names[0]),
+        "level": _t("command.about.level"),
     }
+
+
+def _named(*options: str) -> dict[str, app_commands.locale_str]:
+    """The options' names, in every language."""
+    return {option: _name(f"command.option.{option}") for option in options}
+
+
+def _command(
+    name: str, callback: Any, spec: GameSpec | None = None
+) -> app_commands.Command[Any, ..., None]:
+    """A command named `command.name.<name>`, described by `command.<name>`."""
+    title = {"title": spec.title} if spec is not None else {}
+    return app_commands.Command(
+        name=_name(f"command.name.{name}"),
+        description=_t(f"command.{name}", **title),
+        callback=callback,
+    )
 
 
 def game_group(spec: GameSpec, actions: Actions) -> app_commands.Group:
     """`/<game>` with its sub-commands."""
     group = app_commands.Group(
-        name=spec.name,
-        description=f"Play {spec.title}: challenge someone, move, resign, look back.",
+        name=_name(f"command.name.{spec.name}"),
+        description=_t("command.game", title=spec.title),
         guild_only=True,
     )
     for build in (_challenge, _move, _board, _resign, _draw, _history, _replay, _rules, _import):
@@ -121,33 +168,26 @@ def _challenge(spec: GameSpec, actions: Actions) -> app_commands.Command[Any, ..
         ),
         inspect.Parameter("opponent", keyword, annotation=discord.User | None, default=None),
     ]
-    descriptions = {
-        "opponent": "Whom to challenge; leave it empty for an open challenge, or pick Kamen "
-        "to play the bot.",
-    }
-    renames: dict[str, str] = {}
+    descriptions = {"opponent": _t("command.about.opponent")}
+    renames = _named("opponent", "time", "first", "level")
     choices: dict[str, list[_Choice[str]]] = {}
     for option in spec.options:
         name = _param(option.key)
         params.append(inspect.Parameter(name, keyword, annotation=str | None, default=None))
         descriptions[name] = _variant_description(spec, option)
         choices[name] = _variant_choices(spec, option)
-        if name != option.key:
-            renames[name] = option.key
+        renames[name] = _name(f"command.option.{spec.name}.{option.key}")
     for name in ("time", "first", "level"):
         params.append(inspect.Parameter(name, keyword, annotation=str | None, default=None))
     descriptions.update(_game_options(spec))
     choices["time"] = _time_choices()
     choices["first"] = _first_choices(spec)
-    choices["level"] = [_Choice(name=level, value=level) for level in LEVELS]
+    choices["level"] = _level_choices()
     challenge.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
     app_commands.describe(**descriptions)(challenge)
     app_commands.choices(**choices)(challenge)
-    if renames:
-        app_commands.rename(**renames)(challenge)
-    return app_commands.Command(
-        name="challenge", description=_describe(challenge, spec), callback=challenge
-    )
+    app_commands.rename(**renames)(challenge)
+    return _command("challenge", challenge, spec)
 
 
 # ---------------------------------------------------------------- /<game> move, board, ...
@@ -160,13 +200,9 @@ def _move(spec: GameSpec, actions: Actions) -> app_commands.Command[Any, ..., No
         """Play your move in this channel's game of {title} (type: the legal moves appear)."""
         await actions.move_by_command(interaction, spec, move)
 
-    app_commands.describe(
-        move=f"Your move as the board names it, e.g. {sample}; pick one from "
-        "the list of legal moves."
-    )(move)
-    command: app_commands.Command[Any, ..., None] = app_commands.Command(
-        name="move", description=_describe(move, spec), callback=move
-    )
+    app_commands.describe(move=_t("command.about.move", sample=sample))(move)
+    app_commands.rename(**_named("move"))(move)
+    command = _command("move", move, spec)
 
     async def legal(interaction: discord.Interaction, current: str) -> list[_Choice[str]]:
         with actions.metrics.timing("autocomplete"):
@@ -181,7 +217,7 @@ def _board(spec: GameSpec, actions: Actions) -> app_commands.Command[Any, ..., N
         """Show this channel's game of {title} again, with the move menu, for everyone."""
         await actions.show_board(interaction, spec)
 
-    return app_commands.Command(name="board", description=_describe(board, spec), callback=board)
+    return _command("board", board, spec)
 
 
 def _resign(spec: GameSpec, actions: Actions) -> app_commands.Command[Any, ..., None]:
@@ -189,7 +225,7 @@ def _resign(spec: GameSpec, actions: Actions) -> app_commands.Command[Any, ..., 
         """Give up this channel's game of {title} (you will be asked to confirm)."""
         await actions.ask_resign(interaction, spec=spec)
 
-    return app_commands.Command(name="resign", description=_describe(resign, spec), callback=resign)
+    return _command("resign", resign, spec)
 
 
 def _draw(spec: GameSpec, actions: Actions) -> app_commands.Command[Any, ..., None]:
@@ -197,13 +233,12 @@ def _draw(spec: GameSpec, actions: Actions) -> app_commands.Command[Any, ..., No
         """Offer a draw in this channel's game of {title}, or accept the one you were offered."""
         await actions.draw(interaction, spec=spec)
 
-    return app_commands.Command(name="draw", description=_describe(draw, spec), callback=draw)
+    return _command("draw", draw, spec)
 
 
 def _game_id_option(func: Any) -> None:
-    app_commands.describe(
-        game="The game's number (#12 on its board); leave it empty for this channel's game."
-    )(func)
+    app_commands.describe(game=_t("command.about.game"))(func)
+    app_commands.rename(**_named("game"))(func)
 
 
 def _history(spec: GameSpec, actions: Actions) -> app_commands.Command[Any, ..., None]:
@@ -214,9 +249,7 @@ def _history(spec: GameSpec, actions: Actions) -> app_commands.Command[Any, ...,
         await actions.history(interaction, spec, game)
 
     _game_id_option(history)
-    return app_commands.Command(
-        name="history", description=_describe(history, spec), callback=history
-    )
+    return _command("history", history, spec)
 
 
 def _replay(spec: GameSpec, actions: Actions) -> app_commands.Command[Any, ..., None]:
@@ -227,7 +260,7 @@ def _replay(spec: GameSpec, actions: Actions) -> app_commands.Command[Any, ..., 
         await actions.replay(interaction, spec, game)
 
     _game_id_option(replay)
-    return app_commands.Command(name="replay", description=_describe(replay, spec), callback=replay)
+    return _command("replay", replay, spec)
 
 
 def _rules(spec: GameSpec, actions: Actions) -> app_commands.Command[Any, ..., None]:
@@ -235,7 +268,7 @@ def _rules(spec: GameSpec, actions: Actions) -> app_commands.Command[Any, ..., N
         """How {title} is played, its variants and how moves are written (only for you)."""
         await actions.rules(interaction, spec)
 
-    return app_commands.Command(name="rules", description=_describe(rules, spec), callback=rules)
+    return _command("rules", rules, spec)
 
 
 def _import(spec: GameSpec, actions: Actions) -> app_commands.Command[Any, ..., None]:
@@ -257,19 +290,16 @@ def _import(spec: GameSpec, actions: Actions) -> app_commands.Command[Any, ..., 
         )  # fmt: skip
 
     app_commands.describe(
-        record="The record's text (tags and moves, as /history gives it).",
-        file="Or the record as a .txt file.",
-        opponent="Who plays on with you; leave it empty to play both sides yourself.",
+        record=_t("command.about.record"),
+        file=_t("command.about.file"),
+        opponent=_t("command.about.import-opponent"),
         **_game_options(spec),
     )(import_)
-    app_commands.choices(
-        time=_time_choices(),
-        first=_first_choices(spec),
-        level=[_Choice(name=level, value=level) for level in LEVELS],
-    )(import_)
-    return app_commands.Command(
-        name="import", description=_describe(import_, spec), callback=import_
+    app_commands.choices(time=_time_choices(), first=_first_choices(spec), level=_level_choices())(
+        import_
     )
+    app_commands.rename(**_named("record", "file", "opponent", "time", "first", "level"))(import_)
+    return _command("import", import_, spec)
 
 
 # ---------------------------------------------------------------- /games, /kamen
@@ -281,39 +311,31 @@ def games_command(actions: Actions) -> app_commands.Command[Any, ..., None]:
         await actions.list_games(interaction)
 
     app_commands.guild_only()(games)
-    return app_commands.Command(name="games", description=_describe(games), callback=games)
+    return _command("games", games)
 
 
 def kamen_group(actions: Actions) -> app_commands.Group:
     # Visible to every member, for `/kamen me`: `/kamen settings` checks Manage Server itself
     # (Discord's command permissions are per command, and a server may override them anyway).
     group = app_commands.Group(
-        name="kamen",
-        description="Kamen's settings: yours, and this server's (for its managers).",
-        guild_only=True,
+        name=_name("command.name.kamen"), description=_t("command.kamen"), guild_only=True
     )
 
     async def settings(interaction: discord.Interaction, threads: bool | None = None) -> None:
         """See or change how Kamen plays here: whether each game gets its own thread."""
         await actions.server_settings(interaction, threads)
 
-    app_commands.describe(
-        threads="On: each accepted game opens a thread (default). Off: games stay in the channel."
-    )(settings)
+    app_commands.describe(threads=_t("command.about.threads"))(settings)
+    app_commands.rename(**_named("threads"))(settings)
 
     async def me(interaction: discord.Interaction, pings: bool | None = None) -> None:
         """Your own settings: whether Kamen pings you when it is your move (only for you)."""
         await actions.my_settings(interaction, pings)
 
-    app_commands.describe(
-        pings="On: Kamen pings you when it is your move (default). Off: it does not."
-    )(me)
+    app_commands.describe(pings=_t("command.about.pings"))(me)
+    app_commands.rename(**_named("pings"))(me)
     for command in (settings, me):
-        group.add_command(
-            app_commands.Command(
-                name=command.__name__, description=_describe(command), callback=command
-            )
-        )
+        group.add_command(_command(command.__name__, command))
     return group
 
 

@@ -9,12 +9,15 @@ A code belongs to exactly one of them; `tests/test_words.py` checks that.
 
 from __future__ import annotations
 
-from words.english import board, bot, games, lasca, oska, oware, service
+from collections.abc import Mapping
+
+from words.english import board, bot, commands, games, lasca, oska, oware, service
 from words.grammar.plurals import Plural
 
-PARTS = {"games": games.TEXTS, "oska": oska.TEXTS, "lasca": lasca.TEXTS,
-         "oware": oware.TEXTS, "service": service.TEXTS, "bot": bot.TEXTS,
-         "board": board.TEXTS}  # fmt: skip
+PARTS: dict[str, Mapping[str, str | Plural]] = {
+    "games": games.TEXTS, "oska": oska.TEXTS, "lasca": lasca.TEXTS, "oware": oware.TEXTS,
+    "service": service.TEXTS, "bot": bot.TEXTS, "board": board.TEXTS, "commands": commands.TEXTS,
+}  # fmt: skip
 
 TEXTS: dict[str, str | Plural] = {}
 for _part in PARTS.values():

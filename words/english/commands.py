@@ -1,0 +1,103 @@
+"""English for the slash commands: their names, descriptions, options and choices.
+
+The names are what a player types (`/oska challenge`); Discord shows a Czech
+player the Czech ones (`/oska výzva`) through the bot's translator.
+Descriptions are at most 100 characters, names at most 32, in lower case.
+"""
+
+TEXTS: dict[str, str] = {
+    # ------------------------------------------------------------ names
+    "command.name.oska": "oska",
+    "command.name.lasca": "lasca",
+    "command.name.oware": "oware",
+    "command.name.challenge": "challenge",
+    "command.name.move": "move",
+    "command.name.board": "board",
+    "command.name.resign": "resign",
+    "command.name.draw": "draw",
+    "command.name.history": "history",
+    "command.name.replay": "replay",
+    "command.name.rules": "rules",
+    "command.name.import": "import",
+    "command.name.games": "games",
+    "command.name.kamen": "kamen",
+    "command.name.settings": "settings",
+    "command.name.me": "me",
+    "command.option.opponent": "opponent",
+    "command.option.time": "time",
+    "command.option.first": "first",
+    "command.option.level": "level",
+    "command.option.move": "move",
+    "command.option.game": "game",
+    "command.option.record": "record",
+    "command.option.file": "file",
+    "command.option.threads": "threads",
+    "command.option.pings": "pings",
+    "command.option.oska.capture": "capture",
+    "command.option.oska.win": "win",
+    "command.option.lasca.promotion": "promotion",
+    "command.option.oware.grandslam": "grandslam",
+    "command.option.oware.must-play-12": "must-play-12",
+    # ------------------------------------------------------------ descriptions
+    "command.game": "Play {title}: challenge someone, move, resign, look back.",
+    "command.challenge": (
+        "Challenge someone (or nobody: anyone may accept; or Kamen itself) to {title}."
+    ),
+    "command.move": (
+        "Play your move in this channel's game of {title} (type: the legal moves appear)."
+    ),
+    "command.board": "Show this channel's game of {title} again, with the move menu, for everyone.",
+    "command.resign": "Give up this channel's game of {title} (you will be asked to confirm).",
+    "command.draw": (
+        "Offer a draw in this channel's game of {title}, or accept the one you were offered."
+    ),
+    "command.history": (
+        "The moves of a game of {title} so far, and its record as a text file (only for you)."
+    ),
+    "command.replay": "An animated replay of a game of {title}, ongoing or finished, move by move.",
+    "command.rules": (
+        "How {title} is played, its variants and how moves are written (only for you)."
+    ),
+    "command.import": (
+        "Go on from a record of {title}: alone to study it, or against someone or Kamen."
+    ),
+    "command.games": "The games being played on this server, with a link to each board.",
+    "command.kamen": "Kamen's settings: yours, and this server's (for its managers).",
+    "command.settings": (
+        "See or change how Kamen plays here: whether each game gets its own thread."
+    ),
+    "command.me": "Your own settings: whether Kamen pings you when it is your move (only for you).",
+    # ------------------------------------------------------------ options
+    "command.about.opponent": (
+        "Whom to challenge; leave it empty for an open challenge, or pick Kamen to play the bot."
+    ),
+    "command.about.time": (
+        "How long each move may take; the player who runs out loses (default: none)."
+    ),
+    "command.about.first": "Who plays {side}, the side that moves first (default: chance decides).",
+    "command.about.level": "How strongly Kamen plays, when you play against it (default: medium).",
+    "command.about.move": (
+        "Your move as the board names it, e.g. {sample}; pick one from the list of legal moves."
+    ),
+    "command.about.game": (
+        "The game's number (#12 on its board); leave it empty for this channel's game."
+    ),
+    "command.about.record": "The record's text (tags and moves, as /history gives it).",
+    "command.about.file": "Or the record as a .txt file.",
+    "command.about.import-opponent": (
+        "Who plays on with you; leave it empty to play both sides yourself."
+    ),
+    "command.about.threads": (
+        "On: each accepted game opens a thread (default). Off: games stay in the channel."
+    ),
+    "command.about.pings": "On: Kamen pings you when it is your move (default). Off: it does not.",
+    "command.about.variant": (
+        "Rule variant {key} (default {default}): each choice says what it does."
+    ),
+    "command.about.variant-help": "Rule variant: {help}",
+    # ------------------------------------------------------------ choices
+    "command.level.easy": "easy",
+    "command.level.medium": "medium",
+    "command.level.hard": "hard",
+    "command.level.max": "max",
+}
