@@ -293,9 +293,9 @@ class Actions(Table):
                 typed=typed,
             )
         except NotYourTurn:  # shorter than the refusal of a move: the list is narrow
-            return [hint(words.say("bot.hint.not-your-turn"), typed)]
+            return [hint(words.say("bot.hint.not-your-turn", interaction.locale.value), typed)]
         except MatchError as error:
-            return [hint(words.explain(error), typed)]
+            return [hint(words.explain(error, interaction.locale.value), typed)]
         except Exception:  # an answer is due within 3 s whatever happens: an empty list
             log.exception("autocomplete of %s failed", spec.name)
             return []

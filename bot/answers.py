@@ -71,6 +71,11 @@ class Answer:
             self.deferred = True
 
     @property
+    def locale(self) -> str:
+        """The language of the player who acted: their private answers are in it."""
+        return self.interaction.locale.value
+
+    @property
     def done(self) -> bool:
         return self.interaction.response.is_done()
 
@@ -123,13 +128,13 @@ class Answer:
 
     async def refuse(self, error: MatchError, extra: Outgoing | None = None) -> None:
         """The one place a refusal reaches a player: privately, saying what would be right."""
-        text = replies.explain(error)
+        text = replies.explain(error, self.locale)
         log.debug("refused %s: %s", self.interaction.id, text)
         await self.say(extra if extra is not None else replies.clip(text))
 
     async def apologise(self) -> None:
         """A fault of ours (logged by the caller): tell the player, never leave them hanging."""
         try:
-            await self.say(words.say("bot.apology"))
+            await self.say(words.say("bot.apology", self.locale))
         except discord.HTTPException:
             log.warning("could not even apologise for interaction %s", self.interaction.id)

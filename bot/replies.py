@@ -20,7 +20,7 @@ import discord
 import words
 from games.base import GameSpec, Side
 from matches import FirstChoice, GameView, MatchError, Status
-from words.catalogue import source_text
+from words.catalogue import DEFAULT_LOCALE, source_text
 from words.games import option_help, outcome_text, summary
 
 log = logging.getLogger(__name__)
@@ -478,14 +478,14 @@ def games_list(views: list[GameView], guild_id: int) -> str:
     return clip("\n".join(lines))
 
 
-def stale_text(error: MatchError, view: GameView | None) -> str:
-    text = explain(error)
+def stale_text(error: MatchError, view: GameView | None, locale: str = DEFAULT_LOCALE) -> str:
+    text = explain(error, locale)
     if view is None:
         return text
     if view.message_id is not None and view.guild_id:
         link = f"https://discord.com/channels/{view.guild_id}/{view.channel_id}/{view.message_id}"
-        return words.say("bot.stale.link", text=text, link=link)
-    return words.say("bot.stale", text=text)
+        return words.say("bot.stale.link", locale, text=text, link=link)
+    return words.say("bot.stale", locale, text=text)
 
 
 # ---------------------------------------------------------------- refusals
@@ -499,7 +499,7 @@ class _Echoed:
     params: dict[str, Any]
 
 
-def explain(error: MatchError) -> str:
+def explain(error: MatchError, locale: str = DEFAULT_LOCALE) -> str:
     """What a refusal says, with the player's own text in it made harmless.
 
     A text parameter the sentence quotes in a code span (`` `{move}` ``) keeps its
@@ -509,7 +509,7 @@ def explain(error: MatchError) -> str:
     codes = [error.code, error.params.get("cause")]
     templates = " ".join(source_text(code) for code in codes if isinstance(code, str))
     params = {key: _echo(value, key, templates) for key, value in error.params.items()}
-    return words.explain(_Echoed(error.code, params))
+    return words.explain(_Echoed(error.code, params), locale)
 
 
 def _echo(value: Any, key: str, templates: str) -> Any:

@@ -282,7 +282,7 @@ class Table:
             return
         current = self.board(view)
         out = replies.Outgoing(
-            replies.stale_text(error, view),
+            replies.stale_text(error, view, answer.locale),
             current.embed,
             current.image,
             current.image_name,
