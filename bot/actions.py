@@ -248,7 +248,7 @@ class Actions(Table):
         )
         out = self.board_after(result)
         clicked = interaction.message.id if interaction.message is not None else None
-        played = replies.Outgoing(words.say("bot.you-played", move=result.move))
+        played = replies.Outgoing(words.say("bot.you-played", answer.locale, move=result.move))
         if not second_step and clicked is not None and clicked == result.view.message_id:
             async with self.showing(result.view) as now:
                 # Not held for long: an answer Discord keeps failing is given up after its
@@ -277,7 +277,9 @@ class Actions(Table):
             raise BadInput("bot.refuse.no-move-from", square=square)
         menu = components.destination_view(view, moves)
         await answer.say(
-            replies.Outgoing(words.say("bot.moves-from", square=square), components=menu)
+            replies.Outgoing(
+                words.say("bot.moves-from", answer.locale, square=square), components=menu
+            )
         )
 
     async def autocomplete(
@@ -320,8 +322,8 @@ class Actions(Table):
             raise GameOver("bot.refuse.resign-over")
         if view.side_of(interaction.user.id) is None:
             raise NotAPlayer()
-        confirm = words.say("bot.resign.confirm", id=view.id, title=view.spec.title)
-        menu = components.resign_confirm_view(view.id, view.ply)
+        confirm = words.say("bot.resign.confirm", answer.locale, id=view.id, title=view.spec.title)
+        menu = components.resign_confirm_view(view.id, view.ply, answer.locale)
         await answer.say(replies.Outgoing(confirm, components=menu))
 
     @guarded
@@ -330,7 +332,7 @@ class Actions(Table):
         view = await self.service.resign(
             interaction.user.id, game_id=game_id, guild_id=interaction.guild_id
         )
-        await answer.update(replies.Outgoing(words.say("bot.resigned", id=view.id)))
+        await answer.update(replies.Outgoing(words.say("bot.resigned", answer.locale, id=view.id)))
         await self.update_board(view, self.board(view))
         await self.announce_end(view, new_message=False)
 
@@ -470,10 +472,8 @@ class Actions(Table):
             current = await self.service.settings(guild_id)
         else:
             current = await self.service.set_threads(guild_id, threads)
-        text = words.say(
-            "bot.settings.threads.on" if current.threads else "bot.settings.threads.off"
-        )
-        await answer.say(text)
+        code = "bot.settings.threads.on" if current.threads else "bot.settings.threads.off"
+        await answer.say(words.say(code, answer.locale))
 
     @guarded
     async def my_settings(self, answer: Answer, value: object) -> None:
@@ -483,7 +483,7 @@ class Actions(Table):
         if pings is not None:
             await self.service.set_pings(user, pings)
         on = await self.service.pings_on(user) if pings is None else pings
-        await answer.say(words.say("bot.pings.on" if on else "bot.pings.off"))
+        await answer.say(words.say("bot.pings.on" if on else "bot.pings.off", answer.locale))
 
     # ---------------------------------------------------------------- importing
 
@@ -540,7 +540,8 @@ class Actions(Table):
     # ---------------------------------------------------------------- odds and ends
 
     async def unknown_component(self, interaction: discord.Interaction) -> None:
-        await Answer(interaction).say(words.say("bot.unknown-button"))
+        answer = Answer(interaction)
+        await answer.say(words.say("bot.unknown-button", answer.locale))
 
     async def _game(
         self, interaction: discord.Interaction, game_id: int | None, spec: GameSpec | None

@@ -292,10 +292,12 @@ class _GameButton(ui.DynamicItem[ui.Button[ui.View]], template=PREFIX + r"x:" + 
     label = ""
     style = discord.ButtonStyle.secondary
 
-    def __init__(self, game_id: int, ply: int, label: str | None = None) -> None:
+    def __init__(
+        self, game_id: int, ply: int, label: str | None = None, locale: str | None = None
+    ) -> None:
         super().__init__(
             ui.Button(
-                label=words.say(label or self.label),
+                label=words.say(label or self.label, locale),
                 style=self.style,
                 custom_id=f"{PREFIX}{self.action}:{game_id}:{ply}",
             )
@@ -353,9 +355,10 @@ class DrawDecline(_GameButton, template=PREFIX + r"draw-no:" + _ID + ":" + _PLY)
             await handlers.decline_draw(interaction, game_id=self.game_id, ply=self.ply)
 
 
-def resign_confirm_view(game_id: int, ply: int) -> ui.View:
+def resign_confirm_view(game_id: int, ply: int, locale: str | None = None) -> ui.View:
+    """The private confirmation, in the language of the player who asked."""
     items = ui.View(timeout=None)
-    items.add_item(ResignConfirm(game_id, ply))
+    items.add_item(ResignConfirm(game_id, ply, locale=locale))
     return stopped(items)
 
 

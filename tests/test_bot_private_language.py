@@ -31,6 +31,15 @@ async def test_each_player_is_refused_in_their_own_language(tmp_path: Path) -> N
         german = ephemeral_text(await fake.slash(carol, thread, "oware move", move="a"))
         assert "not" in german and "Nejsi" not in german  # no German catalogue: English
 
+        # Confirmations too, buttons included; the public board stays in English.
+        mine = await fake.slash(ann, thread, "kamen me")
+        assert ephemeral_text(mine).startswith("Upozornění na tah: zapnuto.")
+        asked = await fake.click(ann, board, "Resign")
+        said = ephemeral_text(asked)
+        assert said.startswith("Vzdát hru #") and said.endswith("Tohle už nejde vzít zpět.")
+        assert asked.message is not None
+        assert [b["label"] for b in asked.message.buttons] == ["Ano, vzdávám se"]
+        assert "your move" in board.content
         # The autocomplete's hint too.
         hint = await fake.autocomplete(bob, thread, "oware move", "move", "")
         assert [choice.name for choice in hint] == ["It is not your turn."]
