@@ -2,18 +2,20 @@
 
     python -m games moves GAME [--variant KEY=VALUE ...] [MOVE ...]
     python -m games perft GAME DEPTH [--variant KEY=VALUE ...]
-    python -m games play GAME [--variant KEY=VALUE ...]
+    python -m games play GAME [--variant KEY=VALUE ...] [--lang cs]
 
 The one module of games/ that speaks to a person, so the one that imports
 `words`: every sentence it prints is a catalogue entry (`cli.*` and the
-engines' codes in words/english/).
+engines' codes), in the language of `--lang`, else of the environment
+(`LANGUAGE`, `LC_ALL`, `LC_MESSAGES`, `LANG`), else English.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TextIO
 
 import words
@@ -33,19 +35,29 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error(f"unrecognized arguments: {' '.join(extra)}")
     if args.command == "moves":
         args.moves = [*args.moves, *extra]
+    lang = args.lang or language_of(os.environ)
     try:
         spec = registry.get(args.game)
         state = spec.new(args.variant or ())
     except GameError as error:
-        print(words.say("cli.error", text=words.explain(error)), file=sys.stderr)
+        print(words.say("cli.error", lang, text=words.explain(error, lang)), file=sys.stderr)
         return EXIT_BAD_INPUT
     if args.command == "moves":
-        return _moves(spec, state.variant, args.moves)
+        return _moves(spec, state.variant, args.moves, lang)
     if args.command == "perft":
         for depth in range(1, args.depth + 1):
             print(depth, perft(state, depth), flush=True)
         return 0
-    return play_interactively(spec, state, sys.stdin, sys.stdout)
+    return play_interactively(spec, state, sys.stdin, sys.stdout, lang)
+
+
+def language_of(environment: Mapping[str, str]) -> str:
+    """The language the environment asks for (`cs_CZ.UTF-8` is `cs`), as gettext reads it."""
+    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        value = environment.get(name, "")
+        if value:
+            return value.split(":")[0].split(".")[0].split("_")[0].lower()
+    return "en"
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -62,6 +74,7 @@ def _parser() -> argparse.ArgumentParser:
             metavar="KEY=VALUE",
             help="a rule option (games/RULES.md); repeat for more",
         )
+        sub.add_argument("--lang", help="the language to speak (cs, en); default: from LANG")
         return sub
 
     moves = command("moves", "play moves from the start; print the legal moves and the outcome")
@@ -72,47 +85,47 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _moves(spec: GameSpec, variant: Variant, moves: Sequence[str]) -> int:
+def _moves(spec: GameSpec, variant: Variant, moves: Sequence[str], lang: str = "en") -> int:
     try:
         state = spec.replay(variant, moves)
     except MoveError as error:
         ply = error.params["ply"]
         assert isinstance(ply, int)
         side = spec.side_names[(ply - 1) % 2]  # moves alternate from the start, passes too
-        print(words.say("cli.bad-move", ply=ply, side=side, text=words.explain(error)),
-              file=sys.stderr)  # fmt: skip
+        text = words.explain(error, lang)
+        print(words.say("cli.bad-move", lang, ply=ply, side=side, text=text), file=sys.stderr)
         return EXIT_BAD_INPUT
     for move in sorted(state.legal_moves()):
         print(move)
     outcome = state.outcome()
-    print(words.say("cli.outcome", label=outcome.label if outcome else "none"))
+    print(words.say("cli.outcome", lang, label=outcome.label if outcome else "none"))
     return 0
 
 
-PLAY_HELP = words.say("cli.help")
-
-
-def play_interactively(spec: GameSpec, state: GameState, stdin: TextIO, stdout: TextIO) -> int:
-    """A terminal game between two people sharing the keyboard."""
+def play_interactively(
+    spec: GameSpec, state: GameState, stdin: TextIO, stdout: TextIO, lang: str = "en"
+) -> int:
+    """A terminal game between two people sharing the keyboard, in `lang`."""
     history: list[GameState] = []
+    help_text = words.say("cli.help", lang)
 
     def say(text: str = "") -> None:
         print(text, file=stdout, flush=True)
 
     variant = str(state.variant)
     title = "cli.title.variant" if variant else "cli.title"
-    say(words.say(title, title=spec.title, variant=variant, help=PLAY_HELP))
+    say(words.say(title, lang, title=spec.title, variant=variant, help=help_text))
     while True:
         say()
         say(state.to_text())
         outcome = state.outcome()
         if outcome is not None:
-            reason = words.outcome_text(outcome, spec.name, spec.side_names)
-            say(words.say("cli.game-over", outcome=reason, result=outcome.result))
+            reason = words.outcome_text(outcome, spec.name, spec.side_names, lang)
+            say(words.say("cli.game-over", lang, outcome=reason, result=outcome.result))
             say(record_of(spec, state).to_text())
             return 0
-        say(words.say("cli.legal-moves", moves=state.legal_moves()))
-        stdout.write(words.say("cli.prompt", side=spec.side_name(state.to_move)))
+        say(words.say("cli.legal-moves", lang, moves=state.legal_moves()))
+        stdout.write(words.say("cli.prompt", lang, side=spec.side_name(state.to_move)))
         stdout.flush()
         line = stdin.readline()
         if not line:
@@ -125,16 +138,16 @@ def play_interactively(spec: GameSpec, state: GameState, stdin: TextIO, stdout: 
             if history:
                 state = history.pop()
             else:
-                say(words.say("cli.nothing-to-undo"))
+                say(words.say("cli.nothing-to-undo", lang))
         elif text == "record":
             say(record_of(spec, state).to_text())
         elif text in ("", "help"):
-            say(PLAY_HELP)
+            say(help_text)
         else:
             try:
                 after = state.play(text)
             except GameError as error:
-                say(words.explain(error))
+                say(words.explain(error, lang))
             else:
                 history.append(state)
                 state = after

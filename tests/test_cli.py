@@ -2,19 +2,25 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 
 ROOT = __file__.rsplit("/tests/", 1)[0]
 
 
-def run(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+def run(*args: str, stdin: str = "", lang: str = "C.UTF-8") -> subprocess.CompletedProcess[str]:
+    """The command as a person runs it, with `LANG` set (English unless the test says)."""
+    env = {key: value for key, value in os.environ.items() if not key.startswith("LC_")}
+    env.pop("LANGUAGE", None)
+    env["LANG"] = lang
     return subprocess.run(
         [sys.executable, "-m", "games", *args],
         input=stdin,
         capture_output=True,
         text=True,
         cwd=ROOT,
+        env=env,
         timeout=60,
     )
 
@@ -137,3 +143,21 @@ def test_play_to_the_end_says_how_the_game_ended_and_prints_the_record() -> None
         '\nRed to move\nGame over: Red has lost every stone (1-0).\n[Game "Oska"]\n' in done.stdout
     )
     assert done.stdout.endswith("6. b2-c3 b4xd2 7. c1xe3xc5 1-0\n\n")
+
+
+def test_play_speaks_the_language_of_lang_or_of_its_option() -> None:
+    czech = run("play", "oska", stdin="z9\nundo\nquit\n", lang="cs_CZ.UTF-8")
+    assert czech.returncode == 0
+    english = run("play", "oska", stdin="z9\nundo\nquit\n")
+    assert czech.stdout != english.stdout
+    assert "Legal moves:" in english.stdout and "Legal moves:" not in czech.stdout
+    assert "Nothing to undo." in english.stdout and "Nothing to undo." not in czech.stdout
+    # The option wins over the environment; a language without a catalogue is English.
+    assert run("play", "oska", "--lang", "en", stdin="quit\n", lang="cs_CZ.UTF-8").stdout == (
+        run("play", "oska", stdin="quit\n").stdout
+    )
+    assert run("play", "oska", stdin="quit\n", lang="de_DE.UTF-8").stdout == (
+        run("play", "oska", stdin="quit\n").stdout
+    )
+    moves = run("moves", "oska", "z9", "--lang", "cs")
+    assert moves.returncode == 2 and moves.stderr.startswith("chyba: tah 1 (Blue): `z9` není pole.")
