@@ -19,6 +19,7 @@ from tests.bot_support import (
     last_board,
     options,
     process_table,
+    start_against_kamen,
     start_game,
     to_move,
 )
@@ -92,14 +93,7 @@ async def test_a_kill_between_the_commit_and_the_reply_is_repaired_at_the_restar
 async def test_kamens_move_cut_short_by_a_kill_is_shown_after_the_restart(tmp_path: Path) -> None:
     async with process_table(tmp_path) as table:
         fake, ann = table.fake, table.ann
-        reply = await fake.slash(
-            ann, table.games, "oware challenge", opponent=fake.bot, level="easy", first="me"
-        )
-        assert reply.message is not None
-        await fake.wait_for(lambda: bool(fake.threads(table.games)), what="the thread")
-        [thread] = fake.threads(table.games)
-        await fake.wait_for(lambda: bool(fake.messages(thread)), what="the board")
-        board = last_board(table, thread)
+        _, board = await start_against_kamen(table, "oware", "easy")
         # Kamen's move is committed; the edit that shows it is on its way when the bot dies.
         held = fake.fail(
             "PATCH", r"^/channels/\{channel_id\}/messages/\{message_id\}$", 500, delay=30

@@ -16,9 +16,9 @@ import pytest
 from tests.bot_support import (
     BotProcess,
     ephemeral_text,
-    last_board,
     options,
     process_table,
+    start_against_kamen,
     start_game,
     to_move,
 )
@@ -78,14 +78,7 @@ async def test_sigkill_while_kamen_thinks_then_kamen_moves_after_the_restart(
     async with process_table(tmp_path) as table:
         fake, ann = table.fake, table.ann
         # Oware at level max: Kamen searches for its full 2 s on a move with six answers
-        reply = await fake.slash(
-            ann, table.games, "oware challenge", opponent=fake.bot, level="max", first="me"
-        )
-        assert reply.message is not None
-        await fake.wait_for(lambda: bool(fake.threads(table.games)), what="the thread")
-        [thread] = fake.threads(table.games)
-        await fake.wait_for(lambda: bool(fake.messages(thread)), what="the board")
-        board = last_board(table, thread)
+        _, board = await start_against_kamen(table, "oware", "max")
         versions = len(board.versions)
         await asyncio.sleep(1.0)  # Kamen's worker is up (it starts with the game): it is thinking
         moved = await fake.select(ann, board, "Pick a move", [options(board)[0]])

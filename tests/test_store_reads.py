@@ -12,29 +12,13 @@ import asyncio
 import sqlite3
 import threading
 from dataclasses import replace
-from datetime import UTC, datetime
 from pathlib import Path
 
-from matches.records import GuildSettings, Status, StoredGame
+from matches.records import GuildSettings
 from store.sqlite import SqliteStore
+from tests.store_support import NOW, a_game
 
-NOW = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 HOLD = 2.0  # seconds the other connection keeps the write lock at most
-
-
-def a_game(channel_id: int) -> StoredGame:
-    return StoredGame(
-        guild_id=1,
-        channel_id=channel_id,
-        game="oska",
-        status=Status.ACTIVE,
-        challenger_id=100,
-        created_at=NOW,
-        updated_at=NOW,
-        opponent_id=200,
-        first_id=100,
-        second_id=200,
-    )
 
 
 class WriteLock:
@@ -73,8 +57,8 @@ class WriteLock:
 
 
 async def test_reads_return_while_a_write_waits_for_the_lock(store: SqliteStore) -> None:
-    slow = await store.create_game(a_game(10))
-    other = await store.create_game(a_game(11))
+    slow = await store.create_game(a_game(channel_id=10))
+    other = await store.create_game(a_game(channel_id=11))
     await store.save_guild_settings(GuildSettings(1, threads=False), NOW)
     async with WriteLock(store.path, slow.id) as lock:
         # A move in the slow game: the store's own write, now waiting for the lock.
@@ -96,8 +80,8 @@ async def test_reads_return_while_a_write_waits_for_the_lock(store: SqliteStore)
 
 
 async def test_the_other_reads_of_the_service_do_not_wait_either(store: SqliteStore) -> None:
-    slow = await store.create_game(a_game(10))
-    other = await store.create_game(a_game(11))
+    slow = await store.create_game(a_game(channel_id=10))
+    other = await store.create_game(a_game(channel_id=11))
     async with WriteLock(store.path, slow.id) as lock:
         writing = asyncio.ensure_future(store.update_game(replace(slow, moves=("a1-b2",))))
         for _ in range(5):

@@ -247,6 +247,19 @@ async def wait_board(table: Table, board: Message, versions: int) -> None:
     await table.fake.wait_for(lambda: len(board.versions) >= versions, what="the board's edit")
 
 
+async def start_against_kamen(table: Table, game: str, level: str) -> tuple[Channel, Message]:
+    """Ann challenges Kamen (Ann moves first): the game's thread and its board."""
+    fake = table.fake
+    reply = await fake.slash(
+        table.ann, table.games, f"{game} challenge", opponent=fake.bot, level=level, first="me"
+    )
+    assert reply.message is not None
+    await fake.wait_for(lambda: bool(fake.threads(table.games)), what="the thread")
+    [thread] = fake.threads(table.games)
+    await fake.wait_for(lambda: bool(fake.messages(thread)), what="the board")
+    return thread, last_board(table, thread)
+
+
 def ephemeral_text(reply: Reply) -> str:
     assert reply.message is not None and reply.ephemeral, f"not ephemeral: {reply!r}"
     return reply.text
