@@ -119,3 +119,13 @@ def option_help(game: str, key: str, values: Sequence[str], locale: str = DEFAUL
     if all(helps):
         return "; ".join(f"{value}: {text}" for value, text in zip(values, helps, strict=True))
     return say(f"{game}.variant.{key}", locale)
+
+
+def title(game: str, locale: str = DEFAULT_LOCALE) -> str:
+    """The game's name as players of the language write it (`Lasca`, in Czech `Laska`)."""
+    return say(f"{game}.title", locale)
+
+
+def side_names(game: str, locale: str = DEFAULT_LOCALE) -> tuple[str, str]:
+    """The two sides' names in the language, first mover first (`Modrý`, `Červený`)."""
+    return say(f"{game}.side.first", locale), say(f"{game}.side.second", locale)

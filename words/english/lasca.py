@@ -10,6 +10,11 @@ from words.grammar.plurals import Plural, plural
 _HOW = "write a step as a3-b4, a capture as c3xe5"
 
 TEXTS: dict[str, str | Plural] = {
+    # The game's name and its sides' names as players read them (the record keeps
+    # games/registry's names: they are notation).
+    "lasca.title": "Lasca",
+    "lasca.side.first": "White",
+    "lasca.side.second": "Black",
     # How a game ended (words.games.outcome_text).
     "outcome.lasca.no-moves": "{side} cannot move",
     "outcome.lasca.elimination": "{side} has no columns left",

@@ -3,6 +3,11 @@
 from words.grammar.plurals import Plural, plural
 
 TEXTS: dict[str, str | Plural] = {
+    # The game's name and its sides' names as players read them (the record keeps
+    # games/registry's names: they are notation).
+    "oska.title": "Oska",
+    "oska.side.first": "Blue",
+    "oska.side.second": "Red",
     # Texts that are not moves.
     "oska.empty": "an empty text is not a move: write a step as c1-d2, a capture as a1xc3, or pass",
     "oska.not-a-move": "`{move}` is not a move: write a step as c1-d2, a capture as a1xc3",

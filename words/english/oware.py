@@ -12,6 +12,11 @@ _SCORE = "{first} {a} - {second} {b}"
 _EACH = "{a} each"  # a share-out is a draw exactly when it is 24 each
 
 TEXTS: dict[str, str | Plural] = {
+    # The game's name and its sides' names as players read them (the record keeps
+    # games/registry's names: they are notation).
+    "oware.title": "Oware",
+    "oware.side.first": "South",
+    "oware.side.second": "North",
     # How a game ended (words.games.outcome_text).
     "outcome.oware.twenty-five": plural(
         "count", "{side} has captured {count} seed", "{side} has captured {count} seeds"
