@@ -10,6 +10,7 @@ Each player's choice of turn notifications is kept here too.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 
 from matches.errors import BadInput
@@ -62,7 +63,8 @@ class Boards:
     async def set_pings(self, user_id: int, on: bool) -> UserSettings:
         if not isinstance(on, bool):
             raise BadInput("match.input.pings")
-        settings = UserSettings(snowflake(user_id, "user"), pings=on)
+        current = await self.ledger.store.user_settings(snowflake(user_id, "user"))
+        settings = dataclasses.replace(current, pings=on)
         return await self.ledger.store.save_user_settings(settings, self.ledger.clock())
 
     async def _game_id(self, where: Where) -> int:

@@ -17,6 +17,7 @@ from games.base import GameError, GameSpec, Variant
 from matches.errors import BadInput, from_game_error
 from matches.picker import LEVELS
 from matches.records import FirstChoice
+from words.catalogue import LANGUAGES
 
 MAX_GAME_NAME = 32
 MAX_VARIANT = 200
@@ -92,6 +93,17 @@ def level_of(level: str) -> str:
     text = capped(level, 16, "level").strip().lower()
     if text not in LEVELS:
         raise BadInput("match.input.bad-level", level=level, levels=LEVELS)
+    return text
+
+
+def known_language(language: str | None) -> str | None:
+    """A language Kamen has a catalogue for (`cs`, `en`), or None for "as Discord says"."""
+    if language is None:
+        return None
+    text = capped(str(language), 16, "language").strip().lower()
+    if text not in LANGUAGES:
+        known = sorted(LANGUAGES)
+        raise BadInput("match.input.bad-language", language=str(language), languages=known)
     return text
 
 

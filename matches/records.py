@@ -115,6 +115,7 @@ class GuildSettings:
 
     guild_id: int
     threads: bool = True
+    language: str | None = None  # its public messages' language; None: Discord's locale
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,3 +124,4 @@ class UserSettings:
 
     user_id: int
     pings: bool = True
+    language: str | None = None  # their private answers' language; None: their client's

@@ -16,6 +16,7 @@ direct message or Kamen itself acting (the sweeper, the reconciler), unscoped.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Iterable
 from datetime import datetime, timedelta
@@ -28,7 +29,7 @@ from matches.clock import Clock, system_clock
 from matches.deadlines import Announce, Clocks
 from matches.errors import BadInput
 from matches.events import Events
-from matches.inputs import MAX_NAME, capped, snowflake
+from matches.inputs import MAX_NAME, capped, known_language, snowflake
 from matches.ledger import Ledger, Where
 from matches.picker import MovePicker
 from matches.play import Play
@@ -383,8 +384,28 @@ class MatchService:
         """Whether an accepted challenge opens a thread for its game."""
         if not isinstance(on, bool):
             raise BadInput("match.input.threads")
-        settings = GuildSettings(snowflake(guild_id, "server"), threads=on)
+        current = await self.settings(guild_id)
+        settings = dataclasses.replace(current, threads=on)
         return await self.store.save_guild_settings(settings, self.clock())
+
+    async def set_server_language(self, guild_id: int, language: str | None) -> GuildSettings:
+        """The language of the server's public messages; None: its Discord locale decides."""
+        current = await self.settings(guild_id)
+        settings = dataclasses.replace(current, language=known_language(language))
+        return await self.store.save_guild_settings(settings, self.clock())
+
+    async def server_languages(self) -> dict[int, str]:
+        """Every server that chose a language, with it."""
+        return await self.store.server_languages()
+
+    async def user_settings(self, user_id: int) -> UserSettings:
+        return await self.store.user_settings(snowflake(user_id, "user"))
+
+    async def set_user_language(self, user_id: int, language: str | None) -> UserSettings:
+        """The language of the user's private answers; None: their Discord client's."""
+        current = await self.user_settings(user_id)
+        settings = dataclasses.replace(current, language=known_language(language))
+        return await self.store.save_user_settings(settings, self.clock())
 
     async def export_record(
         self,

@@ -340,35 +340,43 @@ class SqliteStore:
     # -------------------------------------------------------------- settings
 
     async def guild_settings(self, guild_id: int) -> GuildSettings:
-        sql = "SELECT threads FROM guild_settings WHERE guild_id = ?"
+        sql = "SELECT threads, language FROM guild_settings WHERE guild_id = ?"
         rows = await self._read(sql, (guild_id,))
         if not rows:
             return GuildSettings(guild_id)
-        return GuildSettings(guild_id, threads=bool(rows[0][0]))
+        return GuildSettings(guild_id, threads=bool(rows[0][0]), language=rows[0][1])
 
     async def save_guild_settings(self, settings: GuildSettings, now: datetime) -> GuildSettings:
         sql = """
-            INSERT INTO guild_settings (guild_id, threads, updated_at) VALUES (?, ?, ?)
+            INSERT INTO guild_settings (guild_id, threads, language, updated_at)
+            VALUES (?, ?, ?, ?)
             ON CONFLICT (guild_id) DO UPDATE SET threads = excluded.threads,
-                updated_at = excluded.updated_at
-            RETURNING guild_id, threads"""
-        rows = await self._execute(sql, (settings.guild_id, int(settings.threads), now.timestamp()))
-        return GuildSettings(rows[0][0], threads=bool(rows[0][1]))
+                language = excluded.language, updated_at = excluded.updated_at
+            RETURNING guild_id, threads, language"""
+        params = (settings.guild_id, int(settings.threads), settings.language, now.timestamp())
+        rows = await self._execute(sql, params)
+        return GuildSettings(rows[0][0], threads=bool(rows[0][1]), language=rows[0][2])
+
+    async def server_languages(self) -> dict[int, str]:
+        sql = "SELECT guild_id, language FROM guild_settings WHERE language IS NOT NULL"
+        return {guild_id: language for guild_id, language in await self._read(sql)}
 
     async def user_settings(self, user_id: int) -> UserSettings:
-        rows = await self._read("SELECT pings FROM user_settings WHERE user_id = ?", (user_id,))
+        sql = "SELECT pings, language FROM user_settings WHERE user_id = ?"
+        rows = await self._read(sql, (user_id,))
         if not rows:
             return UserSettings(user_id)
-        return UserSettings(user_id, pings=bool(rows[0][0]))
+        return UserSettings(user_id, pings=bool(rows[0][0]), language=rows[0][1])
 
     async def save_user_settings(self, settings: UserSettings, now: datetime) -> UserSettings:
         sql = """
-            INSERT INTO user_settings (user_id, pings, updated_at) VALUES (?, ?, ?)
+            INSERT INTO user_settings (user_id, pings, language, updated_at) VALUES (?, ?, ?, ?)
             ON CONFLICT (user_id) DO UPDATE SET pings = excluded.pings,
-                updated_at = excluded.updated_at
-            RETURNING user_id, pings"""
-        rows = await self._execute(sql, (settings.user_id, int(settings.pings), _iso(now)))
-        return UserSettings(rows[0][0], pings=bool(rows[0][1]))
+                language = excluded.language, updated_at = excluded.updated_at
+            RETURNING user_id, pings, language"""
+        params = (settings.user_id, int(settings.pings), settings.language, _iso(now))
+        rows = await self._execute(sql, params)
+        return UserSettings(rows[0][0], pings=bool(rows[0][1]), language=rows[0][2])
 
 
 def new_game_id() -> int:

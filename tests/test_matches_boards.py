@@ -101,6 +101,36 @@ async def test_pings_are_either_on_or_off(service: MatchService, value: object) 
         await service.set_pings(ALICE, value)  # type: ignore[arg-type]
 
 
+async def test_a_player_and_a_server_choose_a_language_without_losing_other_settings(
+    service: MatchService,
+) -> None:
+    await service.set_pings(ALICE, False)
+    assert (await service.set_user_language(ALICE, " CS ")).language == "cs"
+    settings = await service.user_settings(ALICE)
+    assert (settings.language, settings.pings) == ("cs", False)
+    await service.set_pings(ALICE, True)
+    assert (await service.user_settings(ALICE)).language == "cs"
+    assert (await service.set_user_language(ALICE, None)).language is None
+
+    await service.set_threads(GUILD, False)
+    assert (await service.set_server_language(GUILD, "cs")).threads is False
+    await service.set_threads(GUILD, True)
+    assert (await service.settings(GUILD)).language == "cs"
+    assert await service.server_languages() == {GUILD: "cs"}
+
+
+async def test_a_language_kamen_has_no_catalogue_for_is_refused_naming_those_it_has(
+    service: MatchService,
+) -> None:
+    with refused(
+        BadInput,
+        r"^Kamen does not speak `de`: choose one of cs or en",
+        code="match.input.bad-language",
+    ):
+        await service.set_user_language(ALICE, "de")
+    assert (await service.user_settings(ALICE)).language is None
+
+
 async def test_board_bookkeeping_checks_its_ids(service: MatchService) -> None:
     view = await service.challenge(
         guild_id=GUILD, channel_id=CHANNEL, challenger_id=ALICE, game="oska", opponent_id=BOT

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from matches.records import FirstChoice, GuildSettings, Status
+from matches.records import FirstChoice, GuildSettings, Status, UserSettings
 from matches.storage import ChannelBusy, Store, StoreError
 from store import DEFAULT_DATABASE_URL, database_url, open_store, store_for
 from store.schema import migrations
@@ -53,7 +53,7 @@ async def test_open_creates_the_folder_and_sets_the_pragmas(tmp_path: Path) -> N
 
 
 async def test_a_fresh_database_has_every_migration(store: SqliteStore) -> None:
-    assert await store.schema_version() == len(migrations(MIGRATIONS)) == 5
+    assert await store.schema_version() == len(migrations(MIGRATIONS)) == 6
 
 
 def test_migrations_split_into_statements() -> None:
@@ -116,7 +116,7 @@ async def test_a_version_1_database_is_upgraded_in_place(tmp_path: Path) -> None
     path = tmp_path / "old.db"
     make_version_1(path)
     async with SqliteStore(path) as store:
-        assert await store.schema_version() == 5
+        assert await store.schema_version() == len(migrations(MIGRATIONS))
         challenge = await store.get_game(1)
         game = await store.get_game(2)
         assert challenge is not None and game is not None
@@ -138,7 +138,7 @@ async def test_opening_twice_applies_nothing_again(tmp_path: Path) -> None:
     async with SqliteStore(path) as store:
         game = await store.create_game(a_game())
     async with SqliteStore(path) as store:
-        assert await store.schema_version() == 5
+        assert await store.schema_version() == len(migrations(MIGRATIONS))
         assert await store.get_game(game.id) == game
 
 
@@ -170,7 +170,7 @@ async def test_two_processes_opening_a_fresh_file_at_once_both_succeed(tmp_path:
     stores = [SqliteStore(tmp_path / "k.db") for _ in range(4)]
     await asyncio.gather(*(store.open() for store in stores))
     try:
-        assert [await store.schema_version() for store in stores] == [5, 5, 5, 5]
+        assert [await store.schema_version() for store in stores] == [len(migrations(MIGRATIONS))] * 4
     finally:
         for store in stores:
             await store.close()
@@ -307,6 +307,20 @@ async def test_guild_settings_default_then_saved(store: SqliteStore) -> None:
     await store.save_guild_settings(GuildSettings(5, threads=True), NOW)
     assert await store.guild_settings(5) == GuildSettings(5, threads=True)
     assert await store.guild_settings(6) == GuildSettings(6, threads=True)
+
+
+async def test_languages_are_kept_per_server_and_per_user_beside_the_other_settings(
+    store: SqliteStore,
+) -> None:
+    await store.save_guild_settings(GuildSettings(5, threads=False, language="cs"), NOW)
+    await store.save_guild_settings(GuildSettings(6), NOW)
+    assert await store.guild_settings(5) == GuildSettings(5, threads=False, language="cs")
+    assert await store.server_languages() == {5: "cs"}
+    await store.save_user_settings(UserSettings(7, pings=False, language="cs"), NOW)
+    assert await store.user_settings(7) == UserSettings(7, pings=False, language="cs")
+    assert await store.user_settings(8) == UserSettings(8, pings=True, language=None)
+    await store.save_guild_settings(GuildSettings(5, threads=False, language=None), NOW)
+    assert await store.server_languages() == {}
 
 
 # ----------------------------------------------------------------------- URLs

@@ -71,6 +71,9 @@ TEXTS: dict[str, str | Plural] = {
     "match.input.bad-first": "`{first}`: who plays first is one of {choices}.",
     "match.input.threads": "Threads are either on or off.",
     "match.input.pings": "Pings are either on or off.",
+    "match.input.bad-language": (
+        "Kamen does not speak `{language}`: choose one of {languages:or}, or automatic"
+    ),
     "match.level-without-bot": (
         "A level is for games against the bot: challenge the bot to use it."
     ),
