@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 from concurrent.futures import Executor
+from functools import partial
 
 import render
 from games.base import GameState, MoveInfo, Outcome
@@ -30,25 +31,42 @@ def board_png(
     last_move: MoveInfo | None = None,
     players: tuple[str, str] | None = None,
     outcome: Outcome | None = None,
+    locale: str | None = None,
 ) -> bytes:
-    """The board of `state` as a PNG, the last move highlighted."""
+    """The board of `state` as a PNG, the last move highlighted, worded in `locale`."""
     return render.board(
-        state, last_move=last_move, size=BOARD_SIZE, players=players, outcome=outcome
+        state,
+        last_move=last_move,
+        size=BOARD_SIZE,
+        players=players,
+        outcome=outcome,
+        locale=locale,
     )
 
 
-def replay_gif(state: GameState, players: tuple[str, str] | None, outcome: Outcome | None) -> bytes:
+def replay_gif(
+    state: GameState,
+    players: tuple[str, str] | None,
+    outcome: Outcome | None,
+    locale: str | None = None,
+) -> bytes:
     """A GIF of a whole game (its moves replayed from the start): what a worker runs."""
-    return render.replay(state, size=BOARD_SIZE, players=players, outcome=outcome)
+    return render.replay(state, size=BOARD_SIZE, players=players, outcome=outcome, locale=locale)
 
 
 async def replay_of(
-    view: GameView, players: tuple[str, str] | None, pool: Executor | None
+    view: GameView,
+    players: tuple[str, str] | None,
+    pool: Executor | None,
+    *,
+    locale: str | None = None,
 ) -> bytes:
     """The replay GIF of a game, built off the event loop (in `pool`, else a thread).
 
     The outcome is the service's (`view.outcome`): the engine's for a game ended by
-    the rules, else the resignation, the agreement or the loss on time.
+    the rules, else the resignation, the agreement or the loss on time. The frames
+    are worded in `locale` (English when None).
     """
     loop = asyncio.get_running_loop()
-    return await loop.run_in_executor(pool, replay_gif, view.state, players, view.outcome)
+    build = partial(replay_gif, view.state, players, view.outcome, locale)
+    return await loop.run_in_executor(pool, build)

@@ -1,9 +1,9 @@
 """Board images and replay GIFs of Kamen's games: pure functions of a game state.
 
     board(state, *, last_move=None, hints=False, perspective=Side.FIRST,
-          size=640, players=None, outcome=None) -> bytes         # a PNG
+          size=640, players=None, outcome=None, locale=None) -> bytes  # a PNG
     replay(game, *, perspective=Side.FIRST, size=640, players=None,
-           outcome=None, frame_ms=900) -> bytes                  # an animated GIF
+           outcome=None, frame_ms=900, locale=None) -> bytes  # an animated GIF
     centre(game, square, *, size=640, perspective=Side.FIRST) -> (x, y)
     image_size(game, *, size=640, perspective=Side.FIRST) -> (width, height)
     check_games(names) -> None     # at start-up: MissingPainter unless every game is drawn
@@ -13,7 +13,9 @@ One module per game (`oska`, `lasca`, `oware`) draws its board, and
 proportions and the shipped font; `scene` builds the caption every image
 carries (whose turn or the result, the last move, the rules), worded by
 `words`. Nothing here does I/O or knows Discord, and only Pillow, `games` and
-`words` are imported: the bytes go wherever the caller sends them.
+`words` are imported: the bytes go wherever the caller sends them. Every word
+an image carries is in the reader's language, `locale` (`cs`; English when
+None or for a language without a catalogue).
 """
 
 from __future__ import annotations

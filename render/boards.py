@@ -26,6 +26,7 @@ def board(
     players: tuple[str, str] | None = None,
     outcome: Outcome | None = None,
     theme: Theme = THEME,
+    locale: str | None = None,
 ) -> bytes:
     """The PNG of `state`, at most `size` pixels on its longest side.
 
@@ -34,7 +35,9 @@ def board(
     cannot do, and then nothing is highlighted. `hints` marks the legal moves
     of the player to move. `perspective` is the side at the bottom. `players`
     names the first and second player in the caption. `outcome` overrides the
-    engine's (a resignation, a draw by agreement, a loss on time).
+    engine's (a resignation, a draw by agreement, a loss on time). `locale`
+    is the reader's language (`cs`, `en-US`): the caption and the names on
+    the board are worded in it, in English when None or it has no catalogue.
     """
     return png(
         frame(
@@ -46,6 +49,7 @@ def board(
             players=players,
             outcome=outcome,
             theme=theme,
+            locale=locale,
         )
     )
 
@@ -60,6 +64,7 @@ def frame(
     players: tuple[str, str] | None = None,
     outcome: Outcome | None = None,
     theme: Theme = THEME,
+    locale: str | None = None,
 ) -> Image.Image:
     """The image `board` encodes, in palette mode (what replays and tests use)."""
     check_size(size)
@@ -69,9 +74,10 @@ def frame(
         last_move = last_move_of(state)
     if outcome is None:
         outcome = state.outcome()
-    words = caption(spec, painter, state, last_move, outcome, players)
+    words = caption(spec, painter, state, last_move, outcome, players, locale)
     legal = state.legal_moves() if hints and outcome is None else ()
-    scene = Scene(last_move, _mover_of_last(state), legal, words, Side(perspective), size, theme)
+    mover_of_last = _mover_of_last(state)
+    scene = Scene(last_move, mover_of_last, legal, words, Side(perspective), size, theme, locale)
     return painter.paint(state, scene)
 
 

@@ -31,6 +31,7 @@ def replay(
     outcome: Outcome | None = None,
     frame_ms: int = FRAME_MS,
     theme: Theme = THEME,
+    locale: str | None = None,
 ) -> bytes:
     """An animated GIF of a whole game: the start, then a frame per move, the last held.
 
@@ -38,7 +39,8 @@ def replay(
     record (whose First and Second tags name the players unless `players`
     does). A state set up from text, whose moves do not start from the
     beginning, gives a single frame. `outcome` overrides the engine's on the
-    last frame (a resignation, a draw by agreement, a loss on time).
+    last frame (a resignation, a draw by agreement, a loss on time). Every
+    frame is worded in the language of `locale` (English when None).
     """
     states, infos = _history(game)
     if players is None and isinstance(game, Record) and (game.first or game.second):
@@ -60,6 +62,7 @@ def replay(
                 players=players,
                 outcome=ending,
                 theme=theme,
+                locale=locale,
             )
         )
     durations = [frame_ms] * len(frames)

@@ -295,7 +295,9 @@ class _Plan:
     origins: frozenset[str]
 
 
-def _compose(kit: _Kit, plan: _Plan, words: Caption, theme: Theme) -> Image.Image:
+def _compose(
+    kit: _Kit, plan: _Plan, words: Caption, theme: Theme, locale: str | None = None
+) -> Image.Image:
     canvas = kit.base.copy()
     draw = ImageDraw.Draw(canvas)
     geometry = kit.geometry
@@ -320,7 +322,7 @@ def _compose(kit: _Kit, plan: _Plan, words: Caption, theme: Theme) -> Image.Imag
     for square in plan.dots:
         put(canvas, kit.marks["dot"], centres[square])
     for square, column in plan.columns.items():
-        _put_column(canvas, kit, theme, square, column)
+        _put_column(canvas, kit, theme, square, column, locale)
     for square in plan.captured:
         if plan.columns.get(square):
             x0, y0, _, _ = geometry.boxes[_COORD[square]]
@@ -333,14 +335,16 @@ def _compose(kit: _Kit, plan: _Plan, words: Caption, theme: Theme) -> Image.Imag
     return canvas
 
 
-def _put_column(canvas: Image.Image, kit: _Kit, theme: Theme, square: str, column: str) -> None:
+def _put_column(
+    canvas: Image.Image, kit: _Kit, theme: Theme, square: str, column: str, locale: str | None
+) -> None:
     hidden = len(column) - VISIBLE_PIECES + 1 if len(column) > VISIBLE_PIECES else 0
     shown = column[hidden:]
     stack = _stack(kit.geometry.square, theme, shown)
     cx, cy = kit.geometry.layout.centres[square]
     put(canvas, stack, (cx, cy))
     if hidden:
-        text = words.say("board.lasca.hidden", count=hidden)
+        text = words.say("board.lasca.hidden", locale, count=hidden)
         badge = _badge(kit.scale(SIZES.badge_font), text, theme)
         _, _, x1, y1 = kit.geometry.boxes[_COORD[square]]
         canvas.paste(badge, (x1 - badge.width - 1, y1 - badge.height - 1), badge)
@@ -359,13 +363,14 @@ def paint(state: LascaState, scene: Scene) -> Image.Image:
         tiles[seen.went_to] = "to"
     columns = {square: column for square in SQUARES if (column := state.column(square))}
     plan = _Plan(columns, tiles, frozenset(seen.captured), seen.targets, seen.origins)
-    return indexed(_compose(kit, plan, scene.caption, scene.theme), kit.palette)
+    canvas = _compose(kit, plan, scene.caption, scene.theme, scene.locale)
+    return indexed(canvas, kit.palette)
 
 
-def note(state: LascaState) -> str:
+def note(state: LascaState, locale: str | None = None) -> str:
     """How near the 80-move draw is, once it is worth knowing."""
     if state.quiet_moves >= 40:
-        return words.say("board.lasca.quiet", count=state.quiet_moves, limit=QUIET_LIMIT)
+        return words.say("board.lasca.quiet", locale, count=state.quiet_moves, limit=QUIET_LIMIT)
     return ""
 
 

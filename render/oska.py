@@ -286,7 +286,7 @@ def paint(state: OskaState, scene: Scene) -> Image.Image:
     return indexed(_compose(kit, plan, scene.caption, scene.theme), kit.palette)
 
 
-def note(state: OskaState) -> str:
+def note(state: OskaState, locale: str | None = None) -> str:
     """Nothing beyond the rules line: Oska has no state the board does not show."""
     return ""
 

@@ -19,7 +19,17 @@ import words
 from games.base import Side
 from games.oware import PITS, SPEC, OwareState
 from render.draw import cross, ellipse, indexed, palette, pill, put, sprite, write
-from render.scene import Box, Caption, Layout, Painter, Point, Scene, caption_box, paint_caption
+from render.scene import (
+    Box,
+    Caption,
+    Layout,
+    Painter,
+    Point,
+    Scene,
+    caption_box,
+    paint_caption,
+    sides,
+)
 from render.theme import (
     PIT,
     RGB,
@@ -232,7 +242,10 @@ class _Plan:
     playable: frozenset[str]
 
 
-def _compose(kit: _Kit, plan: _Plan, words: Caption, theme: Theme) -> Image.Image:
+def _compose(
+    kit: _Kit, plan: _Plan, words: Caption, theme: Theme, names: tuple[str, str] = SPEC.side_names
+) -> Image.Image:
+    """The frame in RGB; `names` are the sides' names written on their stores."""
     canvas = kit.base.copy()
     geometry = kit.geometry
     centres = geometry.layout.centres
@@ -256,7 +269,8 @@ def _compose(kit: _Kit, plan: _Plan, words: Caption, theme: Theme) -> Image.Imag
         put(canvas, badge, (x, y + geometry.outward[pit_name] * radius * 1.02))
     draw = ImageDraw.Draw(canvas)
     for side in Side:
-        _paint_store(canvas, draw, kit, theme, geometry.stores[side], side, plan.stores[side])
+        store = geometry.stores[side]
+        _paint_store(canvas, draw, kit, theme, store, names[side], plan.stores[side])
     paint_caption(canvas, geometry.layout.caption, words, kit.scale, theme, None)
     return canvas
 
@@ -267,14 +281,14 @@ def _paint_store(
     kit: _Kit,
     theme: Theme,
     box: Box,
-    side: Side,
+    name: str,
     seeds: int,
 ) -> None:
     x0, y0, x1, y1 = box
     scale = kit.scale
     name_y, count_y = y0 + scale(14), y1 - scale(19)
     name_font = font(scale(SIZES.store_name_font))
-    write(draw, ((x0 + x1) / 2, name_y), SPEC.side_name(side), name_font, theme.text)
+    write(draw, ((x0 + x1) / 2, name_y), name, name_font, theme.text)
     count_font = font(scale(SIZES.store_count_font))
     write(draw, ((x0 + x1) / 2, count_y), str(seeds), count_font, theme.text)
     if seeds:
@@ -292,13 +306,15 @@ def paint(state: OwareState, scene: Scene) -> Image.Image:
     sown = frozenset(last.path) if last else frozenset()
     taken = frozenset(last.captured) if last else frozenset()
     plan = _Plan(state.pits, state.stores, sown, taken, frozenset(scene.hints))
-    return indexed(_compose(kit, plan, scene.caption, scene.theme), kit.palette)
+    names = sides(state.spec, scene.locale)
+    return indexed(_compose(kit, plan, scene.caption, scene.theme, names), kit.palette)
 
 
-def note(state: OwareState) -> str:
+def note(state: OwareState, locale: str | None = None) -> str:
     """The must-play-12 obligation of the player to move, which the board cannot show."""
     if state.obliged[state.to_move]:
-        return words.say("board.oware.must-play-12", side=state.spec.side_name(state.to_move))
+        side = sides(state.spec, locale)[state.to_move]
+        return words.say("board.oware.must-play-12", locale, side=side)
     return ""
 
 

@@ -3,9 +3,10 @@
 The caption is the same for the three games: whose turn it is (or the
 result), the move just played with what it took, and a line of rules (the
 reason a finished game ended, the variant, an obligation). It is built from
-the engines' own vocabulary (`Outcome`, `MoveInfo`, the side names of the
-spec) and worded by `words`: the `board.*` codes, and the outcome's own
-sentence from `words.games.outcome_text`.
+the engines' own vocabulary (`Outcome`, `MoveInfo`, the game's name) and
+worded by `words` in the reader's language (`locale`, English when None): the
+`board.*` codes, the game's title and side names (`words.games`), and the
+outcome's own sentence from `words.games.outcome_text`.
 """
 
 from __future__ import annotations
@@ -21,7 +22,8 @@ import words
 from games.base import GameSpec, GameState, MoveInfo, Outcome, Side
 from render.draw import fitted, put, write
 from render.theme import SIZES, Scale, Theme
-from words.games import outcome_text
+from words.catalogue import DEFAULT_LOCALE
+from words.games import outcome_text, side_names, title
 
 Point = tuple[int, int]
 Box = tuple[int, int, int, int]
@@ -49,6 +51,7 @@ class Scene:
     perspective: Side
     size: int
     theme: Theme
+    locale: str | None = None  # the reader's language, for words on the board itself
 
 
 @dataclass(frozen=True)
@@ -74,7 +77,7 @@ class Painter:
 
     layout: Callable[[int, Side, Theme], Layout]
     paint: Callable[[Any, Scene], Image.Image]
-    note: Callable[[Any], str]  # what the board cannot show, worded; "" for nothing
+    note: Callable[[Any, str | None], str]  # what the board cannot show, in a locale; or ""
     took: str  # the words code of what a move captured: `board.taking`, `board.capturing`
 
 
@@ -130,10 +133,17 @@ def mover(state: GameState, ply: int) -> Side:
     return state.to_move if back % 2 == 0 else state.to_move.other
 
 
-def who(spec: GameSpec, side: Side, players: tuple[str, str] | None) -> str:
+def sides(spec: GameSpec, locale: str | None = None) -> tuple[str, str]:
+    """The sides' names in the reader's language (`Blue`, `Red`; in Czech `Modrý`, `Červený`)."""
+    return side_names(spec.name, locale or DEFAULT_LOCALE)
+
+
+def who(
+    spec: GameSpec, side: Side, players: tuple[str, str] | None, locale: str | None = None
+) -> str:
     """`Blue`, or `Ann (Blue)` when the players' names are known."""
-    name = spec.side_name(side)
-    return words.say("board.player", name=players[side], side=name) if players else name
+    name = sides(spec, locale)[side]
+    return words.say("board.player", locale, name=players[side], side=name) if players else name
 
 
 def caption(
@@ -143,67 +153,76 @@ def caption(
     last: MoveInfo | None,
     outcome: Outcome | None,
     players: tuple[str, str] | None,
+    locale: str | None = None,
 ) -> Caption:
-    """The caption of `state`, whose last real move (passes after it aside) is `last`."""
+    """The caption of `state`, whose last real move (passes after it aside) is `last`,
+    in the language of `locale` (English when None or when it has no catalogue)."""
     moves = state.moves
     passes = 0
     while passes < len(moves) and moves[len(moves) - 1 - passes] == "pass":
         passes += 1
-    move_line = _move_line(spec, painter, state, last, passes)
+    move_line = _move_line(spec, painter, state, last, passes, locale)
     if outcome is not None:
         winner = outcome.winner
         if winner is None:
-            title = words.say("board.draw")
+            heading = words.say("board.draw", locale)
         else:
-            title = words.say("board.wins", player=who(spec, winner, players))
-        reason = outcome_text(outcome, spec.name, spec.side_names)
-        return Caption(title, move_line, _sentence(reason), outcome.winner, True)
-    note = painter.note(state)
+            heading = words.say("board.wins", locale, player=who(spec, winner, players, locale))
+        reason = outcome_text(outcome, spec.name, sides(spec, locale), locale or DEFAULT_LOCALE)
+        return Caption(heading, move_line, _sentence(reason), outcome.winner, True)
+    note = painter.note(state, locale)
     legal = state.legal_moves()
     if legal == ("pass",):
-        note = words.say("board.must-pass", side=spec.side_name(state.to_move))
-    title = words.say("board.to-move", player=who(spec, state.to_move, players))
-    return Caption(title, move_line, note or _rules(spec, state), state.to_move)
+        note = words.say("board.must-pass", locale, side=sides(spec, locale)[state.to_move])
+    heading = words.say("board.to-move", locale, player=who(spec, state.to_move, players, locale))
+    return Caption(heading, move_line, note or _rules(spec, state, locale), state.to_move)
 
 
-def _rules(spec: GameSpec, state: GameState) -> str:
+def _rules(spec: GameSpec, state: GameState, locale: str | None) -> str:
+    name = title(spec.name, locale or DEFAULT_LOCALE)
     variant = " ".join(state.variant.changes())
     if variant:
-        return words.say("board.rules.variant", title=spec.title, variant=variant)
-    return words.say("board.rules.standard", title=spec.title)
+        return words.say("board.rules.variant", locale, title=name, variant=variant)
+    return words.say("board.rules.standard", locale, title=name)
 
 
 def _move_line(
-    spec: GameSpec, painter: Painter, state: GameState, last: MoveInfo | None, passes: int
+    spec: GameSpec,
+    painter: Painter,
+    state: GameState,
+    last: MoveInfo | None,
+    passes: int,
+    locale: str | None,
 ) -> str:
     moves = state.moves
     if not moves:
         fresh = state.to_text() == spec.start(state.variant).to_text()
-        return words.say("board.new-game" if fresh else "board.set-up")
+        return words.say("board.new-game" if fresh else "board.set-up", locale)
+    names = sides(spec, locale)
     ply = len(moves) - 1 - passes
     if ply < 0:
         side = mover(state, len(moves) - 1)
         number = (len(moves) - 1) // 2 + 1
-        return words.say("board.passed", number=number, side=spec.side_name(side))
+        return words.say("board.passed", locale, number=number, side=names[side])
     side = mover(state, ply)
     text = (last.text if last else moves[ply]).partition("/")[0]
-    line = words.say("board.played", number=ply // 2 + 1, side=spec.side_name(side), move=text)
+    line = words.say("board.played", locale, number=ply // 2 + 1, side=names[side], move=text)
     if last and last.captured:
-        line = words.say(painter.took, line=line, squares=squares(last.captured))
+        line = words.say(painter.took, locale, line=line, squares=squares(last.captured, locale))
     if last and last.forfeited:
         # A removal (`a1:...`) takes the opponent's stone; a huff forfeit (`.../a1`) one's own.
         clause = "board.removing" if ":" in last.text else "board.forfeiting"
-        line = words.say(clause, line=line, squares=squares(last.forfeited))
+        line = words.say(clause, locale, line=line, squares=squares(last.forfeited, locale))
     if passes:
-        line = words.say("board.then-passed", line=line, side=spec.side_name(side.other))
+        line = words.say("board.then-passed", locale, line=line, side=names[side.other])
     return line
 
 
-def squares(names: tuple[str, ...]) -> str:
+def squares(names: tuple[str, ...], locale: str | None = None) -> str:
     """`b4`, or `b4, d4 and f6`: a list of squares or pits as a caption names them."""
     if len(names) == 1:
         return names[0]
-    return words.say("board.list", init=names[:-1], last=names[-1])
+    return words.say("board.list", locale, init=names[:-1], last=names[-1])
 
 
 def _sentence(text: str) -> str:
