@@ -107,6 +107,25 @@ def summary(game: str, locale: str = DEFAULT_LOCALE) -> str:
     return say(f"{game}.summary", locale)
 
 
+RULES_PARTS = ("goal", "move", "capture", "end")
+"""The parts of a rules card, in order: the aim, a move, a capture, the end."""
+
+
+def rules_card(game: str, locale: str | None = DEFAULT_LOCALE) -> list[tuple[str, str]]:
+    """The rules for a newcomer: (heading, text) per part of RULES_PARTS, each a short paragraph.
+
+    A part's heading is the game's own (`oware.rules.heading.move`: "Sowing") when it has
+    one, else the shared `rules.heading.<part>`.
+    """
+    card = []
+    for part in RULES_PARTS:
+        heading = f"{game}.rules.heading.{part}"
+        if not has_text(heading, locale or DEFAULT_LOCALE):
+            heading = f"rules.heading.{part}"
+        card.append((say(heading, locale), say(f"{game}.rules.{part}", locale)))
+    return card
+
+
 def value_help(game: str, key: str, value: str, locale: str = DEFAULT_LOCALE) -> str | None:
     """What one value of a rule option does, when the catalogue says it value by value."""
     code = f"{game}.variant.{key}.{value}"

@@ -59,6 +59,12 @@ TEXTS: dict[str, str | Plural] = {
     "outcome.time": "{side} ran out of time",
     "outcome.agreement": "drawn by agreement",
     "outcome.abandoned": "the game was abandoned",
+    # The headings of a game's rules card (words.games.rules_card); a game may name a part
+    # itself (<game>.rules.heading.<part>).
+    "rules.heading.goal": "The aim",
+    "rules.heading.move": "Moving",
+    "rules.heading.capture": "Capturing",
+    "rules.heading.end": "End of the game",
     # The command line (python -m games).
     "cli.error": "error: {text}",
     "cli.bad-move": "error: move {ply} ({side}): {text}",

@@ -81,6 +81,32 @@ TEXTS: dict[str, str | Plural] = {
         "write `White to move` or `Black to move`, and optionally `quiet moves: N`"
     ),
     "lasca.position.no-side": "say who is to move: `White to move` or `Black to move`",
+    # The rules card for a newcomer (words.games.rules_card), one short paragraph each.
+    "lasca.rules.goal": (
+        "Lasca is checkers on a 7-by-7 board, on the 25 squares of one colour, where captured "
+        "pieces are not removed. Each player has 11 pieces: White starts on ranks 1 to 3, Black on "
+        "ranks 5 to 7; White moves first. You win when your opponent cannot move on their turn: "
+        "they have no columns left, or every one is blocked."
+    ),
+    "lasca.rules.move": (
+        "A square holds a column of one or more pieces; its top piece, the commander, decides "
+        "whose column it is and how it moves. A soldier column steps one square diagonally "
+        "forward, an officer column forward or backward, always onto an empty square. "
+        "A soldier that ends its move on the far rank is turned over: it becomes an officer."
+    ),
+    "lasca.rules.capture": (
+        "Jump diagonally over a neighbouring enemy column onto the empty square right behind it "
+        "(soldiers forward only, officers both ways). Only its top piece is taken: it goes to "
+        "the bottom of your column as a prisoner, and the piece that was under it, yours or "
+        "theirs, now commands the rest. Keep jumping while you can, but never over the same "
+        "column twice. Capturing is compulsory; when you can capture in several ways, choose "
+        "any, not only the longest. A soldier promoted during a capture stops there."
+    ),
+    "lasca.rules.end": (
+        "A player who cannot move on their turn loses. The game is drawn by agreement, when "
+        "the same position occurs for the third time with the same player to move, or after "
+        "80 moves in a row (40 each) with no capture and no soldier move."
+    ),
     # What the game is, and what each rule variant does (games/RULES.md).
     "lasca.summary": (
         "Checkers on a 7-by-7 board where captured pieces are not removed: the jumping "

@@ -90,6 +90,31 @@ TEXTS: dict[str, str | Plural] = {
     "outcome.oska.elimination": "{side} has lost every stone",
     "outcome.oska.elimination.draw": "both players have lost every stone",
     "outcome.oska.blocked": "neither player can move",
+    # The rules card for a newcomer (words.games.rules_card), one short paragraph each.
+    "oska.rules.goal": (
+        "Each player starts with four stones on their home row of an hourglass board: "
+        "Blue at the bottom on row 1, Red at the top on row 5. Blue moves first. "
+        "The aim is to bring every stone you still have to the far row: "
+        "Blue's to row 5, Red's to row 1."
+    ),
+    "oska.rules.move": (
+        "A stone steps forward to an empty neighbouring square of the next row, "
+        "half a square to the left or right. Stones never move back or sideways. "
+        "A player who has no legal move passes."
+    ),
+    "oska.rules.capture": (
+        "If a forward neighbour holds an enemy stone and the square right behind it, "
+        "in the same line, is empty, jump over it: the enemy stone leaves the board. "
+        "If the same stone can jump again from where it lands, it must go on in the same turn, "
+        "and may turn the other way. By default capturing is compulsory, "
+        "but you choose which capture to make."
+    ),
+    "oska.rules.end": (
+        "You win as soon as every stone you have left stands on your far row. This is checked "
+        "after every move, for both players, so you can also win on your opponent's move; "
+        "a player who has lost every stone has none left away from home, and so wins too. "
+        "If one move brings both players home, or neither player can move, the game is drawn."
+    ),
     # What the game is, and what each rule variant does (games/RULES.md).
     "oska.summary": (
         "Move your stones forward across the hourglass; jump an enemy stone to capture it "

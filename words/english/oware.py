@@ -60,6 +60,33 @@ TEXTS: dict[str, str | Plural] = {
         "the position holds {total} seed, not {seeds}",
         "the position holds {total} seeds, not {seeds}",
     ),
+    # The rules card for a newcomer (words.games.rules_card), one short paragraph each;
+    # Oware names two of its parts itself (sowing and capturing seeds).
+    "oware.rules.heading.move": "Sowing",
+    "oware.rules.heading.capture": "Capturing",
+    "oware.rules.goal": (
+        "The board has two rows of six pits with 4 seeds in each, 48 in all. Each player owns "
+        "the row nearer to them: South plays the pits A to F, North a to f; South moves first. "
+        "Capture more seeds than your opponent: 25 seeds win."
+    ),
+    "oware.rules.move": (
+        "Take all the seeds of one non-empty pit of your row and sow them one by one into the "
+        "following pits, counter-clockwise: along your row, then along your opponent's. With "
+        "12 seeds or more the sowing goes all round and skips the pit it started from. If your "
+        "opponent has no seeds, you must play a move that gives them some, if there is one."
+    ),
+    "oware.rules.capture": (
+        "If your last seed lands in an opponent's pit and leaves 2 or 3 seeds there, you capture "
+        "them, and also the seeds of the pits just before it on their row, as long as each holds "
+        "2 or 3. By default a move that would capture all your opponent's seeds (a grand slam) "
+        "may not be played; if only such moves are left, they are played and capture nothing."
+    ),
+    "oware.rules.end": (
+        "Capturing 25 seeds wins at once. The game also ends when the player to move has no "
+        "seeds, when the opponent has none and cannot be fed, or when a position repeats: then "
+        "each player captures the seeds left on their own row. More than 24 wins; 24 each is "
+        "a draw."
+    ),
     # What the game is, and what each rule variant does (games/RULES.md).
     "oware.summary": (
         "Sow a pit of your row counter-clockwise; if the last seed makes 2 or 3 in an "
