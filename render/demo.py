@@ -1,4 +1,5 @@
-"""The demo set: images of each game's start, a middle game and an end, and replays.
+"""The demo set: images of each game's start, a middle game and an end, and replays,
+a few of them again for a Czech reader.
 
 The middle games are found by playing seeded random games until a position
 shows what the renderer must make readable (Lasca columns of three and more
@@ -89,6 +90,7 @@ def shots() -> list[Shot]:
     oware_mid = search("oware", _oware_middle)
     oware_end = search("oware", _over)
     names = ("Ann", "Bartholomew")
+    czech = ("Anna", "Bartoloměj")
     start = {name: GAMES[name].new() for name in GAMES}
     resigned = Outcome(Side.SECOND, Termination.RESIGNATION, side=Side.FIRST)
     return [
@@ -114,6 +116,11 @@ def shots() -> list[Shot]:
             "capture=huff: a step that forfeits a stone",
         ),
         Shot("oska-6-end.png", lambda: board(oska_end), "a finished Oska game"),
+        Shot(
+            "oska-7-czech.png",
+            lambda: board(oska_mid, players=czech, locale="cs"),
+            "the capture for a Czech reader: the caption and the side names in Czech",
+        ),
         Shot("lasca-1-start.png", lambda: board(start["lasca"]), "Lasca's start"),
         Shot(
             "lasca-2-middle.png",
@@ -126,6 +133,11 @@ def shots() -> list[Shot]:
             "the same from Black's side with the legal moves marked",
         ),
         Shot("lasca-4-end.png", lambda: board(lasca_end), "a finished Lasca game"),
+        Shot(
+            "lasca-5-czech.png",
+            lambda: board(lasca_end, locale="cs"),
+            "the finished Lasca game in Czech (Laska, Bílý, Černý)",
+        ),
         Shot("oware-1-start.png", lambda: board(start["oware"]), "Oware's start"),
         Shot(
             "oware-2-middle.png",
@@ -143,9 +155,19 @@ def shots() -> list[Shot]:
             lambda: board(oware_mid, outcome=resigned, players=names),
             "a game ended by resignation (an outcome the engine does not know)",
         ),
+        Shot(
+            "oware-6-czech.png",
+            lambda: board(oware_mid, players=czech, locale="cs"),
+            "the Oware capture in Czech, the stores named Jih and Sever",
+        ),
         Shot("oska-replay.gif", lambda: replay(oska_end), "a whole Oska game"),
         Shot("lasca-replay.gif", lambda: replay(lasca_end), "a whole Lasca game"),
         Shot("oware-replay.gif", lambda: replay(oware_end), "a whole Oware game"),
+        Shot(
+            "oware-replay-czech.gif",
+            lambda: replay(oware_end, locale="cs"),
+            "the whole Oware game, every frame in Czech",
+        ),
     ]
 
 
