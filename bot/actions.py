@@ -36,12 +36,24 @@ from matches import (
     Status,
 )
 from matches.inputs import MAX_RECORD
+from words.catalogue import LANGUAGES
 
 log = logging.getLogger(__name__)
 
+LANGUAGE_AUTO = "auto"  # the language option's value for "as Discord says"
+LANGUAGE_CHOICES = (LANGUAGE_AUTO, *sorted(LANGUAGES))
 FIRST = {"me": FirstChoice.CHALLENGER, "them": FirstChoice.OPPONENT, "random": FirstChoice.RANDOM}
 ANSWER_WITHIN = 3.0  # seconds: an interaction's answer later than this is void anyway
 ARCHIVE_MINUTES: Literal[10080] = 10080  # a week: a slow game's thread stays in the channel list
+
+
+def _language(chosen: str) -> str | None:
+    return None if chosen == LANGUAGE_AUTO else chosen
+
+
+def language_name(locale: str) -> str:
+    """A language's own name for itself (`Čeština`, `English`)."""
+    return words.say("command.language.name", locale)
 
 
 class Actions(Table):
@@ -85,8 +97,9 @@ class Actions(Table):
         opponent_id = opponent.id if opponent is not None else None
         if opponent is not None and self.service.starts_at_once(opponent.id):  # against Kamen
             kamen = opponent
+            said = words.say(f"command.level.{level or 'medium'}", answer.server_locale)
             who = words.say(
-                "bot.against.kamen", bot=replies.mention(kamen.id), level=level or "medium"
+                "bot.against.kamen", answer.server_locale, bot=replies.mention(kamen.id), level=said
             )
 
             # Kamen's worker process starts now (once), while the player looks at the board.
@@ -101,7 +114,8 @@ class Actions(Table):
         await self._post_challenge(answer, view, choice)
 
     async def _post_challenge(self, answer: Answer, view: GameView, choice: FirstChoice) -> None:
-        out = replies.challenge(view, choice, components.challenge_view(view))
+        locale = answer.server_locale
+        out = replies.challenge(view, choice, components.challenge_view(view, locale), locale)
         message_id = await answer.send(out)
         if message_id is not None:  # recorded as shown: an accept cut short is finished later
             await self.shown(view, message_id)
@@ -124,12 +138,17 @@ class Actions(Table):
             if view.bot_to_move:
                 self.let_bot_move(view)
             return
+        locale = answer.server_locale
         text = words.say(
-            "bot.starts-game", player=interaction.user.mention, title=spec.title, against=against
+            "bot.starts-game",
+            locale,
+            player=interaction.user.mention,
+            title=replies.title(spec, locale),
+            against=against,
         )
         message_id = await answer.send(text)
         assert message_id is not None and isinstance(interaction.channel, discord.TextChannel)
-        name = replies.thread_name(spec, interaction.user.display_name, against_name)
+        name = replies.thread_name(spec, interaction.user.display_name, against_name, locale)
         thread = await interaction.channel.create_thread(
             name=name,
             message=discord.Object(message_id),
@@ -138,12 +157,14 @@ class Actions(Table):
         try:
             view = await start(thread.id)
         except MatchError as error:
-            failed = words.say("bot.start-failed", text=text, error=replies.explain(error))
+            failed = words.say(
+                "bot.start-failed", locale, text=text, error=replies.explain(error, locale)
+            )
             await interaction.edit_original_response(content=failed)
             raise
         await self.send_board(view, self.board(view))
         await interaction.edit_original_response(
-            **replies.moved_to_thread(view, thread.id).edit_kwargs()
+            **replies.moved_to_thread(view, thread.id, locale).edit_kwargs()
         )
         if view.bot_to_move:
             self.let_bot_move(view)
@@ -159,7 +180,7 @@ class Actions(Table):
         else:
             await self._accept(answer, game_id)
             return
-        await answer.update(replies.closed_challenge(view))
+        await answer.update(replies.closed_challenge(view, answer.server_locale))
 
     async def _accept(self, answer: Answer, game_id: int) -> None:
         interaction = answer.interaction
@@ -175,12 +196,13 @@ class Actions(Table):
             if interaction.message is not None:
                 await self.adopt_board(view, interaction.message.id)
         else:
-            await answer.update(replies.moved_to_thread(view, thread_id))
+            await answer.update(replies.moved_to_thread(view, thread_id, answer.server_locale))
             await self.send_board(view, self.board(view), strip_old=False)
         await self.tell_turn(view, interaction.user.id)
 
     async def _thread_for(self, interaction: discord.Interaction, offered: GameView) -> int | None:
         """The thread the accepted game goes to: one started on the challenge message."""
+        locale = self.locale_of(offered)
         message = interaction.message
         channel = interaction.channel
         if message is None or not isinstance(channel, discord.TextChannel):
@@ -188,7 +210,7 @@ class Actions(Table):
         if not await self._threads_allowed(interaction):
             return None
         challenger = await self.display_name(offered.challenger_id)
-        name = replies.thread_name(offered.spec, challenger, interaction.user.display_name)
+        name = replies.thread_name(offered.spec, challenger, interaction.user.display_name, locale)
         try:
             thread = await channel.create_thread(
                 name=name, message=message, auto_archive_duration=ARCHIVE_MINUTES
@@ -275,7 +297,7 @@ class Actions(Table):
         )
         if not moves:
             raise BadInput("bot.refuse.no-move-from", square=square)
-        menu = components.destination_view(view, moves)
+        menu = components.destination_view(view, moves, answer.locale)
         await answer.say(
             replies.Outgoing(
                 words.say("bot.moves-from", answer.locale, square=square), components=menu
@@ -295,9 +317,11 @@ class Actions(Table):
                 typed=typed,
             )
         except NotYourTurn:  # shorter than the refusal of a move: the list is narrow
-            return [hint(words.say("bot.hint.not-your-turn", interaction.locale.value), typed)]
+            locale = await self.languages.player(interaction)
+            return [hint(words.say("bot.hint.not-your-turn", locale), typed)]
         except MatchError as error:
-            return [hint(words.explain(error, interaction.locale.value), typed)]
+            locale = await self.languages.player(interaction)
+            return [hint(words.explain(error, locale), typed)]
         except Exception:  # an answer is due within 3 s whatever happens: an empty list
             log.exception("autocomplete of %s failed", spec.name)
             return []
@@ -359,15 +383,17 @@ class Actions(Table):
         )
         view = result.view
         out = self.board(view)
+        locale = self.locale_of(view)
         if result.event is DrawEvent.ACCEPTED:
-            text = words.say("bot.draw.accepted", player=replies.mention(user))
+            text = words.say("bot.draw.accepted", locale, player=replies.mention(user))
         else:
             other = next((p for p in view.players or () if p != user), None)
             text = words.say(
                 "bot.draw.offered",
+                locale,
                 other=replies.mention(other),
                 player=replies.mention(user),
-                game=view.game,
+                game=replies.command_name(view, locale),
             )
         await self._answer_on_board(answer, view, out, text)
         if result.event is DrawEvent.ACCEPTED:
@@ -379,7 +405,8 @@ class Actions(Table):
         result = await self.service.decline_draw(
             interaction.user.id, game_id=game_id, expected_ply=ply, guild_id=interaction.guild_id
         )
-        text = words.say("bot.draw.declined", player=replies.mention(interaction.user.id))
+        locale = self.locale_of(result.view)
+        text = words.say("bot.draw.declined", locale, player=replies.mention(interaction.user.id))
         await self._answer_on_board(answer, result.view, self.board(result.view), text)
 
     async def _answer_on_board(
@@ -404,10 +431,10 @@ class Actions(Table):
     async def show_board(self, answer: Answer, spec: GameSpec) -> None:
         interaction = answer.interaction
         view = await self.service.view(channel_id=self._channel_id(interaction), game=spec.name)
-        out = self.board(view)
         if view.to_move_id != interaction.user.id:
             # Someone just looking: the board for their eyes only, no ping, and the live
-            # board (with its menu) stays where it is.
+            # board (with its menu) stays where it is. It is in their own language.
+            out = self.board(view, locale=answer.locale)
             look = replies.Outgoing(
                 out.content,
                 out.embed,
@@ -418,7 +445,7 @@ class Actions(Table):
             await answer.say(look)
             return
         answer.public = True
-        message_id = await answer.send(out)
+        message_id = await answer.send(self.board(view))
         if message_id is not None:
             await self.adopt_board(view, message_id)
 
@@ -436,54 +463,80 @@ class Actions(Table):
         )
         name = f"{view.game}-{view.id}.txt"
         await answer.say(
-            replies.Outgoing(replies.history(view), image=record.encode(), image_name=name)
+            replies.Outgoing(
+                replies.history(view, answer.locale), image=record.encode(), image_name=name
+            )
         )
 
     @guarded
     async def replay(self, answer: Answer, spec: GameSpec, game: object) -> None:
         view = await self._game(answer.interaction, options.game_id("game", game), spec)
         await answer.defer(public=True)  # a long game's GIF takes a while
-        gif = await images.replay_of(view, self.players(view), self.picture_pool)
-        text = words.say("bot.replay", title=view.spec.title, id=view.id, ply=view.ply)
+        locale = answer.server_locale  # the replay is posted for everyone
+        gif = await images.replay_of(view, self.players(view), self.picture_pool, locale=locale)
+        name = replies.title(view, locale)
+        text = words.say("bot.replay", locale, title=name, id=view.id, ply=view.ply)
         await answer.send(
             replies.Outgoing(text, image=gif, image_name=f"{view.game}-{view.id}.gif")
         )
 
     @guarded
     async def rules(self, answer: Answer, spec: GameSpec) -> None:
-        png = images.board_png(spec.new())
-        await answer.say(replies.Outgoing("", replies.rules(spec), png))
+        png = images.board_png(spec.new(), locale=answer.locale)
+        await answer.say(replies.Outgoing("", replies.rules(spec, answer.locale), png))
 
     @guarded
     async def list_games(self, answer: Answer) -> None:
         guild_id = self._guild_id(answer.interaction)
         views = await self.service.active_games(guild_id)
-        await answer.say(replies.games_list(views, guild_id))
+        await answer.say(replies.games_list(views, guild_id, answer.locale))
 
     @guarded
-    async def server_settings(self, answer: Answer, value: object) -> None:
+    async def server_settings(self, answer: Answer, threads: object, language: object) -> None:
+        """`/kamen settings`: the server's settings (threads, language), seen or changed."""
         interaction = answer.interaction
         guild_id = self._guild_id(interaction)
         # Whatever Discord's command permissions say (a server may open them to everyone).
         if not interaction.permissions.manage_guild:
             raise BadInput("bot.refuse.manage-server")
-        threads = options.flag("threads", value)
-        if threads is None:
-            current = await self.service.settings(guild_id)
-        else:
-            current = await self.service.set_threads(guild_id, threads)
+        on = options.flag("threads", threads)
+        chosen = options.choice("language", language, LANGUAGE_CHOICES)
+        current = await self.service.settings(guild_id)
+        if on is not None:
+            current = await self.service.set_threads(guild_id, on)
+        if chosen is not None:
+            current = await self.service.set_server_language(guild_id, _language(chosen))
+            self.languages.choose(guild_id, current.language)
+        locale = answer.locale
         code = "bot.settings.threads.on" if current.threads else "bot.settings.threads.off"
-        await answer.say(words.say(code, answer.locale))
+        if current.language is not None:
+            name = language_name(current.language)
+            said = words.say("bot.settings.language", locale, language=name)
+        else:
+            now = language_name(self.languages.server(guild_id))
+            said = words.say("bot.settings.language.auto", locale, language=now)
+        await answer.say(f"{words.say(code, locale)}\n{said}")
 
     @guarded
-    async def my_settings(self, answer: Answer, value: object) -> None:
-        """`/kamen me`: a player's own settings (turn notifications), seen or changed."""
-        pings = options.flag("pings", value)
-        user = answer.interaction.user.id
-        if pings is not None:
-            await self.service.set_pings(user, pings)
-        on = await self.service.pings_on(user) if pings is None else pings
-        await answer.say(words.say("bot.pings.on" if on else "bot.pings.off", answer.locale))
+    async def my_settings(self, answer: Answer, pings: object, language: object) -> None:
+        """`/kamen me`: a player's own settings (turn pings, language), seen or changed."""
+        interaction = answer.interaction
+        on = options.flag("pings", pings)
+        chosen = options.choice("language", language, LANGUAGE_CHOICES)
+        user = interaction.user.id
+        if on is not None:
+            await self.service.set_pings(user, on)
+        if chosen is not None:
+            await self.service.set_user_language(user, _language(chosen))
+            answer.locale = await self.languages.player(interaction)  # answered in it at once
+        settings = await self.service.user_settings(user)
+        locale = answer.locale
+        lines = [words.say("bot.pings.on" if settings.pings else "bot.pings.off", locale)]
+        if settings.language is not None:
+            lines.append(words.say("bot.me.language", locale, language=language_name(locale)))
+        else:
+            lines.append(words.say("bot.me.language.auto", locale, language=language_name(locale)))
+        await answer.say("\n".join(lines))
 
     # ---------------------------------------------------------------- importing
 
@@ -522,7 +575,9 @@ class Actions(Table):
         opponent_id = opponent.id if opponent is not None else None
         if self.service.starts_at_once(opponent_id, importing=True):  # a study, or against Kamen
             if opponent is None:
-                against, name = words.say("bot.against.study"), words.say("bot.against.study-name")
+                locale = answer.server_locale
+                against = words.say("bot.against.study", locale)
+                name = words.say("bot.against.study-name", locale)
             else:
                 against, name = replies.mention(opponent.id), opponent.display_name
 

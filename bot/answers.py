@@ -38,6 +38,10 @@ class Answer:
         self.filled = False  # the last answer edited a deferral: an edit notifies nobody
         self._lock = asyncio.Lock()
         self._timer: asyncio.Task[None] | None = None
+        # The language of the player's private answers, and of the server's public messages
+        # (bot/languages.py): the guard sets both before the handler runs.
+        self.locale = interaction.locale.value
+        self.server_locale = interaction.locale.value
 
     # ---------------------------------------------------------------- the clock
 
@@ -69,11 +73,6 @@ class Answer:
             else:
                 await response.defer(thinking=True, ephemeral=not self.public)
             self.deferred = True
-
-    @property
-    def locale(self) -> str:
-        """The language of the player who acted: their private answers are in it."""
-        return self.interaction.locale.value
 
     @property
     def done(self) -> bool:

@@ -66,7 +66,8 @@ class BoardKeeper:
         table = self.table
         if view.status is Status.CHALLENGE:  # its message never made it: posted again
             channel = table.client.get_partial_messageable(view.channel_id, guild_id=view.guild_id)
-            out = replies.challenge(view, None, components.challenge_view(view))
+            locale = table.locale_of(view)
+            out = replies.challenge(view, None, components.challenge_view(view, locale), locale)
             message = await channel.send(**out.send_kwargs())
             await table.shown(view, message.id)
             log.info("game #%s: its challenge was posted again", view.id)
@@ -100,7 +101,7 @@ class BoardKeeper:
         if not isinstance(parent_id, int):
             return
         parent = client.get_partial_messageable(parent_id, guild_id=view.guild_id)
-        moved = replies.moved_to_thread(view, view.channel_id)
+        moved = replies.moved_to_thread(view, view.channel_id, self.table.locale_of(view))
         with contextlib.suppress(discord.NotFound):
             await parent.get_partial_message(message_id).edit(**moved.edit_kwargs())
 
@@ -111,6 +112,7 @@ class BoardKeeper:
         while True:
             lagging.clear()
             try:
+                await self.table.languages.load()  # a server's choice made in another process
                 await self.repair_all()
             except Exception:
                 log.exception("repairing the boards failed; trying again in %s s", interval)

@@ -96,7 +96,8 @@ class KamenMixin:
             metrics=self.metrics,
         )
         self.actions.remember(me)
-        self.upkeep = Upkeep(self, service)  # type: ignore[arg-type]
+        await self.actions.languages.load()
+        self.upkeep = Upkeep(self, service, self.actions.languages)  # type: ignore[arg-type]
         # Before any interaction or sweep: time Kamen was away is no player's loss.
         await self.upkeep.credit_downtime()
         self.clocks_credited = True
@@ -167,7 +168,7 @@ class KamenMixin:
         )
         if not interaction.response.is_done():
             await interaction.response.send_message(
-                words.say("bot.apology.command"), ephemeral=True
+                words.say("bot.apology.command", interaction.locale.value), ephemeral=True
             )
 
     async def close(self) -> None:

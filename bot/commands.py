@@ -23,23 +23,25 @@ import discord
 from discord import app_commands
 
 import words
-from bot.actions import Actions
+from bot.actions import LANGUAGE_AUTO, LANGUAGE_CHOICES, Actions, language_name
 from bot.options import FIRSTS, MAX_RECORD_OPTION, TIMES
 from games import registry
 from games.base import GameSpec, VariantOption
 from matches import LEVELS
 from words.catalogue import DEFAULT_LOCALE
-from words.games import option_help, value_help
+from words.games import option_help, side_names, title, value_help
 
 _Choice = app_commands.Choice
 NAME = 32  # Discord's longest name of a command, an option or a group
 
 
-def _t(code: str, **params: Any) -> app_commands.locale_str:
-    """The words of `code` as Discord gets them: English, and how to say them in a language."""
+def _t(code: str, *, game: str | None = None, **params: Any) -> app_commands.locale_str:
+    """The words of `code` as Discord gets them: English, and how to say them in a language.
+    With a `game`, `{title}` and `{side}` (the side that moves first) are its, in the language."""
 
     def say(locale: str) -> str:
-        return _short(words.say(code, locale, **params))
+        named = {"title": title(game, locale), "side": side_names(game, locale)[0]} if game else {}
+        return _short(words.say(code, locale, **named, **params))
 
     return _said(say)
 
@@ -100,10 +102,21 @@ def _variant_description(spec: GameSpec, option: VariantOption) -> app_commands.
 
 
 def _first_choices(spec: GameSpec) -> list[_Choice[str]]:
-    first = spec.side_names[0]
     return [
-        _Choice(name=_t(f"bot.choice.first.{value}", side=first), value=value) for value in FIRSTS
+        _Choice(name=_t(f"bot.choice.first.{value}", game=spec.name), value=value)
+        for value in FIRSTS
     ]
+
+
+def _language_choices() -> list[_Choice[str]]:
+    """Automatic, then each language Kamen speaks, named in itself (`Čeština`)."""
+
+    def named(code: str) -> app_commands.locale_str:
+        name = language_name(code)
+        return _said(lambda locale: name[:1].upper() + name[1:])
+
+    auto = _Choice(name=_t("command.language.auto"), value=LANGUAGE_AUTO)
+    return [auto, *(_Choice(name=named(code), value=code) for code in LANGUAGE_CHOICES[1:])]
 
 
 def _time_choices() -> list[_Choice[str]]:
@@ -117,7 +130,7 @@ def _level_choices() -> list[_Choice[str]]:
 def _game_options(spec: GameSpec) -> dict[str, app_commands.locale_str]:
     return {
         "time": _t("command.about.time"),
-        "first": _t("command.about.first", side=spec.side_names[0]),
+        "first": _t("command.about.first", game=spec.name),
         "level": _t("command.about.level"),
     }
 
@@ -131,10 +144,9 @@ def _command(
     name: str, callback: Any, spec: GameSpec | None = None
 ) -> app_commands.Command[Any, ..., None]:
     """A command named `command.name.<name>`, described by `command.<name>`."""
-    title = {"title": spec.title} if spec is not None else {}
     return app_commands.Command(
         name=_name(f"command.name.{name}"),
-        description=_t(f"command.{name}", **title),
+        description=_t(f"command.{name}", game=spec.name if spec is not None else None),
         callback=callback,
     )
 
@@ -143,7 +155,7 @@ def game_group(spec: GameSpec, actions: Actions) -> app_commands.Group:
     """`/<game>` with its sub-commands."""
     group = app_commands.Group(
         name=_name(f"command.name.{spec.name}"),
-        description=_t("command.game", title=spec.title),
+        description=_t("command.game", game=spec.name),
         guild_only=True,
     )
     for build in (_challenge, _move, _board, _resign, _draw, _history, _replay, _rules, _import):
@@ -321,19 +333,29 @@ def kamen_group(actions: Actions) -> app_commands.Group:
         name=_name("command.name.kamen"), description=_t("command.kamen"), guild_only=True
     )
 
-    async def settings(interaction: discord.Interaction, threads: bool | None = None) -> None:
-        """See or change how Kamen plays here: whether each game gets its own thread."""
-        await actions.server_settings(interaction, threads)
+    async def settings(
+        interaction: discord.Interaction, threads: bool | None = None, language: str | None = None
+    ) -> None:
+        """See or change how Kamen plays here: threads per game, the server's language."""
+        await actions.server_settings(interaction, threads, language)
 
-    app_commands.describe(threads=_t("command.about.threads"))(settings)
-    app_commands.rename(**_named("threads"))(settings)
+    app_commands.describe(
+        threads=_t("command.about.threads"), language=_t("command.about.server-language")
+    )(settings)
+    app_commands.choices(language=_language_choices())(settings)
+    app_commands.rename(**_named("threads", "language"))(settings)
 
-    async def me(interaction: discord.Interaction, pings: bool | None = None) -> None:
-        """Your own settings: whether Kamen pings you when it is your move (only for you)."""
-        await actions.my_settings(interaction, pings)
+    async def me(
+        interaction: discord.Interaction, pings: bool | None = None, language: str | None = None
+    ) -> None:
+        """Your own settings: turn pings, and the language Kamen answers you in (only for you)."""
+        await actions.my_settings(interaction, pings, language)
 
-    app_commands.describe(pings=_t("command.about.pings"))(me)
-    app_commands.rename(**_named("pings"))(me)
+    app_commands.describe(
+        pings=_t("command.about.pings"), language=_t("command.about.my-language")
+    )(me)
+    app_commands.choices(language=_language_choices())(me)
+    app_commands.rename(**_named("pings", "language"))(me)
     for command in (settings, me):
         group.add_command(_command(command.__name__, command))
     return group

@@ -122,10 +122,10 @@ class ChallengeAnswer(
         "cancel": discord.ButtonStyle.secondary,
     }
 
-    def __init__(self, answer: str, game_id: int) -> None:
+    def __init__(self, answer: str, game_id: int, locale: str | None = None) -> None:
         super().__init__(
             ui.Button(
-                label=words.say(f"bot.button.{answer}"),
+                label=words.say(f"bot.button.{answer}", locale),
                 style=self.STYLES[answer],
                 custom_id=f"{PREFIX}{answer}:{game_id}",
             )
@@ -145,21 +145,22 @@ class ChallengeAnswer(
             await handlers.answer_challenge(interaction, what=self.answer, game_id=self.game_id)
 
 
-def challenge_view(view: GameView) -> ui.View:
+def challenge_view(view: GameView, locale: str) -> ui.View:
+    """Accept, Decline and Cancel, in the server's language."""
     items = ui.View(timeout=None)
-    items.add_item(ChallengeAnswer("accept", view.id))
+    items.add_item(ChallengeAnswer("accept", view.id, locale))
     if view.opponent_id is not None:
-        items.add_item(ChallengeAnswer("decline", view.id))
-    items.add_item(ChallengeAnswer("cancel", view.id))
+        items.add_item(ChallengeAnswer("decline", view.id, locale))
+    items.add_item(ChallengeAnswer("cancel", view.id, locale))
     return stopped(items)
 
 
 # ---------------------------------------------------------------- moving
 
 
-def _option(view: GameView, move: str) -> discord.SelectOption:
+def _option(view: GameView, move: str, locale: str) -> discord.SelectOption:
     info = view.state.describe(move)
-    taken = words.say("bot.option.takes", captured=info.captured) if info.captured else None
+    taken = words.say("bot.option.takes", locale, captured=info.captured) if info.captured else None
     return discord.SelectOption(label=move, value=move, description=taken)
 
 
@@ -185,12 +186,16 @@ class MoveSelect(ui.DynamicItem[ui.Select[ui.View]], template=PREFIX + r"move:" 
     """A menu of every legal move, when there are at most 25."""
 
     def __init__(
-        self, game_id: int, ply: int, options: Sequence[discord.SelectOption] = ()
+        self,
+        game_id: int,
+        ply: int,
+        options: Sequence[discord.SelectOption] = (),
+        locale: str | None = None,
     ) -> None:
         super().__init__(
             ui.Select(
                 custom_id=f"{PREFIX}move:{game_id}:{ply}",
-                placeholder=words.say("bot.menu.move"),
+                placeholder=words.say("bot.menu.move", locale),
                 options=list(options) or [discord.SelectOption(label="-")],
             )
         )
@@ -215,12 +220,16 @@ class PieceSelect(
     """The first step of a two-step pick: which piece (or pit) to move."""
 
     def __init__(
-        self, game_id: int, ply: int, options: Sequence[discord.SelectOption] = ()
+        self,
+        game_id: int,
+        ply: int,
+        options: Sequence[discord.SelectOption] = (),
+        locale: str | None = None,
     ) -> None:
         super().__init__(
             ui.Select(
                 custom_id=f"{PREFIX}piece:{game_id}:{ply}",
-                placeholder=words.say("bot.menu.piece"),
+                placeholder=words.say("bot.menu.piece", locale),
                 options=list(options) or [discord.SelectOption(label="-")],
             )
         )
@@ -247,12 +256,16 @@ class DestinationSelect(
     """The second step of a two-step pick: the moves of the chosen piece (an ephemeral menu)."""
 
     def __init__(
-        self, game_id: int, ply: int, options: Sequence[discord.SelectOption] = ()
+        self,
+        game_id: int,
+        ply: int,
+        options: Sequence[discord.SelectOption] = (),
+        locale: str | None = None,
     ) -> None:
         super().__init__(
             ui.Select(
                 custom_id=f"{PREFIX}to:{game_id}:{ply}",
-                placeholder=words.say("bot.menu.destination"),
+                placeholder=words.say("bot.menu.destination", locale),
                 options=list(options) or [discord.SelectOption(label="-")],
             )
         )
@@ -273,11 +286,12 @@ class DestinationSelect(
             )
 
 
-def destination_view(view: GameView, moves: Sequence[str]) -> ui.View:
-    """The moves of one piece (the service's choices for it), as a menu."""
+def destination_view(view: GameView, moves: Sequence[str], locale: str) -> ui.View:
+    """The moves of one piece (the service's choices for it), as a private menu in the
+    language of the player who picked the piece."""
     items = ui.View(timeout=None)
-    options = [_option(view, move) for move in moves[:MAX_OPTIONS]]
-    items.add_item(DestinationSelect(view.id, view.ply, options))
+    options = [_option(view, move, locale) for move in moves[:MAX_OPTIONS]]
+    items.add_item(DestinationSelect(view.id, view.ply, options, locale))
     return stopped(items)
 
 
@@ -362,12 +376,13 @@ def resign_confirm_view(game_id: int, ply: int, locale: str | None = None) -> ui
     return stopped(items)
 
 
-def board_view(view: GameView, menu_max: int = MAX_OPTIONS) -> ui.View | None:
+def board_view(view: GameView, menu_max: int, locale: str) -> ui.View | None:
     """The components of a game's board: a move menu (or a two-step pick), Resign and Draw.
 
     The menu lists every legal move when there are at most `menu_max` (Discord
     allows 25 options), else the pieces that can move, then their moves. None
-    once the game is over. While the bot thinks, only Resign is offered.
+    once the game is over. While the bot thinks, only Resign is offered. Its words are
+    in `locale`, the server's language (the board is public).
     """
     if view.to_move is None:
         return None
@@ -375,26 +390,28 @@ def board_view(view: GameView, menu_max: int = MAX_OPTIONS) -> ui.View | None:
     if not view.bot_to_move:
         moves = ordered_moves(view)
         if len(moves) <= menu_max:
-            options = [_option(view, move) for move in moves]
-            items.add_item(MoveSelect(view.id, view.ply, options))
+            options = [_option(view, move, locale) for move in moves]
+            items.add_item(MoveSelect(view.id, view.ply, options, locale))
         else:
-            items.add_item(PieceSelect(view.id, view.ply, _piece_options(view, moves)))
-    resign = ResignButton(game_id=view.id, ply=view.ply)
+            pieces = _piece_options(view, moves, locale)
+            items.add_item(PieceSelect(view.id, view.ply, pieces, locale))
+    resign = ResignButton(game_id=view.id, ply=view.ply, locale=locale)
     resign.row = 1
     items.add_item(resign)
     if view.can_offer_draw:
         pending = view.draw_offer_by is not None
-        draw = DrawButton(view.id, view.ply, "bot.button.draw-accept" if pending else None)
+        label = "bot.button.draw-accept" if pending else None
+        draw = DrawButton(view.id, view.ply, label, locale)
         draw.row = 1
         items.add_item(draw)
         if pending:
-            decline = DrawDecline(view.id, view.ply)
+            decline = DrawDecline(view.id, view.ply, locale=locale)
             decline.row = 1
             items.add_item(decline)
     return stopped(items)
 
 
-def _piece_options(view: GameView, moves: list[str]) -> list[discord.SelectOption]:
+def _piece_options(view: GameView, moves: list[str], locale: str) -> list[discord.SelectOption]:
     counts: dict[str, int] = {}
     for move in moves:
         square = origin(view, move)
@@ -403,7 +420,7 @@ def _piece_options(view: GameView, moves: list[str]) -> list[discord.SelectOptio
         discord.SelectOption(
             label=square,
             value=square,
-            description=words.say("bot.option.moves", count=n),
+            description=words.say("bot.option.moves", locale, count=n),
         )
         for square, n in list(counts.items())[:MAX_OPTIONS]
     ]

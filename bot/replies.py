@@ -21,7 +21,8 @@ import words
 from games.base import GameSpec, Side
 from matches import FirstChoice, GameView, MatchError, Status
 from words.catalogue import DEFAULT_LOCALE, source_text
-from words.games import option_help, outcome_text, summary
+from words.games import option_help, outcome_text, rules_card, side_names, summary
+from words.games import title as title_of
 
 log = logging.getLogger(__name__)
 
@@ -34,8 +35,8 @@ MENTION_USERS = discord.AllowedMentions(everyone=False, roles=False, users=True)
 NO_MENTIONS = discord.AllowedMentions.none()
 
 
-def mention(user_id: int | None) -> str:
-    return f"<@{user_id}>" if user_id is not None else words.say("bot.nobody")
+def mention(user_id: int | None, locale: str = DEFAULT_LOCALE) -> str:
+    return f"<@{user_id}>" if user_id is not None else words.say("bot.nobody", locale)
 
 
 def mentions_of(*user_ids: int | None) -> discord.AllowedMentions:
@@ -44,19 +45,29 @@ def mentions_of(*user_ids: int | None) -> discord.AllowedMentions:
     return discord.AllowedMentions(everyone=False, roles=False, users=users)
 
 
-def time_text(seconds: int | None) -> str:
+def time_text(seconds: int | None, locale: str) -> str:
     """`5 minutes a move`, `no time limit`..."""
     if seconds is None:
-        return words.say("bot.time.none")
+        return words.say("bot.time.none", locale)
     for unit, size in (("day", 86400), ("hour", 3600), ("minute", 60)):
         if seconds % size == 0:
             count = seconds // size
-            return words.say(f"bot.time.{unit}", count=count)
-    return words.say("bot.time.seconds", count=seconds)
+            return words.say(f"bot.time.{unit}", locale, count=count)
+    return words.say("bot.time.seconds", locale, count=seconds)
 
 
-def variant_text(view: GameView) -> str:
-    return str(view.state.variant) or words.say("bot.variant.standard")
+def variant_text(view: GameView, locale: str) -> str:
+    return str(view.state.variant) or words.say("bot.variant.standard", locale)
+
+
+def title(view: GameView | GameSpec, locale: str) -> str:
+    """The game's name in the language (`Laska`)."""
+    return title_of(view.game if isinstance(view, GameView) else view.name, locale)
+
+
+def side(view: GameView, which: Side, locale: str) -> str:
+    """A side's name in the language (`Modrý`)."""
+    return side_names(view.game, locale)[which]
 
 
 def clip(text: str, limit: int = MAX_CONTENT) -> str:
@@ -124,42 +135,47 @@ class Outgoing:
 
 
 # ---------------------------------------------------------------- boards
+#
+# Every function below words its message in `locale`: a public message (a board, a
+# challenge, a result) in the server's language, a private one in the reader's
+# (bot/languages.py says which is which).
 
 
-def players_line(view: GameView) -> str:
+def players_line(view: GameView, locale: str) -> str:
     if view.players is None:
         return ""
     first, second = view.players
     if first == second:
-        return words.say("bot.players.study", player=mention(first))
-    names = view.spec.side_names
+        return words.say("bot.players.study", locale, player=mention(first, locale))
+    names = side_names(view.game, locale)
     return words.say(
         "bot.players",
+        locale,
         first_side=names[0],
-        first=mention(first),
+        first=mention(first, locale),
         second_side=names[1],
-        second=mention(second),
+        second=mention(second, locale),
     )
 
 
-def reason_text(view: GameView) -> str:
+def reason_text(view: GameView, locale: str) -> str:
     """Why the game ended, as one sentence (without its full stop), or ''."""
     outcome = view.outcome
     if outcome is None:
         return ""
-    return outcome_text(outcome, view.game, view.spec.side_names).rstrip(".")
+    return outcome_text(outcome, view.game, side_names(view.game, locale), locale).rstrip(".")
 
 
-def result_line(view: GameView) -> str:
+def result_line(view: GameView, locale: str) -> str:
     """`@ann wins (Blue): all of Blue's stones are home.` or `Drawn: ...`."""
-    reason = reason_text(view)
+    reason = reason_text(view, locale)
     if view.winner is None:
-        return words.say("bot.result.draw", result=view.result, reason=reason)
-    side = view.side_name(view.winner)
+        return words.say("bot.result.draw", locale, result=view.result, reason=reason)
     return words.say(
         "bot.result.win",
-        winner=mention(view.winner_id),
-        side=side,
+        locale,
+        winner=mention(view.winner_id, locale),
+        side=side(view, view.winner, locale),
         result=view.result,
         reason=reason,
     )
@@ -170,38 +186,39 @@ def _stamp(moment: datetime) -> int:
     return int(moment.timestamp())
 
 
-def turn_line(view: GameView) -> str:
-    side = view.to_move
-    if side is None:
-        return result_line(view)
-    name, player = view.side_name(side), mention(view.player(side))
+def turn_line(view: GameView, locale: str) -> str:
+    to_move = view.to_move
+    if to_move is None:
+        return result_line(view, locale)
+    name, player = side(view, to_move, locale), mention(view.player(to_move), locale)
     if view.deadline is not None:
-        return words.say(
-            "bot.turn.deadline", side=name, player=player, deadline=_stamp(view.deadline)
-        )
-    return words.say("bot.turn", side=name, player=player)
+        deadline = _stamp(view.deadline)
+        return words.say("bot.turn.deadline", locale, side=name, player=player, deadline=deadline)
+    return words.say("bot.turn", locale, side=name, player=player)
 
 
-def ping_line(view: GameView) -> str:
+def ping_line(view: GameView, locale: str) -> str:
     """The message text: the one line that pings whoever must act now (or tells the result)."""
     if view.status is Status.FINISHED:
-        return game_over(view)
-    side = view.to_move
-    if side is None:
+        return game_over(view, locale)
+    to_move = view.to_move
+    if to_move is None:
         return ""
     if view.bot_to_move:
-        return words.say("bot.thinking", bot=mention(view.bot_id))
-    return words.say("bot.your-move", player=mention(view.player(side)), side=view.side_name(side))
+        return words.say("bot.thinking", locale, bot=mention(view.bot_id, locale))
+    player = mention(view.player(to_move), locale)
+    return words.say("bot.your-move", locale, player=player, side=side(view, to_move, locale))
 
 
-def game_over(view: GameView) -> str:
+def game_over(view: GameView, locale: str) -> str:
     """`**Game over.**` and the result: the public line once a game has ended."""
-    return words.say("bot.game-over", result=result_line(view))
+    return words.say("bot.game-over", locale, result=result_line(view, locale))
 
 
 def board(
     view: GameView,
     png: bytes,
+    locale: str,
     *,
     headline: str | None = None,
     components: discord.ui.View | None = None,
@@ -211,22 +228,24 @@ def board(
     `headline` is the service's line about the move just played (it names the
     side to move, or the result); without one, the turn is spelled out.
     """
-    lines = [players_line(view)]
+    lines = [players_line(view, locale)]
     if headline:
         lines.append(headline)
     if view.status is Status.ACTIVE:
         if not headline:
-            lines.append(turn_line(view))
+            lines.append(turn_line(view, locale))
         elif view.deadline is not None:
-            lines.append(words.say("bot.board.move-by", deadline=_stamp(view.deadline)))
+            deadline = _stamp(view.deadline)
+            lines.append(words.say("bot.board.move-by", locale, deadline=deadline))
         if view.draw_offer_by is not None:
-            lines.append(words.say("bot.board.draw-offered", player=mention(view.draw_offer_by)))
+            offered_by = mention(view.draw_offer_by, locale)
+            lines.append(words.say("bot.board.draw-offered", locale, player=offered_by))
         if view.ply == 0 and not view.bot_to_move:
-            lines.append(words.say("bot.board.how", game=view.game))
+            lines.append(words.say("bot.board.how", locale, game=command_name(view, locale)))
     elif not headline:
-        lines.append(result_line(view))
+        lines.append(result_line(view, locale))
     embed = discord.Embed(
-        title=words.say("bot.board.title", title=view.spec.title, id=view.id),
+        title=words.say("bot.board.title", locale, title=title(view, locale), id=view.id),
         description="\n".join(line for line in lines if line),
         colour=COLOUR if view.status is Status.ACTIVE else FINISHED_COLOUR,
     )
@@ -234,77 +253,99 @@ def board(
     embed.set_footer(
         text=words.say(
             "bot.board.footer",
+            locale,
             ply=view.ply,
-            variant=variant_text(view),
-            time=time_text(view.move_seconds),
+            variant=variant_text(view, locale),
+            time=time_text(view.move_seconds, locale),
         )
     )
     # A live board names the player to move without notifying them: the turn's ping is
     # a message of its own (Table.ping_turn), which a player may turn off. A result
     # notifies both players.
     mentions = NO_MENTIONS if view.status is Status.ACTIVE else MENTION_USERS
-    return Outgoing(ping_line(view), embed, png, BOARD_FILE, components, mentions)
+    return Outgoing(ping_line(view, locale), embed, png, BOARD_FILE, components, mentions)
+
+
+def command_name(view: GameView, locale: str) -> str:
+    """The game's command as a client in that language shows it (`laska`)."""
+    return words.say(f"command.name.{view.game}", locale).lower()
 
 
 # ---------------------------------------------------------------- challenges
 
 
-def first_text(view: GameView, choice: FirstChoice | None) -> str:
-    first_side = view.side_name(Side.FIRST)
+def first_text(view: GameView, choice: FirstChoice | None, locale: str) -> str:
+    first_side = side(view, Side.FIRST, locale)
     if choice is FirstChoice.CHALLENGER:
-        return words.say("bot.first.player", player=mention(view.challenger_id), side=first_side)
+        player = mention(view.challenger_id, locale)
+        return words.say("bot.first.player", locale, player=player, side=first_side)
     if choice is FirstChoice.OPPONENT:
-        who = mention(view.opponent_id) if view.opponent_id else words.say("bot.first.the-opponent")
-        return words.say("bot.first.player", player=who, side=first_side)
-    return words.say("bot.first.random", side=first_side)
+        who = (
+            mention(view.opponent_id, locale)
+            if view.opponent_id
+            else words.say("bot.first.the-opponent", locale)
+        )
+        return words.say("bot.first.player", locale, player=who, side=first_side)
+    return words.say("bot.first.random", locale, side=first_side)
 
 
 def challenge(
-    view: GameView, choice: FirstChoice | None, components: discord.ui.View | None
+    view: GameView, choice: FirstChoice | None, components: discord.ui.View | None, locale: str
 ) -> Outgoing:
     """The public challenge, pinging the challenged user, with Accept / Decline / Cancel."""
-    title = view.spec.title
-    challenger = mention(view.challenger_id)
+    name = title(view, locale)
+    challenger = mention(view.challenger_id, locale)
     if view.opponent_id is None:
-        content = words.say("bot.challenge.open", challenger=challenger, title=title)
-        how = words.say("bot.challenge.open.how")
+        content = words.say("bot.challenge.open", locale, challenger=challenger, title=name)
+        how = words.say("bot.challenge.open.how", locale)
     else:
-        opponent = mention(view.opponent_id)
+        opponent = mention(view.opponent_id, locale)
         content = words.say(
-            "bot.challenge.direct", opponent=opponent, challenger=challenger, title=title
+            "bot.challenge.direct", locale, opponent=opponent, challenger=challenger, title=name
         )
-        how = words.say("bot.challenge.direct.how", opponent=opponent)
+        how = words.say("bot.challenge.direct.how", locale, opponent=opponent)
     if view.deadline is not None:
         description = words.say(
             "bot.challenge.description.expires",
+            locale,
             how=how,
             challenger=challenger,
             deadline=_stamp(view.deadline),
         )
     else:
-        description = words.say("bot.challenge.description", how=how, challenger=challenger)
+        description = words.say(
+            "bot.challenge.description", locale, how=how, challenger=challenger
+        )
     embed = discord.Embed(
-        title=words.say("bot.challenge.title", title=title, id=view.id),
+        title=words.say("bot.challenge.title", locale, title=name, id=view.id),
         description=description,
         colour=COLOUR,
     )
-    embed.add_field(name=words.say("bot.challenge.field.rules"), value=variant_text(view))
-    embed.add_field(name=words.say("bot.challenge.field.time"), value=time_text(view.move_seconds))
     embed.add_field(
-        name=words.say("bot.challenge.field.first"), value=first_text(view, choice), inline=False
+        name=words.say("bot.challenge.field.rules", locale), value=variant_text(view, locale)
+    )
+    embed.add_field(
+        name=words.say("bot.challenge.field.time", locale),
+        value=time_text(view.move_seconds, locale),
+    )
+    embed.add_field(
+        name=words.say("bot.challenge.field.first", locale),
+        value=first_text(view, choice, locale),
+        inline=False,
     )
     return Outgoing(content, embed, None, BOARD_FILE, components)
 
 
-def closed_challenge(view: GameView) -> Outgoing:
+def closed_challenge(view: GameView, locale: str) -> Outgoing:
     """A challenge that ended without a game, as its message now reads."""
     code = _CLOSED.get(view.status, "bot.challenge.closed")
     return Outgoing(
         words.say(
             code,
-            title=view.spec.title,
-            challenger=mention(view.challenger_id),
-            opponent=mention(view.opponent_id),
+            locale,
+            title=title(view, locale),
+            challenger=mention(view.challenger_id, locale),
+            opponent=mention(view.opponent_id, locale),
         )
     )
 
@@ -316,17 +357,18 @@ _CLOSED = {
 }
 
 
-def moved_to_thread(view: GameView, thread_id: int) -> Outgoing:
+def moved_to_thread(view: GameView, thread_id: int, locale: str) -> Outgoing:
     """What a challenge message says once its game is being played in a thread."""
     first, second = view.players or (view.challenger_id, view.opponent_id or 0)
-    names = view.spec.side_names
+    names = side_names(view.game, locale)
     text = words.say(
         "bot.moved-to-thread",
-        title=view.spec.title,
+        locale,
+        title=title(view, locale),
         id=view.id,
-        first=mention(first),
+        first=mention(first, locale),
         first_side=names[0],
-        second=mention(second),
+        second=mention(second, locale),
         second_side=names[1],
         thread=thread_id,
     )
@@ -335,21 +377,22 @@ def moved_to_thread(view: GameView, thread_id: int) -> Outgoing:
 
 def names_game(message: discord.Message, view: GameView) -> bool:
     """Whether a message is the one that opened `view`'s thread (see `moved_to_thread`):
-    every wording of `bot.moved-to-thread` names the game as `game #12:`."""
-    return f"game #{view.id}:" in message.content
+    every wording of `bot.moved-to-thread`, in every language, names the game as `#12:`."""
+    return f"#{view.id}:" in message.content
 
 
 def headed_for(message: discord.Message | None, game_id: int, bot_id: int | None) -> bool:
     """Whether `message` is one of ours headed with the game's number: a board or a
-    challenge (`… · game #12` as its embed's title), or a challenge that became a thread
-    (`game #12:`). Known from the message alone, without asking the service."""
+    challenge (`… · game #12` as its embed's title, in any language), or a challenge that
+    became a thread (`game #12:`). Known from the message alone, without asking the
+    service."""
     if message is None or message.flags.ephemeral or bot_id is None:
         return False
     if message.author.id != bot_id:
         return False
     titles = (embed.title or "" for embed in message.embeds)
-    return any(title.endswith(f"game #{game_id}") for title in titles) or (
-        f"game #{game_id}:" in message.content
+    return any(title.endswith(f"#{game_id}") for title in titles) or (
+        f"#{game_id}:" in message.content
     )
 
 
@@ -367,91 +410,98 @@ def shows_game(message: discord.Message | None, view: GameView, bot_id: int | No
     return bot_id is not None and message.author.id == bot_id and message.id == view.message_id
 
 
-def thread_result(view: GameView) -> Outgoing:
+def thread_result(view: GameView, locale: str) -> Outgoing:
     """The thread's starter message once the game is over."""
     first, second = view.players or (view.challenger_id, view.opponent_id or 0)
     return Outgoing(
         words.say(
             "bot.thread-result",
-            title=view.spec.title,
+            locale,
+            title=title(view, locale),
             id=view.id,
-            first=mention(first),
-            second=mention(second),
+            first=mention(first, locale),
+            second=mention(second, locale),
             channel=view.channel_id,
-            result=result_line(view),
+            result=result_line(view, locale),
         )
     )
 
 
-def thread_name(spec: GameSpec, first: str, second: str) -> str:
-    return clip(words.say("bot.thread-name", title=spec.title, first=first, second=second), 100)
+def thread_name(spec: GameSpec, first: str, second: str, locale: str) -> str:
+    name = title(spec, locale)
+    return clip(words.say("bot.thread-name", locale, title=name, first=first, second=second), 100)
 
 
 # ---------------------------------------------------------------- other replies
 
 
-def history(view: GameView) -> str:
+def history(view: GameView, locale: str) -> str:
     """The moves so far, numbered by full turns, for the ephemeral /history reply."""
     moves = view.moves
     turns = [f"{n // 2 + 1}. {' '.join(moves[n : n + 2])}" for n in range(0, len(moves), 2)]
-    body = " ".join(turns) or words.say("bot.history.empty")
-    state = turn_line(view) if view.status is Status.ACTIVE else result_line(view)
+    body = " ".join(turns) or words.say("bot.history.empty", locale)
+    state = turn_line(view, locale) if view.status is Status.ACTIVE else result_line(view, locale)
     if view.status not in (Status.ACTIVE, Status.FINISHED):
-        state = words.say("bot.history.closed", status=view.status)
+        state = words.say(f"bot.history.{view.status.value}", locale)
     head = words.say(
         "bot.history.head",
-        title=view.spec.title,
+        locale,
+        title=title(view, locale),
         id=view.id,
-        variant=variant_text(view),
+        variant=variant_text(view, locale),
         state=state,
     )
     return clip(head + f"```\n{body}\n```", MAX_CONTENT)
 
 
-def rules(spec: GameSpec) -> discord.Embed:
+def rules(spec: GameSpec, locale: str) -> discord.Embed:
     """A rules summary with the variants and the notation, for the ephemeral /rules."""
-    embed = discord.Embed(title=words.say("bot.rules.title", title=spec.title), colour=COLOUR)
-    embed.description = summary(spec.name)
-    first, second = spec.side_names
+    name = title(spec, locale)
+    embed = discord.Embed(title=words.say("bot.rules.title", locale, title=name), colour=COLOUR)
+    embed.description = summary(spec.name, locale)
+    for heading, text in rules_card(spec.name, locale):
+        embed.add_field(name=heading, value=clip(text, 1024), inline=False)
+    first, second = side_names(spec.name, locale)
     embed.add_field(
-        name=words.say("bot.rules.sides.name"),
-        value=words.say("bot.rules.sides", first=first, second=second),
+        name=words.say("bot.rules.sides.name", locale),
+        value=words.say("bot.rules.sides", locale, first=first, second=second),
         inline=False,
     )
     for option in spec.options:
         values = [
             words.say("bot.rules.value.default" if value == option.default else "bot.rules.value",
-                      value=value)
+                      locale, value=value)
             for value in option.values
         ]  # fmt: skip
         embed.add_field(
-            name=words.say("bot.rules.variant.name", key=option.key),
+            name=words.say("bot.rules.variant.name", locale, key=option.key),
             value=clip(
                 words.say(
                     "bot.rules.variant",
+                    locale,
                     values=values,
-                    help=option_help(spec.name, option.key, option.values),
+                    help=option_help(spec.name, option.key, option.values, locale),
                 ),
                 1024,
             ),
             inline=False,
         )
     start = spec.new()
-    sample = [words.say("bot.rules.value", value=move) for move in start.legal_moves()[:4]]
+    sample = [words.say("bot.rules.value", locale, value=move) for move in start.legal_moves()[:4]]
     embed.add_field(
-        name=words.say("bot.rules.moves.name"),
-        value=words.say("bot.rules.moves", sample=sample),
+        name=words.say("bot.rules.moves.name", locale),
+        value=words.say("bot.rules.moves", locale, sample=sample),
         inline=False,
     )
     embed.set_image(url=f"attachment://{BOARD_FILE}")
     return embed
 
 
-def games_list(views: list[GameView], guild_id: int) -> str:
+def games_list(views: list[GameView], guild_id: int, locale: str) -> str:
     """`/games`: the server's ongoing games, one a line, with a link to each board."""
     if not views:
-        return words.say("bot.games.none")
-    lines = [words.say("bot.games.head", count=len(views))]
+        return words.say("bot.games.none", locale)
+    lines = [words.say("bot.games.head", locale, count=len(views))]
     for view in views[:40]:
         where = (
             f"https://discord.com/channels/{guild_id}/{view.channel_id}/{view.message_id}"
@@ -459,22 +509,27 @@ def games_list(views: list[GameView], guild_id: int) -> str:
             else f"<#{view.channel_id}>"
         )
         first, second = view.players or (0, 0)
-        side = view.to_move
-        turn = words.say("bot.games.to-move", side=view.side_name(side)) if side is not None else ""
+        to_move = view.to_move
+        turn = (
+            words.say("bot.games.to-move", locale, side=side(view, to_move, locale))
+            if to_move is not None
+            else ""
+        )
         lines.append(
             words.say(
                 "bot.games.line",
-                title=view.spec.title,
+                locale,
+                title=title(view, locale),
                 id=view.id,
-                first=mention(first),
-                second=mention(second),
+                first=mention(first, locale),
+                second=mention(second, locale),
                 ply=view.ply,
                 turn=turn,
                 where=where,
             )
         )
     if len(views) > 40:
-        lines.append(words.say("bot.games.more", count=len(views) - 40))
+        lines.append(words.say("bot.games.more", locale, count=len(views) - 40))
     return clip("\n".join(lines))
 
 

@@ -38,25 +38,28 @@ class Sweeper:
         view = event.view
         client = self.actions.client
         channel = client.get_partial_messageable(view.channel_id, guild_id=view.guild_id)
+        locale = self.actions.locale_of(view)
         if event.kind is SweepKind.EXPIRED:
             if view.message_id is not None:
-                out = replies.closed_challenge(view)
+                out = replies.closed_challenge(view, locale)
                 try:
                     await channel.get_partial_message(view.message_id).edit(**out.edit_kwargs())
                     return
                 except discord.NotFound:
                     pass
             await channel.send(
-                replies.closed_challenge(view).content, allowed_mentions=replies.MENTION_USERS
+                replies.closed_challenge(view, locale).content,
+                allowed_mentions=replies.MENTION_USERS,
             )
         elif event.kind is SweepKind.REMINDER:
             deadline = int(view.deadline.timestamp()) if view.deadline else None
             text = words.say(
                 "bot.reminder.deadline" if deadline else "bot.reminder",
+                locale,
                 player=replies.mention(event.user_id),
                 deadline=deadline,
                 ply=view.ply + 1,
-                title=view.spec.title,
+                title=replies.title(view, locale),
                 id=view.id,
             )
             await channel.send(text, allowed_mentions=replies.MENTION_USERS)

@@ -27,6 +27,7 @@ import discord
 import words
 from bot import components, images, replies
 from bot.answers import Answer
+from bot.languages import Languages
 from games.base import MoveInfo
 from matches import GameView, MatchError, MatchService, MoveResult, StaleAction, Status
 from runtime.metrics import Metrics
@@ -71,6 +72,8 @@ def guarded(
         answer.watch()
         with self.metrics.timing(kind):
             try:
+                answer.locale = await self.languages.player(interaction)
+                answer.server_locale = self.languages.server(interaction.guild_id)
                 await handler(self, answer, *args, **kwargs)
             except StaleAction as error:
                 game_id = kwargs.get("game_id")
@@ -142,6 +145,11 @@ class Table:
         self.started = service.clock()  # changes before this were made by a process gone
         self.lagging = asyncio.Event()  # set when a board may lag: the keeper looks soon
         self._board_locks: dict[int, asyncio.Lock] = {}  # by game id: one board edit at a time
+        self.languages = Languages(client, service, settings.locale)
+
+    def locale_of(self, view: GameView) -> str:
+        """The language of a game's public messages: its server's."""
+        return self.languages.server(view.guild_id)
 
     def repair_soon(self) -> None:
         """A board may not show its game: the board keeper repairs it in a moment."""
@@ -180,30 +188,41 @@ class Table:
     # ---------------------------------------------------------------- boards
 
     def board(
-        self, view: GameView, *, headline: str | None = None, last_move: MoveInfo | None = None
+        self,
+        view: GameView,
+        *,
+        headline: str | None = None,
+        last_move: MoveInfo | None = None,
+        locale: str | None = None,
     ) -> replies.Outgoing:
-        """The game's board message: the image (drawn here, ~4 ms), text and components."""
+        """The game's board message: the image (drawn here, ~4 ms), text and components, in
+        its server's language (or in `locale`, for one player's eyes)."""
+        locale = locale or self.locale_of(view)
         png = images.board_png(
             view.state,
             last_move=last_move,
             players=self.players(view),
             outcome=view.outcome,
+            locale=locale,
         )
-        menu = components.board_view(view, self.settings.move_menu_max)
-        return replies.board(view, png, headline=headline, components=menu)
+        menu = components.board_view(view, self.settings.move_menu_max, locale)
+        return replies.board(view, png, locale, headline=headline, components=menu)
 
     def board_now(self, view: GameView) -> replies.Outgoing:
         """The board as a repair shows it: with the last move named, when there was one."""
         if view.status is not Status.ACTIVE or view.last_move is None or view.to_move is None:
             return self.board(view)
-        played = words.say(
-            "headline.played", side=view.side_name(view.to_move.other), move=view.last_move
+        locale = self.locale_of(view)
+        mover, to_move = replies.side(view, view.to_move.other, locale), replies.side(
+            view, view.to_move, locale
         )
-        headline = f"{played} {words.say('headline.to-move', side=view.side_name(view.to_move))}"
+        played = words.say("headline.played", locale, side=mover, move=view.last_move)
+        headline = f"{played} {words.say('headline.to-move', locale, side=to_move)}"
         return self.board(view, headline=headline)
 
     def board_after(self, result: MoveResult) -> replies.Outgoing:
-        return self.board(result.view, headline=move_headline(result), last_move=result.info)
+        headline = move_headline(result, self.locale_of(result.view))
+        return self.board(result.view, headline=headline, last_move=result.info)
 
     async def send_board(
         self, view: GameView, out: replies.Outgoing, *, strip_old: bool = True
@@ -280,7 +299,7 @@ class Table:
         if view is None or view.status is not Status.ACTIVE:
             await answer.refuse(error)
             return
-        current = self.board(view)
+        current = self.board(view, locale=answer.locale)
         out = replies.Outgoing(
             replies.stale_text(error, view, answer.locale),
             current.embed,
@@ -354,10 +373,12 @@ class Table:
             if now.ply != view.ply or now.to_move_id != user:
                 return  # the game moved on meanwhile: that move pings
             channel = self.client.get_partial_messageable(view.channel_id, guild_id=view.guild_id)
+            locale = self.locale_of(view)
             text = words.say(
                 "bot.your-turn",
+                locale,
                 player=replies.mention(user),
-                title=view.spec.title,
+                title=replies.title(view, locale),
                 id=view.id,
                 ply=view.ply + 1,
             )
@@ -376,7 +397,7 @@ class Table:
             channel = self.client.get_partial_messageable(view.channel_id, guild_id=view.guild_id)
             try:
                 await channel.send(
-                    replies.game_over(view),
+                    replies.game_over(view, self.locale_of(view)),
                     allowed_mentions=replies.MENTION_USERS,
                 )
             except discord.Forbidden:  # the board says it anyway
@@ -396,7 +417,7 @@ class Table:
             if starter.author == self.client.user and replies.names_game(starter, view):
                 # edited as a partial message: a full one would send its flags back (has-thread)
                 await parent.get_partial_message(thread.id).edit(
-                    **replies.thread_result(view).edit_kwargs()
+                    **replies.thread_result(view, self.locale_of(view)).edit_kwargs()
                 )
         except discord.HTTPException:
             log.info("game #%s: no starter message to update in the parent channel", view.id)

@@ -18,6 +18,7 @@ import discord
 
 import words
 from bot import replies
+from bot.languages import Languages
 from matches import GameView, MatchService
 
 log = logging.getLogger(__name__)
@@ -26,9 +27,10 @@ log = logging.getLogger(__name__)
 class Upkeep:
     """The heartbeat, the downtime credit and the end of games whose channel is gone."""
 
-    def __init__(self, client: discord.Client, service: MatchService) -> None:
+    def __init__(self, client: discord.Client, service: MatchService, languages: Languages) -> None:
         self.client = client
         self.service = service
+        self.languages = languages
 
     async def credit_downtime(self) -> None:
         """Give the time Kamen was away back to the clocks, and say so in each game."""
@@ -40,10 +42,12 @@ class Upkeep:
 
     async def _tell_downtime(self, view: GameView, away: timedelta) -> None:
         minutes = max(1, round(away.total_seconds() / 60))
+        locale = self.languages.server(view.guild_id)
         text = words.say(
             "bot.downtime",
+            locale,
             minutes=minutes,
-            title=view.spec.title,
+            title=replies.title(view, locale),
             id=view.id,
             player=replies.mention(view.to_move_id),
         )
@@ -72,12 +76,14 @@ class Upkeep:
 
     async def _tell_abandoned(self, view: GameView, parent_id: int | None) -> None:
         players = sorted({user for user in view.players or () if user != view.bot_id})
+        locale = self.languages.server(view.guild_id)
         text = words.say(
             "bot.abandoned",
+            locale,
             players=" ".join(replies.mention(user) for user in players),
-            title=view.spec.title,
+            title=replies.title(view, locale),
             id=view.id,
-            game=view.game,
+            game=replies.command_name(view, locale),
         )
         allowed = replies.mentions_of(*players)
         if parent_id is not None:

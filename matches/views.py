@@ -270,12 +270,13 @@ class MoveResult:
     def headline_parts(self) -> tuple[Part, ...]:
         """The board's one line as codes and params: the move, any pass, and what next.
 
+        A `side` is a `Side`: its name is the reader's language's (`words.games.side_names`).
+
         `words.service.headline(result)` writes it out.
         """
         view = self.view
-        name = view.side_name
-        parts: list[Part] = [("headline.played", {"side": name(self.side), "move": self.move})]
-        parts += [("headline.passes", {"side": name(side)}) for side in self.passes]
+        parts: list[Part] = [("headline.played", {"side": self.side, "move": self.move})]
+        parts += [("headline.passes", {"side": side}) for side in self.passes]
         if self.draw_offer_lapsed:
             parts.append(("headline.draw-lapsed", {}))
         outcome = view.outcome
@@ -283,7 +284,7 @@ class MoveResult:
             params = {"result": view.result, **outcome_params(outcome, view.spec)}
             parts.append(("headline.game-over", params))
         elif view.to_move is not None:
-            parts.append(("headline.to-move", {"side": name(view.to_move)}))
+            parts.append(("headline.to-move", {"side": view.to_move}))
         return tuple(parts)
 
 

@@ -128,6 +128,8 @@ async def test_a_language_kamen_has_no_catalogue_for_is_refused_naming_those_it_
         code="match.input.bad-language",
     ):
         await service.set_user_language(ALICE, "de")
+    with refused(BadInput, r"^The language is too long", code="match.input.too-long.language"):
+        await service.set_server_language(GUILD, "x" * 40)
     assert (await service.user_settings(ALICE)).language is None
 
 

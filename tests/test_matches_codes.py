@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 import words
+from games.base import Side
 from matches import (
     BadInput,
     BadMove,
@@ -116,7 +117,7 @@ async def test_the_headline_reads_as_before(service: MatchService) -> None:
     await start(service)
     result = await service.move(ALICE, "a1-b2", channel_id=CHANNEL)
     assert headline(result) == "Blue played a1-b2. Red to move."
-    assert result.headline_parts()[0] == ("headline.played", {"side": "Blue", "move": "a1-b2"})
+    assert result.headline_parts()[0] == ("headline.played", {"side": Side.FIRST, "move": "a1-b2"})
 
 
 # ------------------------------------------------------------------- questions

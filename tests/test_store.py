@@ -170,7 +170,8 @@ async def test_two_processes_opening_a_fresh_file_at_once_both_succeed(tmp_path:
     stores = [SqliteStore(tmp_path / "k.db") for _ in range(4)]
     await asyncio.gather(*(store.open() for store in stores))
     try:
-        assert [await store.schema_version() for store in stores] == [len(migrations(MIGRATIONS))] * 4
+        latest = len(migrations(MIGRATIONS))
+        assert [await store.schema_version() for store in stores] == [latest] * 4
     finally:
         for store in stores:
             await store.close()

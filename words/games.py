@@ -90,6 +90,8 @@ def _sentence(
     count: int | None,
     locale: str,
 ) -> str:
+    if has_text(f"{game}.side.first"):  # the sides as the language names them
+        side_names = (say(f"{game}.side.first", locale), say(f"{game}.side.second", locale))
     params: dict[str, Any] = {"first": side_names[0], "second": side_names[1]}
     if side is not None:
         params["side"] = side_names[int(side)]

@@ -99,7 +99,10 @@ TEXTS: dict[str, str | Plural] = {
     "bot.draw.declined": "{player} declines the draw offer; play on.",
     # ------------------------------------------------------------ looking back
     "bot.history.empty": "no moves yet",
-    "bot.history.closed": "This challenge was {status}.",
+    "bot.history.challenge": "This challenge is still open.",
+    "bot.history.declined": "This challenge was declined.",
+    "bot.history.expired": "This challenge expired.",
+    "bot.history.cancelled": "This challenge was cancelled.",
     "bot.history.head": "**{title} · game #{id}** ({variant})\n{state}\n",
     "bot.replay": plural(
         "ply",
@@ -122,6 +125,10 @@ TEXTS: dict[str, str | Plural] = {
     "bot.games.to-move": "{side} to move",
     "bot.games.line": "• {title} #{id}: {first} vs {second}, move {ply}, {turn} · {where}",
     "bot.games.more": plural("count", "…and {count} more.", "…and {count} more."),
+    "bot.settings.language": "Language of public messages: {language}.",
+    "bot.settings.language.auto": (
+        "Language of public messages: as this server's Discord language ({language} now)."
+    ),
     "bot.settings.threads.on": "Threads per game: on: each accepted game gets a thread.",
     "bot.settings.threads.off": (
         "Threads per game: off: games are played in the channel where they were challenged."
@@ -190,6 +197,8 @@ TEXTS: dict[str, str | Plural] = {
     "bot.refuse.foreign-component": (
         "That button or menu does not belong to this message: use the one on the game's board."
     ),
+    "bot.me.language": "Kamen answers you in {language}.",
+    "bot.me.language.auto": "Kamen answers you in your Discord app's language ({language} now).",
     "bot.pings.on": "Turn notifications: on. Kamen pings you when it is your move.",
     "bot.pings.off": (
         "Turn notifications: off. Kamen no longer pings you when it is your move;"

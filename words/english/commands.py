@@ -33,6 +33,7 @@ TEXTS: dict[str, str] = {
     "command.option.file": "file",
     "command.option.threads": "threads",
     "command.option.pings": "pings",
+    "command.option.language": "language",
     "command.option.oska.capture": "capture",
     "command.option.oska.win": "win",
     "command.option.lasca.promotion": "promotion",
@@ -64,9 +65,11 @@ TEXTS: dict[str, str] = {
     "command.games": "The games being played on this server, with a link to each board.",
     "command.kamen": "Kamen's settings: yours, and this server's (for its managers).",
     "command.settings": (
-        "See or change how Kamen plays here: whether each game gets its own thread."
+        "See or change how Kamen plays here: threads per game, the server's language."
     ),
-    "command.me": "Your own settings: whether Kamen pings you when it is your move (only for you).",
+    "command.me": (
+        "Your own settings: turn pings, and the language Kamen answers you in (only for you)."
+    ),
     # ------------------------------------------------------------ options
     "command.about.opponent": (
         "Whom to challenge; leave it empty for an open challenge, or pick Kamen to play the bot."
@@ -91,6 +94,15 @@ TEXTS: dict[str, str] = {
         "On: each accepted game opens a thread (default). Off: games stay in the channel."
     ),
     "command.about.pings": "On: Kamen pings you when it is your move (default). Off: it does not.",
+    "command.about.server-language": (
+        "The language of boards, challenges and results here (default: the server's Discord one)."
+    ),
+    "command.about.my-language": (
+        "The language Kamen answers you in (default: your Discord app's language)."
+    ),
+    # Each language's name for itself: the language option lists them so.
+    "command.language.name": "English",
+    "command.language.auto": "automatic (as Discord says)",
     "command.about.variant": (
         "Rule variant {key} (default {default}): each choice says what it does."
     ),

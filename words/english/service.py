@@ -20,6 +20,7 @@ _TEXTS_NAMED = {
     "time-control": "time control",
     "level": "level",
     "first-player": "first player",
+    "language": "language",
 }
 # The ids a refusal can name (`matches.inputs.snowflake`).
 _IDS_NAMED = ("server", "channel", "user", "game", "message")
