@@ -23,6 +23,8 @@ from games import registry
 from games.base import GameError, GameSpec, GameState, MoveError, Variant
 from games.perft import perft
 from games.record import record_of
+from words.games import side_names
+from words.games import title as game_title
 
 EXIT_BAD_INPUT = 2
 
@@ -91,7 +93,7 @@ def _moves(spec: GameSpec, variant: Variant, moves: Sequence[str], lang: str = "
     except MoveError as error:
         ply = error.params["ply"]
         assert isinstance(ply, int)
-        side = spec.side_names[(ply - 1) % 2]  # moves alternate from the start, passes too
+        side = side_names(spec.name, lang)[(ply - 1) % 2]  # moves alternate, passes too
         text = words.explain(error, lang)
         print(words.say("cli.bad-move", lang, ply=ply, side=side, text=text), file=sys.stderr)
         return EXIT_BAD_INPUT
@@ -114,18 +116,19 @@ def play_interactively(
 
     variant = str(state.variant)
     title = "cli.title.variant" if variant else "cli.title"
-    say(words.say(title, lang, title=spec.title, variant=variant, help=help_text))
+    name, sides = game_title(spec.name, lang), side_names(spec.name, lang)
+    say(words.say(title, lang, title=name, variant=variant, help=help_text))
     while True:
         say()
         say(state.to_text())
         outcome = state.outcome()
         if outcome is not None:
-            reason = words.outcome_text(outcome, spec.name, spec.side_names, lang)
+            reason = words.outcome_text(outcome, spec.name, sides, lang)
             say(words.say("cli.game-over", lang, outcome=reason, result=outcome.result))
             say(record_of(spec, state).to_text())
             return 0
         say(words.say("cli.legal-moves", lang, moves=state.legal_moves()))
-        stdout.write(words.say("cli.prompt", lang, side=spec.side_name(state.to_move)))
+        stdout.write(words.say("cli.prompt", lang, side=sides[state.to_move]))
         stdout.flush()
         line = stdin.readline()
         if not line:

@@ -160,4 +160,8 @@ def test_play_speaks_the_language_of_lang_or_of_its_option() -> None:
         run("play", "oska", stdin="quit\n").stdout
     )
     moves = run("moves", "oska", "z9", "--lang", "cs")
-    assert moves.returncode == 2 and moves.stderr.startswith("chyba: tah 1 (Blue): `z9` není pole.")
+    assert moves.returncode == 2
+    assert moves.stderr.startswith("chyba: tah 1 (Modrý): `z9` není pole.")
+    # The sides are named in the language; the position text is notation and stays.
+    assert "Modrý> " in czech.stdout and "Blue> " not in czech.stdout
+    assert "Blue to move" in czech.stdout
