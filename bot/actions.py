@@ -346,7 +346,8 @@ class Actions(Table):
             raise GameOver("bot.refuse.resign-over")
         if view.side_of(interaction.user.id) is None:
             raise NotAPlayer()
-        confirm = words.say("bot.resign.confirm", answer.locale, id=view.id, title=view.spec.title)
+        title = replies.title(view, answer.locale)
+        confirm = words.say("bot.resign.confirm", answer.locale, id=view.id, title=title)
         menu = components.resign_confirm_view(view.id, view.ply, answer.locale)
         await answer.say(replies.Outgoing(confirm, components=menu))
 

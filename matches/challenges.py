@@ -118,8 +118,8 @@ class Challenges:
         except GameError as error:
             raise from_game_error(error) from error
         if game is not None and game_spec(game).name != record.spec.name:
-            asked = game_spec(game).title
-            raise BadInput("match.record-of-other-game", record=record.spec.title, asked=asked)
+            asked = game_spec(game).name
+            raise BadInput("match.record-of-other-game", record=record.spec.name, asked=asked)
         outcome = state.outcome()
         if outcome is not None:
             params = outcome_params(outcome, record.spec)

@@ -52,7 +52,7 @@ def playing(loaded: Loaded, user_id: int, expected_ply: int | None, now: datetim
     if row.status is Status.CHALLENGE:
         raise NoGameHere("match.not-accepted-yet")
     if row.status is not Status.ACTIVE:
-        raise NoGameHere("match.no-game.closed", status=str(row.status))
+        raise NoGameHere(f"match.no-game.{row.status.value}")  # declined, expired, cancelled
     side = side_of(row, loaded.state.to_move, user_id)
     if side is None:
         raise NotAPlayer()

@@ -117,7 +117,7 @@ class Ledger:
         spec = game_spec(where.game) if where.game is not None else None
         loaded = self.loaded(await self.find(where))
         if spec is not None and spec.name != loaded.spec.name:
-            raise NoGameHere("match.other-game", here=loaded.spec.title, asked=spec.title)
+            raise NoGameHere("match.other-game", here=loaded.spec.name, asked=spec.name)
         return loaded
 
     async def find(self, where: Where) -> StoredGame:

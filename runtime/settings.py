@@ -20,6 +20,7 @@ from matches import Clock, system_clock
 from runtime.environment import health_address, read_dotenv
 from runtime.logs import FORMATS
 from store import database_url
+from words.catalogue import LANGUAGES
 
 TOKEN_HELP = (
     "create an application at https://discord.com/developers/applications, open its Bot page, "
@@ -28,7 +29,7 @@ TOKEN_HELP = (
 # Three base64url parts: the bot's id, a timestamp, an HMAC. Checked for shape only.
 _TOKEN = re.compile(r"^[A-Za-z0-9_-]{17,}\.[A-Za-z0-9_-]{4,10}\.[A-Za-z0-9_-]{20,}$")
 _LEVELS = ("CRITICAL", "ERROR", "WARNING", "INFO", "DEBUG")
-_LOCALES = ("en", "cs")
+_LOCALES = tuple(sorted(LANGUAGES))  # every language with a catalogue (words/locales)
 
 
 class SettingsError(Exception):

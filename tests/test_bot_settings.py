@@ -61,7 +61,7 @@ async def test_without_a_usable_token_it_says_how_to_get_one_and_exits_2(
         ({"SHARD_IDS": "0,1"}, "SHARD_IDS needs SHARD_COUNT, the number of shards in all."),
         ({"SHARD_COUNT": "2", "SHARD_IDS": "0,2"}, "each shard number is below SHARD_COUNT=2."),
         ({"LOG_LEVEL": "loud"}, "LOG_LEVEL='loud': write one of CRITICAL, ERROR, WARNING"),
-        ({"KAMEN_LOCALE": "fr"}, "KAMEN_LOCALE='fr': write one of en, cs."),
+        ({"KAMEN_LOCALE": "fr"}, "KAMEN_LOCALE='fr': write one of cs, en."),
         ({"KAMEN_CHALLENGE_TTL": "-1"}, "a number of seconds greater than 0."),
         ({"DATABASE_URL": "mysql://x"}, "the database cannot be used: DATABASE_URL scheme"),
     ],

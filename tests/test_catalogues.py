@@ -102,3 +102,17 @@ def test_the_template_translators_start_from_is_the_english_of_now() -> None:
         return {m.id: " ".join(" ".join(m.auto_comments).split()) for m in catalog if m.id}
 
     assert entries(written) == entries(fresh), "run python -m words.catalogues"
+
+
+def test_czech_counts_moves_and_stones_in_the_three_forms_of_the_number() -> None:
+    moves = [words.say("bot.option.moves", "cs", count=n) for n in (1, 2, 5)]
+    assert moves == ["1 tah", "2 tahy", "5 tahů"]
+    stones = [
+        words.say("lasca.position.too-many-pieces", "cs", count=n, side="Bílý")
+        for n in (1, 3, 7)
+    ]
+    assert [text.split(":")[0] for text in stones] == [
+        "Bílý má 1 kámen",
+        "Bílý má 3 kameny",
+        "Bílý má 7 kamenů",
+    ]

@@ -81,7 +81,7 @@ async def test_refusals_carry_code_params_and_todays_words(service: MatchService
     with refused(NoGameHere, r"^There is no game #42\.$", code="match.no-game-id", game_id=42):
         await service.view(game_id=42)
     with refused(NoGameHere, r"^The game here is Oska, not Lasca\.$", code="match.other-game",
-                 here="Oska", asked="Lasca"):  # fmt: skip
+                 here="oska", asked="lasca"):  # fmt: skip
         await service.move(ALICE, "a1-b2", channel_id=CHANNEL, game="lasca")
     with refused(StaleAction, r"^That board is out of date: the game has moved on\. Look again\.$",
                  code="match.stale.board"):  # fmt: skip
@@ -183,3 +183,15 @@ def _subclasses(kind: type[MatchError]) -> list[type[MatchError]]:
     for sub in kind.__subclasses__():
         found += [sub, *_subclasses(sub)]
     return found
+
+
+async def test_a_move_on_a_closed_challenge_says_what_became_of_it(service: MatchService) -> None:
+    offered = await service.challenge(
+        guild_id=GUILD, channel_id=CHANNEL, challenger_id=ALICE, game="oska", opponent_id=BOB
+    )
+    await service.decline(offered.id, BOB)
+    with refused(NoGameHere, r"^This challenge was declined: there is no game\.$",
+                 code="match.no-game.declined"):  # fmt: skip
+        await service.move(ALICE, "a1-b2", game_id=offered.id)
+    error = NoGameHere("match.no-game.declined")
+    assert words.explain(error, "cs") == "Tahle výzva byla odmítnuta: žádná partie není."

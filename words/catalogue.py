@@ -4,7 +4,8 @@ A catalogue entry is a `str.format` template, or a `Plural` (one template per
 plural form of its language, chosen by a count among the parameters).
 Parameters are plain values; a sequence is written as a list, joined with ", "
 by default, or with " or " / " and " / a space / a newline when the template
-asks for it (`{moves:or}`, `{squares:and}`, `{moves:spaces}`, `{lines:lines}`),
+asks for it (`{moves:or}`, `{squares:and}`, `{moves:spaces}`, `{lines:lines}`);
+a game's registry name is said as its title in the language with `{game:title}`,
 so that templates stay translatable text with no code in them. The joining
 words are themselves entries (`join.or`, `join.and`), said in the language.
 
@@ -66,6 +67,8 @@ class _Formatter(string.Formatter):
         self.language = language
 
     def format_field(self, value: Any, format_spec: str) -> str:
+        if format_spec == TITLE:
+            return say(f"{value}.title", self.language.code)
         if isinstance(value, Sequence) and not isinstance(value, str):
             joiner = _joiner(self.language, format_spec)
             if joiner is not None:
@@ -74,6 +77,8 @@ class _Formatter(string.Formatter):
 
 
 _FIXED_JOINERS = {"": ", ", "spaces": " ", "lines": "\n"}
+# `{game:title}`: a game's registry name said as the language names the game (`Laska`).
+TITLE = "title"
 
 
 def _joiner(language: Language, spec: str) -> str | None:

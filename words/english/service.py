@@ -33,9 +33,12 @@ TEXTS: dict[str, str | Plural] = {
     "match.no-game-here": "There is no game in this channel.",
     "match.no-game-id": "There is no game #{game_id}.",
     "match.no-game-here.elsewhere": "There is no such game here.",
-    "match.other-game": "The game here is {here}, not {asked}.",
+    # `{here:title}`: a game's name (`oska`) said as its title in the language.
+    "match.other-game": "The game here is {here:title}, not {asked:title}.",
     "match.not-accepted-yet": "This challenge has not been accepted yet.",
-    "match.no-game.closed": "This challenge was {status}: there is no game.",
+    "match.no-game.declined": "This challenge was declined: there is no game.",
+    "match.no-game.expired": "This challenge expired: there is no game.",
+    "match.no-game.cancelled": "This challenge was cancelled: there is no game.",
     "match.game-already-here": (
         "A game is already being played here: finish it, or play in another channel."
     ),
@@ -79,7 +82,7 @@ TEXTS: dict[str, str | Plural] = {
         "A level is for games against the bot: challenge the bot to use it."
     ),
     "match.no-bot": "The bot cannot play here: no computer opponent is set up.",
-    "match.record-of-other-game": "This is a record of {record}, not {asked}.",
+    "match.record-of-other-game": "This is a record of {record:title}, not {asked:title}.",
     "match.record-over": (
         "This record's game is over ({result}, {outcome}): there is nothing left to play."
     ),
