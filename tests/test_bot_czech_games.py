@@ -28,6 +28,7 @@ from tests.bot_support import (
     ephemeral_text,
     last_board,
     mentions,
+    natural,
     options,
     process_table,
     start_game,
@@ -141,15 +142,6 @@ def mover_of(table: Table, board: Message) -> Any:
     [first, *_] = mentions(board.content)
     assert "jsi na tahu" in board.content, board.content
     return table.user(first)
-
-
-def natural(game: str, moves: list[str]) -> list[str]:
-    state = GAMES[game].new()
-    for move in moves:
-        state = state.play(move)
-    legal = state.legal_moves()
-    taken = {move: len(state.describe(move).captured) for move in legal}
-    return sorted(legal, key=lambda move: -taken[move])
 
 
 async def play_in_czech(

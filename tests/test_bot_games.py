@@ -14,13 +14,13 @@ from pathlib import Path
 
 import pytest
 
-from games.registry import GAMES
 from tests.bot_support import (
     Table,
     board_png,
     ephemeral_text,
     last_board,
     mentions,
+    natural,
     options,
     process_table,
     start_game,
@@ -29,16 +29,6 @@ from tests.bot_support import (
 from tests.fake_discord import Channel, Message
 
 SAVE = os.environ.get("KAMEN_TEST_IMAGES")  # a folder to keep the boards in, to look at them
-
-
-def natural(game: str, moves: list[str]) -> list[str]:
-    """The legal moves after `moves`, in the order the bot offers them: captures first."""
-    state = GAMES[game].new()
-    for move in moves:
-        state = state.play(move)
-    legal = state.legal_moves()
-    taken = {move: len(state.describe(move).captured) for move in legal}
-    return sorted(legal, key=lambda move: -taken[move])
 
 
 async def play_out(

@@ -22,6 +22,7 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
+from games.registry import GAMES
 from tests.fake_discord import Channel, FakeDiscord, Guild, Message, Reply, User, perms
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -258,6 +259,16 @@ async def start_against_kamen(table: Table, game: str, level: str) -> tuple[Chan
     [thread] = fake.threads(table.games)
     await fake.wait_for(lambda: bool(fake.messages(thread)), what="the board")
     return thread, last_board(table, thread)
+
+
+def natural(game: str, moves: list[str]) -> list[str]:
+    """The legal moves after `moves`, in the order the bot offers them: captures first."""
+    state = GAMES[game].new()
+    for move in moves:
+        state = state.play(move)
+    legal = state.legal_moves()
+    taken = {move: len(state.describe(move).captured) for move in legal}
+    return sorted(legal, key=lambda move: -taken[move])
 
 
 def ephemeral_text(reply: Reply) -> str:
