@@ -163,7 +163,7 @@ def reason_text(view: GameView, locale: str) -> str:
     outcome = view.outcome
     if outcome is None:
         return ""
-    return outcome_text(outcome, view.game, side_names(view.game, locale), locale).rstrip(".")
+    return outcome_text(outcome, view.game, locale).rstrip(".")
 
 
 def result_line(view: GameView, locale: str) -> str:

@@ -98,13 +98,12 @@ class Outcome:
             found["count"] = self.count
         return found
 
-    def as_params(self, game: str, side_names: tuple[str, str]) -> dict[str, object]:
+    def as_params(self, game: str) -> dict[str, object]:
         """The outcome as plain parameters of an error that mentions it (`words` names it)."""
         winner = None if self.winner is None else int(self.winner)
         plain = {key: int(value) if isinstance(value, Side) else value
                  for key, value in self.params.items()}  # fmt: skip
-        return {"game": game, "side_names": side_names, "reason": self.code, "winner": winner,
-                **plain}  # fmt: skip
+        return {"game": game, "reason": self.code, "winner": winner, **plain}
 
 
 @dataclass(frozen=True, slots=True)

@@ -123,7 +123,7 @@ def play_interactively(
         say(state.to_text())
         outcome = state.outcome()
         if outcome is not None:
-            reason = words.outcome_text(outcome, spec.name, sides, lang)
+            reason = words.outcome_text(outcome, spec.name, lang)
             say(words.say("cli.game-over", lang, outcome=reason, result=outcome.result))
             say(record_of(spec, state).to_text())
             return 0

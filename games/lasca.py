@@ -440,7 +440,7 @@ class LascaState:
             # say the game is over and why in one sentence.
             ended: dict[str, object] = {}
             if outcome.side is not None:
-                ended["side"] = _NAMES[outcome.side]
+                ended["side"] = outcome.side
             if outcome.count is not None:
                 ended["count"] = outcome.count
             return f"lasca.game-over.{outcome.reason.value}", ended
@@ -579,7 +579,7 @@ def from_text(text: str, variant: Variant) -> LascaState:
             if column and column[-1] in "wb" and rank == _FAR_RANK[_OWNER[column[-1]]]:
                 raise PositionError(
                     "lasca.position.soldier-on-far-rank",
-                    side=_NAMES[_OWNER[column[-1]]],
+                    side=Side(_OWNER[column[-1]]),
                     square=square,
                 )
             board[_INDEX[square]] = column

@@ -562,7 +562,7 @@ class _Parser:
         state = self.state
         outcome = state.outcome()
         if outcome is not None:
-            raise self.illegal("move.game-over", **outcome.as_params("oska", _NAMES))
+            raise self.illegal("move.game-over", **outcome.as_params("oska"))
         if state._mode != _HUFF_OPPONENT:
             raise self.illegal("oska.removal-only-under-huff-opponent")
         forfeitable = state.forfeitable()
@@ -602,7 +602,7 @@ class _Parser:
         state = self.state
         outcome = state.outcome()
         if outcome is not None:
-            raise self.illegal("move.game-over", **outcome.as_params("oska", _NAMES))
+            raise self.illegal("move.game-over", **outcome.as_params("oska"))
         if state._pending:
             raise self.name_the_removal(move)
         canonical = f"{move}/{lost}" if lost else move
@@ -620,7 +620,7 @@ class _Parser:
         for jumped in over:
             if state._stone_side(jumped) != side ^ 1:
                 raise self.illegal(
-                    "oska.nothing-to-jump", square=SQUARES[jumped], opponent=_NAMES[side ^ 1]
+                    "oska.nothing-to-jump", square=SQUARES[jumped], opponent=Side(side ^ 1)
                 )
         for i in squares[1:]:
             if state._stone_side(i) is not None:
@@ -663,7 +663,7 @@ class _Parser:
         return self.illegal(
             "oska.name-the-removal",
             squares=self.state.forfeitable(),
-            opponent=_NAMES[self.state._side ^ 1],
+            opponent=Side(self.state._side ^ 1),
             example=(with_it or self.legal)[0],
         )
 
@@ -741,18 +741,18 @@ def _removal_line(line: str, side: Side, opponents: int, variant: Variant) -> in
     """The mask of a line `Red removes one of: a1, c3` (the side to move, the opponent's stones)."""
     found = _REMOVAL_LINE.fullmatch(" ".join(line.split()).lower())
     if found is None or found.group(1) != _NAMES[side].lower():
-        raise PositionError("oska.position.removal", line=line, side=_NAMES[side])
+        raise PositionError("oska.position.removal", line=line, side=Side(side))
     if variant["capture"] != "huff-opponent":
         raise PositionError("oska.position.removal-variant", line=line)
     mask = 0
     for name in found.group(2).replace(",", " ").split():
         if name not in INDEX or not opponents >> INDEX[name] & 1:
             raise PositionError(
-                "oska.position.removal-square", square=name, opponent=_NAMES[side ^ 1]
+                "oska.position.removal-square", square=name, opponent=Side(side ^ 1)
             )
         mask |= 1 << INDEX[name]
     if not mask:
-        raise PositionError("oska.position.removal", line=line, side=_NAMES[side])
+        raise PositionError("oska.position.removal", line=line, side=Side(side))
     return mask
 
 

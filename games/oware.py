@@ -328,7 +328,7 @@ class OwareState:
         index = _INDEX[move]
         side = self._side
         pits = self._pits
-        mover, opponent = SIDE_NAMES[side], SIDE_NAMES[1 - side]
+        mover, opponent = Side(side), Side(1 - side)
         if index // 6 != side:
             row = "A-F" if side == 0 else "a-f"
             return "oware.opponents-pit", {"mover": mover, "opponent": opponent, "row": row}
@@ -575,7 +575,7 @@ def from_text(text: str, variant: Variant) -> OwareState:
         if not must_play_12:
             raise PositionError("oware.position.rule-off", line=line)
         if not any(pits[index] > 11 for index in _ROWS[side]):
-            raise PositionError("oware.position.no-big-pit", line=line, side=SIDE_NAMES[side])
+            raise PositionError("oware.position.no-big-pit", line=line, side=Side(side))
         obliged[side] = True
     total = sum(pits) + north_store + south_store
     if total != SEEDS:

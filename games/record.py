@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from datetime import date as Date
 
 from games import registry
-from games.base import GameError, GameSpec, GameState, MoveError, RecordError, Variant
+from games.base import GameError, GameSpec, GameState, MoveError, RecordError, Side, Variant
 
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
 TAG_ORDER = ("Game", "Variant", "Site", "Date", "First", "Second", "Result")
@@ -66,7 +66,7 @@ class Record:
             assert isinstance(ply, int)
             # The move's own parameters travel along, so its sentence is said inside ours.
             wrapped = {**error.params, "cause": error.code, "turn": (ply + 1) // 2,
-                       "mover": self.spec.side_names[(ply - 1) % 2]}  # fmt: skip
+                       "mover": Side((ply - 1) % 2), "game": self.spec.name}  # fmt: skip
             raise RecordError("record.bad-move", **wrapped) from error
         outcome = state.outcome()
         if outcome is not None and self.result not in (outcome.result, "*"):
@@ -74,7 +74,7 @@ class Record:
                 "record.result-contradicts",
                 said=self.result,
                 ended=outcome.result,
-                **outcome.as_params(self.spec.name, self.spec.side_names),
+                **outcome.as_params(self.spec.name),
             )
         return state
 

@@ -60,7 +60,7 @@ def outcome_of(row: StoredGame, state: GameState) -> Outcome | None:
 
 def outcome_params(outcome: Outcome, spec: GameSpec) -> dict[str, Any]:
     """The params by which a message names an outcome (words writes it out)."""
-    return outcome.as_params(spec.name, spec.side_names)
+    return outcome.as_params(spec.name)
 
 
 @dataclass(frozen=True, slots=True)

@@ -168,7 +168,7 @@ def caption(
             heading = words.say("board.draw", locale)
         else:
             heading = words.say("board.wins", locale, player=who(spec, winner, players, locale))
-        reason = outcome_text(outcome, spec.name, sides(spec, locale), locale or DEFAULT_LOCALE)
+        reason = outcome_text(outcome, spec.name, locale or DEFAULT_LOCALE)
         return Caption(heading, move_line, _sentence(reason), outcome.winner, True)
     note = painter.note(state, locale)
     legal = state.legal_moves()

@@ -106,7 +106,7 @@ def test_random_games_keep_every_invariant(name: str, variant: Variant) -> None:
 
         outcome = state.outcome()
         assert outcome is not None and isinstance(outcome.reason, Termination)
-        assert words.outcome_text(outcome, name, spec.side_names)
+        assert words.outcome_text(outcome, name)
 
         replayed = spec.replay(variant, state.moves)
         assert replayed == state

@@ -32,7 +32,7 @@ from games.base import (
 )
 from games.lasca import LascaState
 from words.catalogue import DEFAULT_LOCALE
-from words.games import outcome_text
+from words.games import outcome_text, with_side_names
 
 DEFAULT = lasca.SPEC.variant()
 CONTINUES = lasca.SPEC.variant("promotion=continues")
@@ -63,14 +63,14 @@ def pieces(state: LascaState) -> int:
 
 def sentence(error: GameError) -> str:
     """The refusal's own sentence, without the legal moves words.explain adds."""
-    return words.say(error.code, DEFAULT_LOCALE, **error.params)
+    return words.say(error.code, DEFAULT_LOCALE, **with_side_names(error.params, "lasca", "en"))
 
 
 def ending(state: LascaState) -> str:
     """How the game ended, as the players read it."""
     outcome = state.outcome()
     assert outcome is not None
-    return outcome_text(outcome, "lasca", lasca.SPEC.side_names)
+    return outcome_text(outcome, "lasca")
 
 
 # ------------------------------------------------------------------- start
@@ -612,7 +612,7 @@ def test_play_on_a_lost_game_says_why_it_is_over(diagram: str, code: str, why: s
     with pytest.raises(IllegalMove) as caught:
         state.play("a1-b2")
     assert caught.value.code == f"lasca.game-over.{code}"
-    assert caught.value.params["side"] == "White"
+    assert caught.value.params["side"] == Side.FIRST
     assert words.explain(caught.value) == f"`a1-b2`: the game is over ({why})"
 
 

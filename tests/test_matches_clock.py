@@ -88,7 +88,7 @@ async def test_reminder_once_then_loss_on_time_across_a_restart(tmp_path: Path) 
         assert view.status is Status.FINISHED and view.ending is Ending.TIME
         assert view.result == "1-0" and view.reason is Termination.TIME
         assert view.outcome == Outcome(Side.FIRST, Termination.TIME, Side.SECOND)
-        assert outcome_text(view.outcome, view.game, view.spec.side_names) == "Red ran out of time"
+        assert outcome_text(view.outcome, view.game) == "Red ran out of time"
         assert view.winner_id == ALICE
         assert await service.sweep(clock() + 100 * HOUR) == []
     finally:

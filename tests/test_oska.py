@@ -43,7 +43,7 @@ def refused(kind: type[E], action: Callable[[], object], code: str, text: str) -
 
 def said(outcome: Outcome | None) -> str:
     assert outcome is not None
-    return words.outcome_text(outcome, "oska", oska.SPEC.side_names)
+    return words.outcome_text(outcome, "oska")
 
 
 def position(diagram: str, variant: str = "") -> oska.OskaState:
@@ -906,7 +906,7 @@ def test_malformed_moves_name_the_legal_moves(text: str, code: str, why: str) ->
          "`c3-d4`: there is no stone of yours on c3"),
         ("a5-b4", "oska.no-stone-of-yours", {"square": "a5"},
          "`a5-b4`: there is no stone of yours on a5"),
-        ("a1xc3", "oska.nothing-to-jump", {"square": "b2", "opponent": "Red"},
+        ("a1xc3", "oska.nothing-to-jump", {"square": "b2", "opponent": Side.SECOND},
          "`a1xc3`: there is no Red stone on b2"),
     ],
 )  # fmt: skip

@@ -20,7 +20,7 @@ from games.base import (
 )
 from games.oware import SPEC, OwareState, from_text
 from words.catalogue import DEFAULT_LOCALE
-from words.games import outcome_text
+from words.games import outcome_text, with_side_names
 
 
 def board(diagram: str) -> str:
@@ -47,14 +47,14 @@ def after(state: OwareState, *moves: str) -> OwareState:
 
 def sentence(error: GameError) -> str:
     """The refusal's own sentence, without the legal moves words.explain adds."""
-    return words.say(error.code, DEFAULT_LOCALE, **error.params)
+    return words.say(error.code, DEFAULT_LOCALE, **with_side_names(error.params, "oware", "en"))
 
 
 def ending(state: OwareState) -> str:
     """How the game ended, as the players read it."""
     outcome = state.outcome()
     assert outcome is not None
-    return outcome_text(outcome, "oware", SPEC.side_names)
+    return outcome_text(outcome, "oware")
 
 
 START = """
@@ -226,7 +226,9 @@ def test_a_player_must_feed_an_opponent_without_seeds() -> None:
     with pytest.raises(IllegalMove) as error:
         state.play("A")
     assert error.value.code == "oware.must-feed"
-    assert error.value.params == {"pit": "A", "opponent": "North", "move": "A", "legal": ("B", "F")}
+    assert error.value.params == {
+        "pit": "A", "opponent": Side.SECOND, "move": "A", "legal": ("B", "F")
+    }  # fmt: skip
     assert words.explain(error.value) == (
         "`A`: North has no seeds and must be fed. Legal moves: B, F"
     )
@@ -292,7 +294,7 @@ def test_grand_slam_forbidden_by_default() -> None:
     assert state.legal_moves() == ("A",)
     with pytest.raises(IllegalMove) as error:
         state.play("E")
-    assert (error.value.code, error.value.params["opponent"]) == ("oware.grand-slam", "North")
+    assert (error.value.code, error.value.params["opponent"]) == ("oware.grand-slam", Side.SECOND)
     assert words.explain(error.value) == (
         "`E` would capture every seed of North (grand slam). Legal moves: A"
     )
@@ -518,7 +520,7 @@ def test_24_each_is_a_draw() -> None:
     outcome = state.play("f").outcome()
     assert outcome == Outcome(None, Termination.CANNOT_FEED, side=Side.SECOND, score=(24, 24))
     assert outcome.result == "1/2-1/2"
-    assert outcome_text(outcome, "oware", SPEC.side_names) == "North cannot be fed; 24 each"
+    assert outcome_text(outcome, "oware") == "North cannot be fed; 24 each"
 
 
 def test_a_repetition_shared_out_past_24_has_a_winner() -> None:
@@ -563,7 +565,7 @@ def test_a_pit_of_the_wrong_side_or_an_empty_pit_is_illegal() -> None:
         state.play("c")
     assert error.value.code == "oware.opponents-pit"
     assert error.value.params == {
-        "pit": "c", "opponent": "North", "mover": "South", "row": "A-F",
+        "pit": "c", "opponent": Side.SECOND, "mover": Side.FIRST, "row": "A-F",
         "move": "c", "legal": ("A", "B", "C", "D", "E", "F"),
     }  # fmt: skip
     assert sentence(error.value) == "`c` is North's pit: South plays A-F"

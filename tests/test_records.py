@@ -10,7 +10,7 @@ from datetime import date
 import pytest
 
 import words
-from games.base import RecordError
+from games.base import RecordError, Side
 from games.record import load, parse_record, record_of
 from games.registry import GAMES
 
@@ -96,7 +96,7 @@ def test_an_illegal_move_in_a_record_names_the_move_and_why() -> None:
     error = caught.value
     assert error.code == "record.bad-move"
     assert error.params["cause"] == "move.not-empty"
-    assert (error.params["mover"], error.params["turn"], error.params["ply"]) == ("Blue", 4, 7)
+    assert (error.params["mover"], error.params["turn"], error.params["ply"]) == (Side.FIRST, 4, 7)
     assert error.params["move"] == "d2-e3"
     assert words.explain(error) == (
         "Blue's move 4: `d2-e3`: e3 is not empty. Legal moves: d2xf4, f2xd4"
@@ -168,7 +168,7 @@ def test_a_result_that_contradicts_the_moves_is_refused(name: str) -> None:
         load(text)
     assert caught.value.code == "record.result-contradicts"
     assert (caught.value.params["said"], caught.value.params["ended"]) == (wrong, outcome.result)
-    reason = words.outcome_text(outcome, name, spec.side_names)
+    reason = words.outcome_text(outcome, name)
     assert words.explain(caught.value) == (
         f"the result says {wrong}, but the moves end the game {outcome.result} ({reason})"
     )

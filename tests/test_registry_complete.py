@@ -91,7 +91,7 @@ def missing_parts(name: str) -> list[str]:
         )
     for outcome in sample_outcomes(name) if name in RULE_ENDINGS else ():
         try:
-            words.outcome_text(outcome, name, spec.side_names)
+            words.outcome_text(outcome, name)
         except KeyError:
             draw = ".draw" if outcome.winner is None else ""
             missing.append(

@@ -416,7 +416,7 @@ def test_a_finished_game_shows_the_result_and_its_reason() -> None:
     assert outcome is not None
     words = caption(GAMES["oska"], OSKA, state, None, outcome, None)
     assert words.finished
-    reason = outcome_text(outcome, "oska", ("Blue", "Red"))
+    reason = outcome_text(outcome, "oska")
     assert words.note == reason[:1].upper() + reason[1:]
     assert words.title in ("Draw", "Blue wins", "Red wins")
 

@@ -109,14 +109,13 @@ def sample_outcomes(game: str) -> Iterator[Outcome]:
 
 @pytest.mark.parametrize("game", list(GAMES))
 def test_every_ending_of_every_game_has_a_sentence(game: str) -> None:
-    spec = GAMES[game]
     missing = []
     for outcome in sample_outcomes(game):
         code = outcome_code(game, outcome.code, outcome.winner is None)
         if not words.has_text(code):
             missing.append(f"{outcome.code} ({outcome.label}): add outcome.{game}.{outcome.code}")
             continue
-        assert words.outcome_text(outcome, game, spec.side_names)
+        assert words.outcome_text(outcome, game)
     assert missing == []
 
 
@@ -133,22 +132,21 @@ def test_the_endings_table_matches_what_random_games_reach(game: str) -> None:
             outcome = state.outcome()
             assert outcome is not None
             reached.add(outcome.reason)
-            assert words.outcome_text(outcome, game, spec.side_names)
+            assert words.outcome_text(outcome, game)
     assert reached <= set(RULE_ENDINGS[game])
 
 
 def test_outcome_text_prefers_the_games_draw_then_the_game_then_the_generic() -> None:
-    names = GAMES["oska"].side_names
     home = Outcome(Side.SECOND, Termination.GOAL, Side.SECOND)
-    assert words.outcome_text(home, "oska", names) == "Red has every stone home"
+    assert words.outcome_text(home, "oska") == "Red has every stone home"
     both = Outcome(None, Termination.GOAL)
-    assert words.outcome_text(both, "oska", names) == "both players have every stone home"
+    assert words.outcome_text(both, "oska") == "both players have every stone home"
     resigned = Outcome(Side.SECOND, Termination.RESIGNATION, Side.FIRST)
-    assert words.outcome_text(resigned, "oska", names) == "Blue resigned"
+    assert words.outcome_text(resigned, "oska") == "Blue resigned"
     timed = Outcome(Side.FIRST, Termination.TIME, Side.SECOND)
-    assert words.outcome_text(timed, "lasca", ("White", "Black")) == "Black ran out of time"
+    assert words.outcome_text(timed, "lasca") == "Black ran out of time"
     agreed = Outcome(None, Termination.AGREEMENT)
-    assert words.outcome_text(agreed, "oware", ("South", "North")) == "drawn by agreement"
+    assert words.outcome_text(agreed, "oware") == "drawn by agreement"
 
 
 # ---------------------------------------------------------------- refusals
@@ -318,8 +316,8 @@ def test_an_error_that_wraps_another_says_the_other_inside() -> None:
 
 def test_an_outcome_inside_a_refusal_is_named_from_its_parameters() -> None:
     outcome = Outcome(Side.SECOND, Termination.ELIMINATION, Side.FIRST)
-    params = outcome.as_params("oska", ("Blue", "Red"))
-    assert params == {"game": "oska", "side_names": ("Blue", "Red"), "reason": "elimination",
+    params = outcome.as_params("oska")
+    assert params == {"game": "oska", "reason": "elimination",
                       "winner": 1, "side": 0}  # fmt: skip
     error = IllegalMove("pass", "move.game-over", (), **params)
     assert words.explain(error) == "`pass`: the game is over (Blue has lost every stone)"
@@ -337,3 +335,19 @@ def test_every_game_says_what_it_is_and_what_each_variant_does(game: str) -> Non
                 assert f"{value}: {help_text}" in text
         else:
             assert words.has_text(f"{game}.variant.{option.key}"), option.key
+
+
+def test_a_refusal_names_the_sides_in_the_readers_language() -> None:
+    """Engines pass a side as its number: a Czech player reads Červený, never Red."""
+    with pytest.raises(IllegalMove) as jump:
+        GAMES["oska"].new().play("a1xc3")
+    assert words.explain(jump.value, "en").startswith("`a1xc3`: there is no Red stone on b2")
+    czech = words.explain(jump.value, "cs")
+    assert "(Červený)" in czech and "Red" not in czech
+    with pytest.raises(IllegalMove) as pit:
+        GAMES["oware"].new().play("c")
+    assert "Sever" in words.explain(pit.value, "cs")
+    with pytest.raises(RecordError) as record:
+        load('[Game "Oska"]\n\n1. a1-b2 zz *\n')
+    czech = words.explain(record.value, "cs")
+    assert "(Červený)" in czech and "Red" not in czech

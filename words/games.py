@@ -34,14 +34,11 @@ class OutcomeLike(Protocol):
     def count(self) -> int | None: ...
 
 
-def outcome_text(
-    outcome: OutcomeLike, game: str, side_names: Sequence[str], locale: str = DEFAULT_LOCALE
-) -> str:
+def outcome_text(outcome: OutcomeLike, game: str, locale: str = DEFAULT_LOCALE) -> str:
     """The sentence saying why the game ended ("Blue has every stone home")."""
     reason = getattr(outcome.reason, "value", outcome.reason)
     return _sentence(
         game,
-        side_names,
         str(reason),
         outcome.winner,
         outcome.side,
@@ -55,7 +52,6 @@ def outcome_of_params(params: Mapping[str, Any], locale: str = DEFAULT_LOCALE) -
     """The sentence of an outcome passed as an error's plain parameters (`Outcome.as_params`)."""
     return _sentence(
         str(params["game"]),
-        params["side_names"],
         str(params["reason"]),
         params.get("winner"),
         params.get("side"),
@@ -82,7 +78,6 @@ def outcome_code(game: str, reason: str, draw: bool, locale: str = DEFAULT_LOCAL
 
 def _sentence(
     game: str,
-    side_names: Sequence[str],
     reason: str,
     winner: int | None,
     side: int | None,
@@ -90,13 +85,12 @@ def _sentence(
     count: int | None,
     locale: str,
 ) -> str:
-    if has_text(f"{game}.side.first"):  # the sides as the language names them
-        side_names = (say(f"{game}.side.first", locale), say(f"{game}.side.second", locale))
-    params: dict[str, Any] = {"first": side_names[0], "second": side_names[1]}
+    names = side_names(game, locale)
+    params: dict[str, Any] = {"first": names[0], "second": names[1]}
     if side is not None:
-        params["side"] = side_names[int(side)]
+        params["side"] = names[int(side)]
     if winner is not None:
-        params["winner"] = side_names[int(winner)]
+        params["winner"] = names[int(winner)]
     if score is not None:
         params["a"], params["b"] = score
     if count is not None:
@@ -150,3 +144,21 @@ def title(game: str, locale: str = DEFAULT_LOCALE) -> str:
 def side_names(game: str, locale: str = DEFAULT_LOCALE) -> tuple[str, str]:
     """The two sides' names in the language, first mover first (`Modrý`, `Červený`)."""
     return say(f"{game}.side.first", locale), say(f"{game}.side.second", locale)
+
+
+# Parameters that name a side: the engines and the service pass the side's number
+# (`Side`, 0 moves first), and the reader's language names it.
+SIDE_PARAMS = ("side", "opponent", "mover", "winner")
+
+
+def with_side_names(params: Mapping[str, Any], game: str, locale: str) -> dict[str, Any]:
+    """`params` with each side's number (`SIDE_PARAMS`) said as its name in the language."""
+    names = side_names(game, locale)
+    return {
+        key: names[value] if key in SIDE_PARAMS and _is_side(value) else value
+        for key, value in params.items()
+    }
+
+
+def _is_side(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value in (0, 1)

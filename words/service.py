@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from words.catalogue import DEFAULT_LOCALE, say
-from words.games import side_names, with_outcome
+from words.games import with_outcome, with_side_names
 
 
 def headline(result: Any, locale: str = DEFAULT_LOCALE) -> str:
@@ -17,11 +17,8 @@ def headline(result: Any, locale: str = DEFAULT_LOCALE) -> str:
 
     A part's `side` is a side's number (0 moves first), named in the language.
     """
-    names = side_names(result.view.game, locale)
-    lines = []
-    for code, params in result.headline_parts():
-        named = dict(params)
-        if "side" in named and "reason" not in named:  # an outcome's side is said by it
-            named["side"] = names[int(named["side"])]
-        lines.append(say(code, locale, **with_outcome(named, locale)))
-    return " ".join(lines)
+    game = result.view.game
+    return " ".join(
+        say(code, locale, **with_side_names(with_outcome(params, locale), game, locale))
+        for code, params in result.headline_parts()
+    )
