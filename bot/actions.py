@@ -317,11 +317,10 @@ class Actions(Table):
                 typed=typed,
             )
         except NotYourTurn:  # shorter than the refusal of a move: the list is narrow
-            locale = await self.languages.player(interaction)
+            locale = self.languages.player(interaction)
             return [hint(words.say("bot.hint.not-your-turn", locale), typed)]
         except MatchError as error:
-            locale = await self.languages.player(interaction)
-            return [hint(words.explain(error, locale), typed)]
+            return [hint(words.explain(error, self.languages.player(interaction)), typed)]
         except Exception:  # an answer is due within 3 s whatever happens: an empty list
             log.exception("autocomplete of %s failed", spec.name)
             return []
@@ -507,7 +506,7 @@ class Actions(Table):
             current = await self.service.set_threads(guild_id, on)
         if chosen is not None:
             current = await self.service.set_server_language(guild_id, _language(chosen))
-            self.languages.choose(guild_id, current.language)
+            self.languages.choose_for_server(guild_id, current.language)
         locale = answer.locale
         code = "bot.settings.threads.on" if current.threads else "bot.settings.threads.off"
         if current.language is not None:
@@ -525,19 +524,18 @@ class Actions(Table):
         on = options.flag("pings", pings)
         chosen = options.choice("language", language, LANGUAGE_CHOICES)
         user = interaction.user.id
-        if on is not None:
-            await self.service.set_pings(user, on)
-        if chosen is not None:
-            await self.service.set_user_language(user, _language(chosen))
-            answer.locale = await self.languages.player(interaction)  # answered in it at once
         settings = await self.service.user_settings(user)
+        if on is not None:
+            settings = await self.service.set_pings(user, on)
+        if chosen is not None:
+            settings = await self.service.set_user_language(user, _language(chosen))
+            self.languages.choose_for_player(user, settings.language)
+            answer.locale = self.languages.player(interaction)  # answered in it at once
         locale = answer.locale
-        lines = [words.say("bot.pings.on" if settings.pings else "bot.pings.off", locale)]
-        if settings.language is not None:
-            lines.append(words.say("bot.me.language", locale, language=language_name(locale)))
-        else:
-            lines.append(words.say("bot.me.language.auto", locale, language=language_name(locale)))
-        await answer.say("\n".join(lines))
+        pings = words.say("bot.pings.on" if settings.pings else "bot.pings.off", locale)
+        code = "bot.me.language" if settings.language is not None else "bot.me.language.auto"
+        said = words.say(code, locale, language=language_name(locale))
+        await answer.say(f"{pings}\n{said}")
 
     # ---------------------------------------------------------------- importing
 
@@ -596,7 +594,7 @@ class Actions(Table):
     # ---------------------------------------------------------------- odds and ends
 
     async def unknown_component(self, interaction: discord.Interaction) -> None:
-        answer = Answer(interaction)
+        answer = self.answer_to(interaction)
         await answer.say(words.say("bot.unknown-button", answer.locale))
 
     async def _game(
@@ -640,11 +638,11 @@ class Actions(Table):
                 return True
             raise BadInput("bot.refuse.foreign-component")
         except MatchError as error:
-            await Answer(interaction).refuse(error)
+            await self.answer_to(interaction).refuse(error)
         except Exception:
             self.metrics.error("component")
             log.exception("checking the message of component interaction %s", interaction.id)
-            await Answer(interaction).apologise()
+            await self.answer_to(interaction).apologise()
         return False
 
     @staticmethod

@@ -31,17 +31,17 @@ DEFER_AFTER = 1.5  # seconds: half of Discord's 3, the rest for the deferral's o
 class Answer:
     """The answer to `interaction`; `watch()` starts its clock."""
 
-    def __init__(self, interaction: discord.Interaction) -> None:
+    def __init__(self, interaction: discord.Interaction, locale: str, server_locale: str) -> None:
         self.interaction = interaction
+        # The language of the player's private answers, and of the server's public messages
+        # (bot/languages.py).
+        self.locale = locale
+        self.server_locale = server_locale
         self.public = False  # what a command's deferral shows: a public "thinking" or a private
         self.deferred = False
         self.filled = False  # the last answer edited a deferral: an edit notifies nobody
         self._lock = asyncio.Lock()
         self._timer: asyncio.Task[None] | None = None
-        # The language of the player's private answers, and of the server's public messages
-        # (bot/languages.py): the guard sets both before the handler runs.
-        self.locale = interaction.locale.value
-        self.server_locale = interaction.locale.value
 
     # ---------------------------------------------------------------- the clock
 

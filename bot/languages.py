@@ -11,9 +11,10 @@ Discord gives every server the locale `en-US` until its managers change it
 (only a Community server can), so `en-US` says nothing of the server: it is
 passed over too, and `KAMEN_LOCALE` decides.
 
-The servers' choices are few and read on every board, so they are kept here,
-loaded at start-up and again on every pass of the board keeper (another
-process may have changed one); a player's is read when they act.
+The choices are few (only servers and players who made one have a row) and
+wanted on every board and every answer, so they are kept here, read at
+start-up and again on every pass of the board keeper (another process may have
+changed one), and changed here at once when made in this process.
 """
 
 from __future__ import annotations
@@ -21,16 +22,9 @@ from __future__ import annotations
 import discord
 
 from matches import MatchService
-from words.catalogue import DEFAULT_LOCALE, LANGUAGES
+from words.catalogue import DEFAULT_LOCALE, spoken
 
 DISCORDS_DEFAULT = "en-US"
-
-
-def spoken(locale: str | None) -> str | None:
-    """`locale` when Kamen has a catalogue for it (or for its language), else None."""
-    if not locale:
-        return None
-    return locale if locale.split("-")[0].lower() in LANGUAGES else None
 
 
 class Languages:
@@ -39,33 +33,48 @@ class Languages:
     def __init__(self, client: discord.Client, service: MatchService, default: str) -> None:
         self.client = client
         self.service = service
-        self.default = spoken(default) or DEFAULT_LOCALE
-        self.chosen: dict[int, str] = {}  # by server id: what its managers chose
+        found = spoken(default)
+        self.default = found.code if found is not None else DEFAULT_LOCALE
+        self.servers: dict[int, str] = {}  # by server id: what its managers chose
+        self.players: dict[int, str] = {}  # by user id: what the player chose
 
     async def load(self) -> None:
-        """Read every server's choice afresh."""
-        self.chosen = await self.service.server_languages()
+        """Read every choice afresh."""
+        self.servers = await self.service.server_languages()
+        self.players = await self.service.player_languages()
 
-    def choose(self, guild_id: int, language: str | None) -> None:
-        """A server's managers just chose (None: as Discord says)."""
+    @staticmethod
+    def _choose(chosen: dict[int, str], key: int, language: str | None) -> None:
         if language is None:
-            self.chosen.pop(guild_id, None)
+            chosen.pop(key, None)
         else:
-            self.chosen[guild_id] = language
+            chosen[key] = language
+
+    def choose_for_server(self, guild_id: int, language: str | None) -> None:
+        """A server's managers just chose (None: as Discord says)."""
+        self._choose(self.servers, guild_id, language)
+
+    def choose_for_player(self, user_id: int, language: str | None) -> None:
+        """A player just chose (None: as their Discord client says)."""
+        self._choose(self.players, user_id, language)
 
     def server(self, guild_id: int | None) -> str:
         """The language of a server's public messages."""
         if guild_id is None:
             return self.default
-        chosen = self.chosen.get(guild_id)
+        chosen = self.servers.get(guild_id)
         if chosen is not None:
             return chosen
         guild = self.client.get_guild(guild_id)
         if guild is None or guild.preferred_locale.value == DISCORDS_DEFAULT:
             return self.default
-        return spoken(guild.preferred_locale.value) or self.default
+        found = spoken(guild.preferred_locale.value)
+        return found.code if found is not None else self.default
 
-    async def player(self, interaction: discord.Interaction) -> str:
+    def player(self, interaction: discord.Interaction) -> str:
         """The language of the private answers to whoever made `interaction`."""
-        chosen = (await self.service.user_settings(interaction.user.id)).language
-        return chosen or spoken(interaction.locale.value) or DEFAULT_LOCALE
+        chosen = self.players.get(interaction.user.id)
+        if chosen is not None:
+            return chosen
+        found = spoken(interaction.locale.value)
+        return found.code if found is not None else DEFAULT_LOCALE

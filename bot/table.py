@@ -68,12 +68,10 @@ def guarded(
     ) -> None:
         self.remember(interaction.user)
         kind = INTERACTION_KINDS.get(interaction.type, "other")
-        answer = Answer(interaction)
+        answer = self.answer_to(interaction)
         answer.watch()
         with self.metrics.timing(kind):
             try:
-                answer.locale = await self.languages.player(interaction)
-                answer.server_locale = self.languages.server(interaction.guild_id)
                 await handler(self, answer, *args, **kwargs)
             except StaleAction as error:
                 game_id = kwargs.get("game_id")
@@ -147,6 +145,13 @@ class Table:
         self._board_locks: dict[int, asyncio.Lock] = {}  # by game id: one board edit at a time
         self.languages = Languages(client, service, settings.locale)
 
+    def answer_to(self, interaction: discord.Interaction) -> Answer:
+        """The answer to `interaction`, in its player's and its server's languages."""
+        languages = self.languages
+        return Answer(
+            interaction, languages.player(interaction), languages.server(interaction.guild_id)
+        )
+
     def locale_of(self, view: GameView) -> str:
         """The language of a game's public messages: its server's."""
         return self.languages.server(view.guild_id)
@@ -213,8 +218,9 @@ class Table:
         if view.status is not Status.ACTIVE or view.last_move is None or view.to_move is None:
             return self.board(view)
         locale = self.locale_of(view)
-        mover, to_move = replies.side(view, view.to_move.other, locale), replies.side(
-            view, view.to_move, locale
+        mover, to_move = (
+            replies.side(view, view.to_move.other, locale),
+            replies.side(view, view.to_move, locale),
         )
         played = words.say("headline.played", locale, side=mover, move=view.last_move)
         headline = f"{played} {words.say('headline.to-move', locale, side=to_move)}"

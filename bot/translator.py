@@ -16,7 +16,7 @@ from collections.abc import Callable
 import discord
 from discord import app_commands
 
-from words.catalogue import DEFAULT_LOCALE, LANGUAGES
+from words.catalogue import DEFAULT_LOCALE, spoken
 
 NAMES = {
     app_commands.TranslationContextLocation.command_name,
@@ -35,7 +35,7 @@ class CommandWords(app_commands.Translator):
         context: app_commands.TranslationContextTypes,
     ) -> str | None:
         say: Callable[[str], str] | None = string.extras.get("say")
-        language = LANGUAGES.get(locale.value.split("-")[0])
+        language = spoken(locale.value)
         if say is None or language is None or language.code == DEFAULT_LOCALE:
             return None  # Discord shows the English
         text = say(language.code)

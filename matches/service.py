@@ -398,6 +398,10 @@ class MatchService:
         """Every server that chose a language, with it."""
         return await self.store.server_languages()
 
+    async def player_languages(self) -> dict[int, str]:
+        """Every player who chose a language, with it."""
+        return await self.store.player_languages()
+
     async def user_settings(self, user_id: int) -> UserSettings:
         return await self.store.user_settings(snowflake(user_id, "user"))
 

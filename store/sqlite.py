@@ -361,6 +361,10 @@ class SqliteStore:
         sql = "SELECT guild_id, language FROM guild_settings WHERE language IS NOT NULL"
         return {guild_id: language for guild_id, language in await self._read(sql)}
 
+    async def player_languages(self) -> dict[int, str]:
+        sql = "SELECT user_id, language FROM user_settings WHERE language IS NOT NULL"
+        return {user_id: language for user_id, language in await self._read(sql)}
+
     async def user_settings(self, user_id: int) -> UserSettings:
         sql = "SELECT pings, language FROM user_settings WHERE user_id = ?"
         rows = await self._read(sql, (user_id,))

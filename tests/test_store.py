@@ -320,6 +320,8 @@ async def test_languages_are_kept_per_server_and_per_user_beside_the_other_setti
     await store.save_user_settings(UserSettings(7, pings=False, language="cs"), NOW)
     assert await store.user_settings(7) == UserSettings(7, pings=False, language="cs")
     assert await store.user_settings(8) == UserSettings(8, pings=True, language=None)
+    await store.save_user_settings(UserSettings(8), NOW)
+    assert await store.player_languages() == {7: "cs"}
     await store.save_guild_settings(GuildSettings(5, threads=False, language=None), NOW)
     assert await store.server_languages() == {}
 

@@ -53,13 +53,17 @@ class Coded(Protocol):
     def params(self) -> Mapping[str, Any]: ...
 
 
+def spoken(locale: str | None) -> Language | None:
+    """The catalogue for a locale: exact (`cs`), else its language's (`en-GB`: `en`); None
+    when Kamen has none (`de`)."""
+    if not locale:
+        return None
+    return LANGUAGES.get(locale) or LANGUAGES.get(locale.split("-")[0].lower())
+
+
 def language(locale: str | None) -> Language:
-    """The catalogue for a locale: exact (`cs`), else its language (`en-GB`: `en`), else English."""
-    if locale:
-        found = LANGUAGES.get(locale) or LANGUAGES.get(locale.split("-")[0].lower())
-        if found is not None:
-            return found
-    return LANGUAGES[DEFAULT_LOCALE]
+    """The catalogue for a locale (see `spoken`), else English."""
+    return spoken(locale) or LANGUAGES[DEFAULT_LOCALE]
 
 
 class _Formatter(string.Formatter):
