@@ -34,6 +34,7 @@ from runtime.metrics import Metrics
 from runtime.opponent import Opponent
 from runtime.settings import Settings
 from words.service import headline as move_headline
+from words.service import said_parts
 
 log = logging.getLogger(__name__)
 
@@ -217,14 +218,11 @@ class Table:
         """The board as a repair shows it: with the last move named, when there was one."""
         if view.status is not Status.ACTIVE or view.last_move is None or view.to_move is None:
             return self.board(view)
-        locale = self.locale_of(view)
-        mover, to_move = (
-            replies.side(view, view.to_move.other, locale),
-            replies.side(view, view.to_move, locale),
+        parts = (
+            ("headline.played", {"side": view.to_move.other, "move": view.last_move}),
+            ("headline.to-move", {"side": view.to_move}),
         )
-        played = words.say("headline.played", locale, side=mover, move=view.last_move)
-        headline = f"{played} {words.say('headline.to-move', locale, side=to_move)}"
-        return self.board(view, headline=headline)
+        return self.board(view, headline=said_parts(parts, view.game, self.locale_of(view)))
 
     def board_after(self, result: MoveResult) -> replies.Outgoing:
         headline = move_headline(result, self.locale_of(result.view))

@@ -6,6 +6,7 @@ Duck-typed (imports nothing of the project): `result` is a
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from words.catalogue import DEFAULT_LOCALE, say
@@ -17,8 +18,12 @@ def headline(result: Any, locale: str = DEFAULT_LOCALE) -> str:
 
     A part's `side` is a side's number (0 moves first), named in the language.
     """
-    game = result.view.game
+    return said_parts(result.headline_parts(), result.view.game, locale)
+
+
+def said_parts(parts: Iterable[tuple[str, Mapping[str, Any]]], game: str, locale: str) -> str:
+    """Codes with their params, said one after another (a side is its number in `game`)."""
     return " ".join(
         say(code, locale, **with_side_names(with_outcome(params, locale), game, locale))
-        for code, params in result.headline_parts()
+        for code, params in parts
     )
