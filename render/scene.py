@@ -22,7 +22,6 @@ import words
 from games.base import GameSpec, GameState, MoveInfo, Outcome, Side
 from render.draw import fitted, put, write
 from render.theme import SIZES, Scale, Theme
-from words.catalogue import DEFAULT_LOCALE
 from words.games import outcome_text, side_names, title
 
 Point = tuple[int, int]
@@ -135,7 +134,7 @@ def mover(state: GameState, ply: int) -> Side:
 
 def sides(spec: GameSpec, locale: str | None = None) -> tuple[str, str]:
     """The sides' names in the reader's language (`Blue`, `Red`; in Czech `Modrý`, `Červený`)."""
-    return side_names(spec.name, locale or DEFAULT_LOCALE)
+    return side_names(spec.name, locale)
 
 
 def who(
@@ -168,7 +167,7 @@ def caption(
             heading = words.say("board.draw", locale)
         else:
             heading = words.say("board.wins", locale, player=who(spec, winner, players, locale))
-        reason = outcome_text(outcome, spec.name, locale or DEFAULT_LOCALE)
+        reason = outcome_text(outcome, spec.name, locale)
         return Caption(heading, move_line, _sentence(reason), outcome.winner, True)
     note = painter.note(state, locale)
     legal = state.legal_moves()
@@ -179,7 +178,7 @@ def caption(
 
 
 def _rules(spec: GameSpec, state: GameState, locale: str | None) -> str:
-    name = title(spec.name, locale or DEFAULT_LOCALE)
+    name = title(spec.name, locale)
     variant = " ".join(state.variant.changes())
     if variant:
         return words.say("board.rules.variant", locale, title=name, variant=variant)

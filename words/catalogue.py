@@ -116,7 +116,7 @@ def source_text(code: str) -> str:
     return "" if template is None else " ".join(forms_of(template))
 
 
-def has_text(code: str, locale: str = DEFAULT_LOCALE) -> bool:
+def has_text(code: str, locale: str | None = DEFAULT_LOCALE) -> bool:
     """Whether `code` has an entry in the language (or in English, which all fall back to)."""
     return code in language(locale).texts or code in ENGLISH
 

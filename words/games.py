@@ -34,7 +34,7 @@ class OutcomeLike(Protocol):
     def count(self) -> int | None: ...
 
 
-def outcome_text(outcome: OutcomeLike, game: str, locale: str = DEFAULT_LOCALE) -> str:
+def outcome_text(outcome: OutcomeLike, game: str, locale: str | None = DEFAULT_LOCALE) -> str:
     """The sentence saying why the game ended ("Blue has every stone home")."""
     reason = getattr(outcome.reason, "value", outcome.reason)
     return _sentence(
@@ -48,7 +48,7 @@ def outcome_text(outcome: OutcomeLike, game: str, locale: str = DEFAULT_LOCALE) 
     )
 
 
-def outcome_of_params(params: Mapping[str, Any], locale: str = DEFAULT_LOCALE) -> str:
+def outcome_of_params(params: Mapping[str, Any], locale: str | None = DEFAULT_LOCALE) -> str:
     """The sentence of an outcome passed as an error's plain parameters (`Outcome.as_params`)."""
     return _sentence(
         str(params["game"]),
@@ -61,14 +61,14 @@ def outcome_of_params(params: Mapping[str, Any], locale: str = DEFAULT_LOCALE) -
     )
 
 
-def with_outcome(params: Mapping[str, Any], locale: str = DEFAULT_LOCALE) -> dict[str, Any]:
+def with_outcome(params: Mapping[str, Any], locale: str | None = DEFAULT_LOCALE) -> dict[str, Any]:
     """`params` with `{outcome}` written out when they carry one (`Outcome.as_params`)."""
     if "reason" in params and "game" in params and "outcome" not in params:
         return {**params, "outcome": outcome_of_params(params, locale)}
     return dict(params)
 
 
-def outcome_code(game: str, reason: str, draw: bool, locale: str = DEFAULT_LOCALE) -> str:
+def outcome_code(game: str, reason: str, draw: bool, locale: str | None = DEFAULT_LOCALE) -> str:
     """The catalogue entry an outcome of `game` for `reason` reads (see the module's doc)."""
     keys = [f"outcome.{game}.{reason}", f"outcome.{reason}"]
     if draw:
@@ -83,7 +83,7 @@ def _sentence(
     side: int | None,
     score: tuple[int, int] | None,
     count: int | None,
-    locale: str,
+    locale: str | None,
 ) -> str:
     names = side_names(game, locale)
     params: dict[str, Any] = {"first": names[0], "second": names[1]}
@@ -98,7 +98,7 @@ def _sentence(
     return say(outcome_code(game, reason, winner is None, locale), locale, **params)
 
 
-def summary(game: str, locale: str = DEFAULT_LOCALE) -> str:
+def summary(game: str, locale: str | None = DEFAULT_LOCALE) -> str:
     """What the game is about, in two lines (the rules card)."""
     return say(f"{game}.summary", locale)
 
@@ -122,13 +122,15 @@ def rules_card(game: str, locale: str | None = DEFAULT_LOCALE) -> list[tuple[str
     return card
 
 
-def value_help(game: str, key: str, value: str, locale: str = DEFAULT_LOCALE) -> str | None:
+def value_help(game: str, key: str, value: str, locale: str | None = DEFAULT_LOCALE) -> str | None:
     """What one value of a rule option does, when the catalogue says it value by value."""
     code = f"{game}.variant.{key}.{value}"
     return say(code, locale) if has_text(code, locale) else None
 
 
-def option_help(game: str, key: str, values: Sequence[str], locale: str = DEFAULT_LOCALE) -> str:
+def option_help(
+    game: str, key: str, values: Sequence[str], locale: str | None = DEFAULT_LOCALE
+) -> str:
     """What a rule option does: `value: what it does; ...`, or the option's one sentence."""
     helps = [value_help(game, key, value, locale) for value in values]
     if all(helps):
@@ -136,12 +138,12 @@ def option_help(game: str, key: str, values: Sequence[str], locale: str = DEFAUL
     return say(f"{game}.variant.{key}", locale)
 
 
-def title(game: str, locale: str = DEFAULT_LOCALE) -> str:
+def title(game: str, locale: str | None = DEFAULT_LOCALE) -> str:
     """The game's name as players of the language write it (`Lasca`, in Czech `Laska`)."""
     return say(f"{game}.title", locale)
 
 
-def side_names(game: str, locale: str = DEFAULT_LOCALE) -> tuple[str, str]:
+def side_names(game: str, locale: str | None = DEFAULT_LOCALE) -> tuple[str, str]:
     """The two sides' names in the language, first mover first (`Modrý`, `Červený`)."""
     return say(f"{game}.side.first", locale), say(f"{game}.side.second", locale)
 
@@ -151,7 +153,7 @@ def side_names(game: str, locale: str = DEFAULT_LOCALE) -> tuple[str, str]:
 SIDE_PARAMS = ("side", "opponent", "mover", "winner")
 
 
-def with_side_names(params: Mapping[str, Any], game: str, locale: str) -> dict[str, Any]:
+def with_side_names(params: Mapping[str, Any], game: str, locale: str | None) -> dict[str, Any]:
     """`params` with each side's number (`SIDE_PARAMS`) said as its name in the language."""
     names = side_names(game, locale)
     return {

@@ -20,7 +20,7 @@ from words.catalogue import DEFAULT_LOCALE, Coded, has_text, say
 from words.games import with_outcome, with_side_names
 
 
-def explain(error: Coded, locale: str = DEFAULT_LOCALE) -> str:
+def explain(error: Coded, locale: str | None = DEFAULT_LOCALE) -> str:
     """What a refusal says: its own sentence, and for a move the legal moves (or that none is).
 
     An error whose parameters hold `legal` (a move error) is followed by the
@@ -31,7 +31,7 @@ def explain(error: Coded, locale: str = DEFAULT_LOCALE) -> str:
     return _explain(error.code, dict(error.params), locale)
 
 
-def _explain(code: str, params: dict[str, Any], locale: str) -> str:
+def _explain(code: str, params: dict[str, Any], locale: str | None) -> str:
     if "cause" in params:
         inner = dict(params)
         cause = str(inner.pop("cause"))
@@ -49,7 +49,7 @@ def _explain(code: str, params: dict[str, Any], locale: str) -> str:
     return say("legal-moves.none", locale, sentence=text)
 
 
-def _named(code: str, params: dict[str, Any], locale: str) -> dict[str, Any]:
+def _named(code: str, params: dict[str, Any], locale: str | None) -> dict[str, Any]:
     """`params` with their sides named, for the game the error names (`game`) or whose
     code it is (`oska.…`)."""
     game = str(params.get("game", code.split(".")[0]))

@@ -13,7 +13,7 @@ from words.catalogue import DEFAULT_LOCALE, say
 from words.games import with_outcome, with_side_names
 
 
-def headline(result: Any, locale: str = DEFAULT_LOCALE) -> str:
+def headline(result: Any, locale: str | None = DEFAULT_LOCALE) -> str:
     """One plain line for the board: the move, any pass, and what next.
 
     A part's `side` is a side's number (0 moves first), named in the language.
@@ -21,7 +21,9 @@ def headline(result: Any, locale: str = DEFAULT_LOCALE) -> str:
     return said_parts(result.headline_parts(), result.view.game, locale)
 
 
-def said_parts(parts: Iterable[tuple[str, Mapping[str, Any]]], game: str, locale: str) -> str:
+def said_parts(
+    parts: Iterable[tuple[str, Mapping[str, Any]]], game: str, locale: str | None
+) -> str:
     """Codes with their params, said one after another (a side is its number in `game`)."""
     return " ".join(
         say(code, locale, **with_side_names(with_outcome(params, locale), game, locale))
