@@ -519,7 +519,7 @@ class Actions(Table):
 
     @guarded
     async def my_settings(self, answer: Answer, pings: object, language: object) -> None:
-        """`/kamen me`: a player's own settings (turn pings, language), seen or changed."""
+        """`/kamen me settings`: a player's own settings (turn pings, language), seen or changed."""
         interaction = answer.interaction
         on = options.flag("pings", pings)
         chosen = options.choice("language", language, LANGUAGE_CHOICES)

@@ -327,7 +327,7 @@ def games_command(actions: Actions) -> app_commands.Command[Any, ..., None]:
 
 
 def kamen_group(actions: Actions) -> app_commands.Group:
-    # Visible to every member, for `/kamen me`: `/kamen settings` checks Manage Server itself
+    # Visible to every member, for `/kamen me ...`: `/kamen settings` checks Manage Server itself
     # (Discord's command permissions are per command, and a server may override them anyway).
     group = app_commands.Group(
         name=_name("command.name.kamen"), description=_t("command.kamen"), guild_only=True
@@ -345,7 +345,16 @@ def kamen_group(actions: Actions) -> app_commands.Group:
     app_commands.choices(language=_language_choices())(settings)
     app_commands.rename(**_named("threads", "language"))(settings)
 
-    async def me(
+    group.add_command(_command("settings", settings))
+    group.add_command(me_group(actions))
+    return group
+
+
+def me_group(actions: Actions) -> app_commands.Group:
+    """`/kamen me ...`: what a player decides about themselves, each answered only to them."""
+    group = app_commands.Group(name=_name("command.name.me"), description=_t("command.me-group"))
+
+    async def settings(
         interaction: discord.Interaction, pings: bool | None = None, language: str | None = None
     ) -> None:
         """Your own settings: turn pings, and the language Kamen answers you in (only for you)."""
@@ -353,11 +362,14 @@ def kamen_group(actions: Actions) -> app_commands.Group:
 
     app_commands.describe(
         pings=_t("command.about.pings"), language=_t("command.about.my-language")
-    )(me)
-    app_commands.choices(language=_language_choices())(me)
-    app_commands.rename(**_named("pings", "language"))(me)
-    for command in (settings, me):
-        group.add_command(_command(command.__name__, command))
+    )(settings)
+    app_commands.choices(language=_language_choices())(settings)
+    app_commands.rename(**_named("pings", "language"))(settings)
+    group.add_command(
+        app_commands.Command(
+            name=_name("command.name.settings"), description=_t("command.me"), callback=settings
+        )
+    )
     return group
 
 

@@ -1,7 +1,7 @@
 """Who reads which language (DESIGN.md, Localisation).
 
 A private answer is in the language of the player who acted: the one they
-chose (`/kamen me language:`), else their Discord client's. A public message
+chose (`/kamen me settings language:`), else their Discord client's. A public message
 (a challenge, a board, a result, a reminder, a turn's ping) is in the
 server's: the one its managers chose (`/kamen settings language:`), else the
 server's Discord locale, else `KAMEN_LOCALE`, else English. A locale with no

@@ -82,12 +82,13 @@ class Challenges:
         time: str | timedelta | None,
         first: str | FirstChoice,
         level: str | None,
+        rated: bool = True,
     ) -> GameView:
         spec = game_spec(game)
         start = spec.start(variant_of(spec, variant))
         return await self._open(
             guild_id, channel_id, challenger_id, opponent_id, spec, start,
-            move_seconds(time), first_choice(first), level,
+            move_seconds(time), first_choice(first), level, rated=rated,
         )  # fmt: skip
 
     async def import_record(
@@ -108,8 +109,9 @@ class Challenges:
         if opponent_id is None:  # studied alone: starts at once (see starts_at_once)
             return await self._study(guild_id, channel_id, user_id, spec, state, seconds)
         return await self._open(
-            guild_id, channel_id, user_id, opponent_id, spec, state, seconds, choice, level
-        )
+            guild_id, channel_id, user_id, opponent_id, spec, state, seconds, choice, level,
+            rated=False,
+        )  # fmt: skip
 
     def check_record(self, text: str, game: str | None = None) -> tuple[GameSpec, GameState]:
         capped(text, MAX_RECORD, "record")
@@ -137,10 +139,13 @@ class Challenges:
         seconds: int | None,
         choice: FirstChoice,
         level: str | None,
+        *,
+        rated: bool,
     ) -> GameView:
         row = self._new_row(
             guild_id, channel_id, challenger_id, spec, state.variant, state, seconds
         )
+        row = replace(row, rated=rated)
         if opponent_id is not None and snowflake(opponent_id, "user") == challenger_id:
             raise CannotChallengeYourself()
         row = replace(row, opponent_id=opponent_id, first_choice=choice)

@@ -17,6 +17,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from games.base import Side, Termination
+from matches.ratings import RatingChange
 
 log = logging.getLogger(__name__)
 
@@ -50,8 +51,9 @@ class MovePlayed:
 class GameFinished:
     """A game ended, by the rules, resignation, agreement or time.
 
-    `rated`: two different people played, neither of them Kamen, and the game
-    was not abandoned: the games a rating may count.
+    `rated`: the game counted for ratings (`matches.ratings.counts`); it was
+    rated in the transaction that ended it, and `ratings` holds what it did
+    to each player's rating, first player first.
     """
 
     game_id: int
@@ -61,6 +63,7 @@ class GameFinished:
     result: str
     reason: Termination
     rated: bool
+    ratings: tuple[RatingChange, ...] = ()
 
 
 Event = GameStarted | MovePlayed | GameFinished

@@ -24,6 +24,7 @@ from matches.errors import GameAlreadyHere, MatchError, NoGameHere, StaleAction
 from matches.events import Event, Events, GameFinished, GameStarted, MovePlayed
 from matches.inputs import game_spec, snowflake
 from matches.positions import Positions
+from matches.ratings import RatedGame, RatingChange, counts, rate_game
 from matches.records import Status, StoredGame
 from matches.storage import ChannelBusy, Store
 from matches.views import GameView
@@ -188,8 +189,13 @@ class Ledger:
 
     async def change_once(self, before: Loaded, draft: D) -> Committed[D] | None:
         """Write `draft` over the row it came from once: None if another write got there first."""
+        rated: RatedGame | None = None
         try:
-            saved = await self.store.update_game(draft.row)
+            if self._rates(before.row, draft.row):
+                rated = await self.store.finish_rated(draft.row, rate_game)
+                saved = await self.store.get_game(draft.row.id) if rated is not None else None
+            else:
+                saved = await self.store.update_game(draft.row)
         except ChannelBusy as error:
             raise GameAlreadyHere() from error
         if draft.refusal is not None:
@@ -200,12 +206,21 @@ class Ledger:
         if draft.state is not None:
             self.positions.remember(saved.id, state)
         after = Loaded(saved, before.spec, state)
-        await self.events.publish(self._happened(before, after))
+        changes = rated.changes if rated is not None else ()
+        await self.events.publish(self._happened(before, after, changes))
         return Committed(before, draft, after)
 
     # ------------------------------------------------------------------ events
 
-    def _happened(self, before: Loaded | None, after: Loaded) -> list[Event]:
+    def _rates(self, before: StoredGame, after: StoredGame) -> bool:
+        """Whether this write ends a game that counts for ratings (it is rated with it)."""
+        if before.status is Status.FINISHED or after.status is not Status.FINISHED:
+            return False
+        return counts(after) and self.bot_user_id not in (after.first_id, after.second_id)
+
+    def _happened(
+        self, before: Loaded | None, after: Loaded, changes: tuple[RatingChange, ...] = ()
+    ) -> list[Event]:
         """What a committed write did, as domain events (in the order it happened)."""
         row = after.row
         was = before.row.status if before is not None else None
@@ -225,7 +240,7 @@ class Ledger:
             reason = row.reason or Termination.ABANDONED
             events.append(
                 GameFinished(row.id, row.guild_id, row.game, players, row.result or "*",
-                             reason, self._rated(row, players, reason))
+                             reason, bool(changes), changes)
             )  # fmt: skip
         return events
 
@@ -242,11 +257,3 @@ class Ledger:
             if ply < len(new):  # the automatic passes that followed: whose they were
                 state = state.play(move)
         return events
-
-    def _rated(self, row: StoredGame, players: tuple[int, int], reason: Termination) -> bool:
-        return (
-            players[0] != players[1]
-            and row.ai_level is None
-            and self.bot_user_id not in players
-            and reason is not Termination.ABANDONED
-        )

@@ -84,6 +84,7 @@ class StoredGame:
     board_ply: int | None = None
     board_status: Status | None = None
     ping_message_id: int | None = None
+    rated: bool = True  # may count for ratings (`matches.ratings.counts` decides at the end)
     id: int = 0
     version: int = 0
 
@@ -116,6 +117,7 @@ class GuildSettings:
     guild_id: int
     threads: bool = True
     language: str | None = None  # its public messages' language; None: Discord's locale
+    champion_role_id: int | None = None  # given to each season's champions, if set
 
 
 @dataclass(frozen=True, slots=True)

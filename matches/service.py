@@ -92,16 +92,19 @@ class MatchService:
         time: str | timedelta | None = None,
         first: str | FirstChoice = FirstChoice.RANDOM,
         level: str | None = None,
+        rated: bool = True,
     ) -> GameView:
         """Challenge a user, anyone (no opponent), or the bot (which starts at once).
 
         `variant` is the `key=value` options, `time` a per-move limit (`5m`,
         `1h`, `1d`, `3d` or none), `first` who plays the first side
-        (challenger, opponent or random), `level` the bot's strength.
+        (challenger, opponent or random), `level` the bot's strength; `rated`
+        False keeps a game between two players out of their ratings.
         """
         return await self.challenges.challenge(
             guild_id=guild_id, channel_id=channel_id, challenger_id=challenger_id, game=game,
             opponent_id=opponent_id, variant=variant, time=time, first=first, level=level,
+            rated=rated,
         )  # fmt: skip
 
     async def import_record(

@@ -10,10 +10,15 @@ Game ids are random and unguessable: never count on their order.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Protocol
 
+from matches.ratings import RatedGame, RatingChange, RatingInputs, Season, SeasonScore, Standing
 from matches.records import GuildSettings, Status, StoredGame, UserSettings
+
+# What rates a finished game, inside the store's transaction (`matches.ratings.rate_game`).
+Rater = Callable[[StoredGame, RatingInputs], RatedGame]
 
 
 class StoreError(Exception):
@@ -76,6 +81,18 @@ class Store(Protocol):
         Every field is written except what the messages show (`message_id`,
         `board_ply`, `board_status`, `ping_message_id`: see `set_board`,
         `set_ping`), `id` and `created_at`; the version grows by one. Raises ChannelBusy.
+        """
+        ...
+
+    async def finish_rated(self, game: StoredGame, rate: Rater) -> RatedGame | None:
+        """`update_game` for a game that ends rated, and its rating, in one transaction.
+
+        Reads both players' standings, the server's season and their lines in
+        it, writes what `rate(game, read)` returns with the game's row: the
+        rating changes (once per game: a second rating of it is refused by the
+        database), the standings, the season lines. None if the game changed
+        (nothing is written); otherwise the rated game, whose `changes` carry
+        their `seq`. The saved row is `get_game`'s to read.
         """
         ...
 
@@ -145,3 +162,98 @@ class Store(Protocol):
     async def user_settings(self, user_id: int) -> UserSettings: ...
 
     async def save_user_settings(self, settings: UserSettings, now: datetime) -> UserSettings: ...
+
+    # ---------------------------------------------------------------- ratings
+
+    async def standing(self, guild_id: int, game: str, user_id: int) -> Standing | None:
+        """A player's rating in a server's pool for a game; None before their first rated game."""
+        ...
+
+    async def leaderboard(
+        self, guild_id: int, game: str, *, provisional: bool, offset: int, limit: int
+    ) -> list[Standing]:
+        """Rated players of a pool, best rating first: established or provisional ones.
+
+        Forgotten players (negative ids) are never listed.
+        """
+        ...
+
+    async def leaderboard_sizes(self, guild_id: int, game: str) -> tuple[int, int]:
+        """How many established and how many provisional players a pool lists."""
+        ...
+
+    async def rank(self, guild_id: int, game: str, user_id: int) -> int | None:
+        """A player's place among the established ratings of the pool (1 is first)."""
+        ...
+
+    async def rating_changes(
+        self, guild_id: int, game: str, user_id: int, *, limit: int | None = None
+    ) -> list[RatingChange]:
+        """A player's rated games in a pool, oldest first (the last `limit` if given)."""
+        ...
+
+    async def changes_of_game(self, game_id: int) -> list[RatingChange]:
+        """What a game did to its players' ratings, first player first; [] if unrated."""
+        ...
+
+    async def finished_games_of(
+        self, guild_id: int, game: str, user_id: int, *, offset: int, limit: int
+    ) -> list[StoredGame]:
+        """A player's finished games of a server, latest ended first (through an index)."""
+        ...
+
+    async def finished_games(self, guild_id: int | None = None) -> list[StoredGame]:
+        """Every finished game (of one server, or all), in no particular order."""
+        ...
+
+    # ---------------------------------------------------------------- seasons
+
+    async def start_season(self, season: Season) -> Season | None:
+        """Insert a running season (id assigned); None if the server already runs one."""
+        ...
+
+    async def end_season(self, season_id: int, at: datetime) -> Season | None:
+        """Mark a running season ended at `at`; None if it had already ended (exactly once)."""
+        ...
+
+    async def set_announced(self, season_id: int) -> None: ...
+
+    async def running_season(self, guild_id: int) -> Season | None: ...
+
+    async def season(self, guild_id: int, season_id: int) -> Season | None: ...
+
+    async def seasons(self, guild_id: int | None = None) -> list[Season]:
+        """A server's seasons (or every server's), latest started first."""
+        ...
+
+    async def seasons_due(self, now: datetime) -> list[Season]:
+        """Running seasons whose end date has come, and ended seasons not yet announced."""
+        ...
+
+    async def season_table(
+        self, season_id: int, game: str, *, offset: int = 0, limit: int | None = None
+    ) -> list[SeasonScore]:
+        """A season's table for a game: points, then performance, best first."""
+        ...
+
+    async def season_games(self, season_id: int) -> list[str]:
+        """The games that have a table in a season."""
+        ...
+
+    # --------------------------------------------------------------- rebuilds
+
+    async def all_ratings(
+        self, guild_id: int | None = None
+    ) -> tuple[list[Standing], list[RatingChange], list[SeasonScore]]:
+        """Every standing, rating change (by seq) and season line (of one server, or all)."""
+        ...
+
+    async def replace_ratings(
+        self,
+        guild_id: int | None,
+        standings: list[Standing],
+        changes: list[RatingChange],
+        scores: list[SeasonScore],
+    ) -> None:
+        """Put rebuilt ratings in place of the stored ones (of one server, or all), at once."""
+        ...

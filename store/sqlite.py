@@ -35,6 +35,7 @@ from games.base import Termination
 from matches.records import FirstChoice, GuildSettings, Status, StoredGame, UserSettings
 from matches.storage import ChannelBusy, StoreError
 from store.schema import migrations
+from store.sqlite_ratings import RatingTables
 
 MIGRATIONS = "store.migrations.sqlite"
 SYNCHRONOUS = ("NORMAL", "FULL", "EXTRA")
@@ -78,7 +79,7 @@ _LAGGING = "(message_id IS NULL OR board_ply IS NOT ply OR board_status IS NOT s
 Work = Callable[[aiosqlite.Connection], Awaitable[T]]
 
 
-class SqliteStore:
+class SqliteStore(RatingTables):
     """`Store` on one SQLite file: one write connection, `readers` read connections."""
 
     def __init__(
@@ -274,8 +275,34 @@ class SqliteStore:
         return [_game(row) for row in await self._read(sql, (user_id,))]
 
     async def update_game(self, game: StoredGame) -> StoredGame | None:
-        rows = await self._execute(_UPDATE, _params(game))
+        return await self._write(lambda db: self._update_in(db, game))
+
+    async def _update_in(self, db: aiosqlite.Connection, game: StoredGame) -> StoredGame | None:
+        rows = list(await db.execute_fetchall(_UPDATE, _params(game)))
         return _game(rows[0]) if rows else None
+
+    async def finished_games_of(
+        self, guild_id: int, game: str, user_id: int, *, offset: int, limit: int
+    ) -> list[StoredGame]:
+        # Two halves, one index each (games_finished_by_first, _by_second), merged.
+        sql = f"""
+            SELECT {_SELECT} FROM games INDEXED BY games_finished_by_first
+                WHERE guild_id = :guild AND game = :game AND first_id = :user
+                    AND status = 'finished'
+            UNION ALL
+            SELECT {_SELECT} FROM games INDEXED BY games_finished_by_second
+                WHERE guild_id = :guild AND game = :game AND second_id = :user
+                    AND status = 'finished' AND first_id IS NOT :user
+            ORDER BY updated_at DESC, id DESC LIMIT :limit OFFSET :offset"""
+        params = {"guild": guild_id, "game": game, "user": user_id, "limit": limit,
+                  "offset": offset}  # fmt: skip
+        return [_game(row) for row in await self._read(sql, params)]
+
+    async def finished_games(self, guild_id: int | None = None) -> list[StoredGame]:
+        where = "" if guild_id is None else " AND guild_id = ?"
+        sql = f"SELECT {_SELECT} FROM games WHERE status = 'finished'{where}"
+        params = () if guild_id is None else (guild_id,)
+        return [_game(row) for row in await self._read(sql, params)]
 
     async def set_message(self, game_id: int, message_id: int | None) -> None:
         await self._execute("UPDATE games SET message_id = ? WHERE id = ?", (message_id, game_id))
@@ -340,22 +367,24 @@ class SqliteStore:
     # -------------------------------------------------------------- settings
 
     async def guild_settings(self, guild_id: int) -> GuildSettings:
-        sql = "SELECT threads, language FROM guild_settings WHERE guild_id = ?"
-        rows = await self._read(sql, (guild_id,))
-        if not rows:
-            return GuildSettings(guild_id)
-        return GuildSettings(guild_id, threads=bool(rows[0][0]), language=rows[0][1])
+        sql = "SELECT guild_id, threads, language, champion_role_id FROM guild_settings"
+        rows = await self._read(sql + " WHERE guild_id = ?", (guild_id,))
+        return _guild_settings(rows[0]) if rows else GuildSettings(guild_id)
 
     async def save_guild_settings(self, settings: GuildSettings, now: datetime) -> GuildSettings:
         sql = """
-            INSERT INTO guild_settings (guild_id, threads, language, updated_at)
-            VALUES (?, ?, ?, ?)
+            INSERT INTO guild_settings (guild_id, threads, language, champion_role_id, updated_at)
+            VALUES (?, ?, ?, ?, ?)
             ON CONFLICT (guild_id) DO UPDATE SET threads = excluded.threads,
-                language = excluded.language, updated_at = excluded.updated_at
-            RETURNING guild_id, threads, language"""
-        params = (settings.guild_id, int(settings.threads), settings.language, now.timestamp())
+                language = excluded.language, champion_role_id = excluded.champion_role_id,
+                updated_at = excluded.updated_at
+            RETURNING guild_id, threads, language, champion_role_id"""
+        params = (
+            settings.guild_id, int(settings.threads), settings.language,
+            settings.champion_role_id, now.timestamp(),
+        )  # fmt: skip
         rows = await self._execute(sql, params)
-        return GuildSettings(rows[0][0], threads=bool(rows[0][1]), language=rows[0][2])
+        return _guild_settings(rows[0])
 
     async def server_languages(self) -> dict[int, str]:
         sql = "SELECT guild_id, language FROM guild_settings WHERE language IS NOT NULL"
@@ -381,6 +410,10 @@ class SqliteStore:
         params = (settings.user_id, int(settings.pings), settings.language, _iso(now))
         rows = await self._execute(sql, params)
         return UserSettings(rows[0][0], pings=bool(rows[0][1]), language=rows[0][2])
+
+
+def _guild_settings(row: sqlite3.Row) -> GuildSettings:
+    return GuildSettings(row[0], threads=bool(row[1]), language=row[2], champion_role_id=row[3])
 
 
 def new_game_id() -> int:
@@ -482,6 +515,7 @@ _TO_ROW: dict[str, Callable[[Any], Any]] = {
     "remind_at": _seconds,
     "created_at": _seconds,
     "updated_at": _seconds,
+    "rated": int,
 }
 _FROM_ROW: dict[str, Callable[[Any], Any]] = {
     "status": Status,
@@ -493,6 +527,7 @@ _FROM_ROW: dict[str, Callable[[Any], Any]] = {
     "remind_at": _moment,
     "created_at": _when,
     "updated_at": _when,
+    "rated": bool,
 }
 
 

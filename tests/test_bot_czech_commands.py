@@ -54,7 +54,7 @@ async def test_every_command_option_and_choice_has_a_czech_name_and_description(
     every = set(czech_paths.values())
     for command in ("oska výzva", "oska tah", "oska deska", "oska vzdát", "oska remíza"):
         assert command in every, command
-    assert "laska pravidla" in every and "hry" in every and "kamen já upozornění" in every
+    assert "laska pravidla" in every and "hry" in every and "kamen já nastavení upozornění" in every
     assert "oska výzva soupeř" in every and "oware výzva nad-11-semen" in every
     level = next(node for where, node in nodes(synced) if where == "oska challenge level")
     assert [c["name_localizations"]["cs"] for c in level["choices"]] == [

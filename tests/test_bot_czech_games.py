@@ -250,13 +250,13 @@ async def test_in_an_english_server_a_czech_and_an_english_player_each_get_their
         assert look.ephemeral and "Blue" in look.text
 
         # Bob chooses Czech for himself: his answers are Czech from then on, the board not.
-        said = ephemeral_text(await fake.slash(bob, thread, "kamen me", language="cs"))
+        said = ephemeral_text(await fake.slash(bob, thread, "kamen me settings", language="cs"))
         assert "čeština" in said and english_in(said) == []
         refused = ephemeral_text(await fake.slash(bob, thread, "oska move", move="a1-b2"))
         assert refused.startswith("Nejsi na tahu")
         assert "your move" in last_board(table, thread).content
         # And back to his client's language.
-        said = ephemeral_text(await fake.slash(bob, thread, "kamen me", language="auto"))
+        said = ephemeral_text(await fake.slash(bob, thread, "kamen me settings", language="auto"))
         assert said.startswith("Turn notifications") and "English" in said
 
 

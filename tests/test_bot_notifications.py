@@ -49,7 +49,7 @@ async def test_a_menu_move_notifies_the_next_player_once_and_old_pings_go(tmp_pa
 async def test_a_player_who_turned_pings_off_is_not_pinged(tmp_path: Path) -> None:
     async with process_table(tmp_path) as table:
         fake, ann, bob = table.fake, table.ann, table.bob
-        off = await fake.slash(bob, table.games, "kamen me", pings=False)
+        off = await fake.slash(bob, table.games, "kamen me settings", pings=False)
         assert off.ephemeral
         thread, board = await start_game(table, "oware")
         await fake.select(ann, board, "Pick a move", [options(board)[0]])

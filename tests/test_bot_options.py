@@ -145,12 +145,14 @@ async def test_server_settings_need_manage_server_whatever_discord_allows(table:
 @pytest.mark.asyncio
 async def test_a_player_turns_their_own_pings_off_and_on(table: Table) -> None:
     fake, carol = table.fake, table.carol
-    off = await fake.slash(carol, table.games, "kamen me", pings=False)
+    off = await fake.slash(carol, table.games, "kamen me settings", pings=False)
     assert ephemeral_text(off).startswith("Turn notifications: off.")
-    seen = await fake.slash(carol, table.games, "kamen me")
+    seen = await fake.slash(carol, table.games, "kamen me settings")
     assert ephemeral_text(seen).startswith("Turn notifications: off.")
-    on = await fake.slash(carol, table.games, "kamen me", pings=True)
+    on = await fake.slash(carol, table.games, "kamen me settings", pings=True)
     assert ephemeral_text(on).startswith("Turn notifications: on.")
-    bad = await crafted_slash(fake, carol, table.games, "kamen me", [("pings", INTEGER, 1)])
+    bad = await crafted_slash(
+        fake, carol, table.games, "kamen me settings", [("pings", INTEGER, 1)]
+    )
     assert ephemeral_text(bad) == "`pings` is on or off (True or False), not `1`."
     nothing_public(table)

@@ -32,7 +32,7 @@ async def test_each_player_is_refused_in_their_own_language(tmp_path: Path) -> N
         assert "not" in german and "Nejsi" not in german  # no German catalogue: English
 
         # Confirmations too, buttons included; the public board stays in English.
-        mine = await fake.slash(ann, thread, "kamen me")
+        mine = await fake.slash(ann, thread, "kamen me settings")
         assert ephemeral_text(mine).startswith("Upozornění na tah: zapnuto.")
         asked = await fake.click(ann, board, "Resign")
         said = ephemeral_text(asked)

@@ -62,6 +62,11 @@ AUDIENCES = (
         "self-hoster's stderr, before Discord (and any player) is reached",
     ),
     Audience(
+        "matches/recompute.py",
+        "the differences `python -m store recompute` prints for the self-hoster who checks "
+        "or rebuilds the ratings; never shown in Discord",
+    ),
+    Audience(
         "render/demo.py",
         "`python -m render demo`: what each demo image shows, for the developers' gallery",
     ),

@@ -65,6 +65,9 @@ def check(path: Path, reported: Reported) -> int:
     try:
         assert db.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
         rows = db.execute("SELECT id, game, variant, status, moves, result FROM games").fetchall()
+        rated = dict(
+            db.execute("SELECT game_id, count(*) FROM rating_changes GROUP BY game_id").fetchall()
+        )
     finally:
         db.close()
     games = {row[0]: row for row in rows}
@@ -83,6 +86,8 @@ def check(path: Path, reported: Reported) -> int:
             assert outcome is None
         else:
             assert status == "finished" and outcome is not None and outcome.result == result
+        # Rated with its end, in the same transaction: both players once, never twice, never not.
+        assert rated.get(game_id, 0) == (2 if status == "finished" else 0), (game_id, status)
     return len(rows)
 
 
@@ -96,3 +101,11 @@ def test_sigkill_never_loses_a_committed_move(tmp_path: Path) -> None:
         games = check(path, reported)
     assert printed >= KILLS and len(reported) == printed  # no move was reported twice
     assert games >= 3
+    # The stored ratings are exactly what the stored games give, whatever the kills hit.
+    recompute = subprocess.run(
+        [sys.executable, "-m", "store", "recompute", "--database", f"sqlite:///{path}"],
+        capture_output=True, text=True, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )  # fmt: skip
+    assert recompute.returncode == 0, recompute.stdout + recompute.stderr
+    assert "the stored ratings are exact" in recompute.stdout
+    assert not recompute.stdout.startswith("0 rated games")

@@ -87,18 +87,24 @@ async def test_a_game_ended_by_the_rules(env: Env) -> None:
     outcome = view.state.outcome()
     assert outcome is not None
     finished = recorder.finished()
+    ratings = finished[0].ratings
     assert finished == [
-        GameFinished(view.id, GUILD, "oska", (ALICE, BOB), outcome.result, outcome.reason, True)
-    ]
+        GameFinished(view.id, GUILD, "oska", (ALICE, BOB), outcome.result, outcome.reason, True,
+                     ratings)
+    ]  # fmt: skip
+    # Rated in the same write: both players, first player first, from the start rating.
+    assert [change.user_id for change in ratings] == [ALICE, BOB]
+    assert [change.before.rating for change in ratings] == [1500, 1500]
     assert recorder.seen[-1] is Status.FINISHED  # told after the commit
 
 
+# Ended before both sides moved: aborted, not rated (each of the next three).
 async def test_resignation(env: Env) -> None:
     service, _, recorder = env
     view = await start(service)
     await service.resign(BOB, channel_id=CHANNEL)
     assert recorder.finished() == [
-        GameFinished(view.id, GUILD, "oska", (ALICE, BOB), "1-0", Termination.RESIGNATION, True)
+        GameFinished(view.id, GUILD, "oska", (ALICE, BOB), "1-0", Termination.RESIGNATION, False)
     ]
     assert recorder.seen[-1] is Status.FINISHED
 
@@ -110,7 +116,7 @@ async def test_agreement(env: Env) -> None:
     assert recorder.finished() == []
     await service.accept_draw(BOB, channel_id=CHANNEL)
     assert recorder.finished() == [
-        GameFinished(view.id, GUILD, "oska", (ALICE, BOB), "1/2-1/2", Termination.AGREEMENT, True)
+        GameFinished(view.id, GUILD, "oska", (ALICE, BOB), "1/2-1/2", Termination.AGREEMENT, False)
     ]
 
 
@@ -129,7 +135,7 @@ async def test_time(env: Env) -> None:
     await service.sweep()
     await service.sweep()  # nothing more to do: no second event
     assert recorder.finished() == [
-        GameFinished(view.id, GUILD, "oska", (ALICE, BOB), "0-1", Termination.TIME, True)
+        GameFinished(view.id, GUILD, "oska", (ALICE, BOB), "0-1", Termination.TIME, False)
     ]
     assert recorder.seen[-1] is Status.FINISHED
 

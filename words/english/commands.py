@@ -67,6 +67,7 @@ TEXTS: dict[str, str] = {
     "command.settings": (
         "See or change how Kamen plays here: threads per game, the server's language."
     ),
+    "command.me-group": "You in Kamen: your own settings, and your data.",
     "command.me": (
         "Your own settings: turn pings, and the language Kamen answers you in (only for you)."
     ),
