@@ -313,9 +313,7 @@ def challenge(
             deadline=_stamp(view.deadline),
         )
     else:
-        description = words.say(
-            "bot.challenge.description", locale, how=how, challenger=challenger
-        )
+        description = words.say("bot.challenge.description", locale, how=how, challenger=challenger)
     embed = discord.Embed(
         title=words.say("bot.challenge.title", locale, title=name, id=view.id),
         description=description,

@@ -108,8 +108,7 @@ def test_czech_counts_moves_and_stones_in_the_three_forms_of_the_number() -> Non
     moves = [words.say("bot.option.moves", "cs", count=n) for n in (1, 2, 5)]
     assert moves == ["1 tah", "2 tahy", "5 tahů"]
     stones = [
-        words.say("lasca.position.too-many-pieces", "cs", count=n, side="Bílý")
-        for n in (1, 3, 7)
+        words.say("lasca.position.too-many-pieces", "cs", count=n, side="Bílý") for n in (1, 3, 7)
     ]
     assert [text.split(":")[0] for text in stones] == [
         "Bílý má 1 kámen",
