@@ -21,8 +21,9 @@ import discord
 import words
 from bot import components, images, options, replies
 from bot.answers import Answer
+from bot.community import CommunityActions
 from bot.options import MAX_RECORD_OPTION
-from bot.table import Table, guarded
+from bot.table import guarded
 from games.base import GameSpec
 from matches import (
     BadInput,
@@ -56,8 +57,8 @@ def language_name(locale: str) -> str:
     return words.say("command.language.name", locale)
 
 
-class Actions(Table):
-    """The handlers behind the commands and components."""
+class Actions(CommunityActions):
+    """The handlers behind the commands and components (the community's: bot/community.py)."""
 
     # ---------------------------------------------------------------- challenges
 
@@ -92,6 +93,7 @@ class Actions(Table):
                 time=time,
                 first=choice,
                 level=level,
+                rated=terms.rated,
             )
 
         opponent_id = opponent.id if opponent is not None else None

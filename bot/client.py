@@ -4,7 +4,8 @@
 login (`setup_hook`) it builds the service with the bot's own user id,
 installs the commands and the dynamic components, and syncs the command
 tree (to `DEV_GUILD_ID` only, when set, where it shows at once). Once the
-gateway is ready it resumes the bot's pending moves and starts the sweeper.
+gateway is ready it resumes the bot's pending moves and starts the sweeper and the
+seasons' upkeep.
 Only the non-privileged `guilds` intent is asked for: interactions carry all
 else the bot needs.
 """
@@ -22,9 +23,10 @@ import yarl
 from discord import app_commands
 
 import words
-from bot import commands, components
+from bot import commands, community, components, people
 from bot.actions import Actions
 from bot.boards import BoardKeeper
+from bot.seasons import SeasonDesk
 from bot.sweeper import Sweeper
 from bot.translator import CommandWords
 from bot.upkeep import Upkeep
@@ -77,6 +79,7 @@ class KamenMixin:
         self._sweeper_task: asyncio.Task[None] | None = None
         self._beat_task: asyncio.Task[None] | None = None
         self._repair_task: asyncio.Task[None] | None = None
+        self._season_task: asyncio.Task[None] | None = None
 
     async def setup_hook(self) -> None:
         me = self.user  # type: ignore[attr-defined]
@@ -101,7 +104,10 @@ class KamenMixin:
         # Before any interaction or sweep: time Kamen was away is no player's loss.
         await self.upkeep.credit_downtime()
         self.clocks_credited = True
-        self.add_dynamic_items(*components.DYNAMIC_ITEMS)  # type: ignore[attr-defined]
+        # Other modules' items are registered with the components, which answer their
+        # orphaned clicks too (components.route_orphan).
+        components.register(*community.DYNAMIC_ITEMS, *people.DYNAMIC_ITEMS)
+        self.add_dynamic_items(*components.every_item())  # type: ignore[attr-defined]
         await self.tree.set_translator(CommandWords())  # the commands in Czech too
         commands.install(self.tree, self.actions)
         guild_id = self.settings.dev_guild_id
@@ -133,6 +139,10 @@ class KamenMixin:
             self.actions.service.run_sweeper(
                 sweeper.announce, interval=self.settings.sweep_interval
             )
+        )
+        # Seasons whose date came (while Kamen was away, too) end and are announced, once.
+        self._season_task = asyncio.create_task(
+            SeasonDesk.of(self.actions).run_forever(self.settings.sweep_interval)
         )
         await self.actions.resume_bot_turns()
 
@@ -172,7 +182,8 @@ class KamenMixin:
             )
 
     async def close(self) -> None:
-        for task in (self._sweeper_task, self._beat_task, self._repair_task):
+        tasks = (self._sweeper_task, self._beat_task, self._repair_task, self._season_task)
+        for task in tasks:
             if task is not None:  # stopped before the store closes, not in the middle of a write
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):

@@ -23,11 +23,15 @@ import discord
 from discord import app_commands
 
 import words
+from bot import people
 from bot.actions import LANGUAGE_AUTO, LANGUAGE_CHOICES, Actions, language_name
+from bot.community import THEMES
 from bot.options import FIRSTS, MAX_RECORD_OPTION, TIMES
+from bot.seasons import SeasonDesk
 from games import registry
 from games.base import GameSpec, VariantOption
 from matches import LEVELS
+from matches.seasons import MAX_SEASON_NAME
 from words.catalogue import DEFAULT_LOCALE
 from words.games import option_help, side_names, title, value_help
 
@@ -191,7 +195,10 @@ def _challenge(spec: GameSpec, actions: Actions) -> app_commands.Command[Any, ..
         renames[name] = _name(f"command.option.{spec.name}.{option.key}")
     for name in ("time", "first", "level"):
         params.append(inspect.Parameter(name, keyword, annotation=str | None, default=None))
+    params.append(inspect.Parameter("rated", keyword, annotation=bool | None, default=None))
     descriptions.update(_game_options(spec))
+    descriptions["rated"] = _t("command.about.rated")
+    renames.update(_named("rated"))
     choices["time"] = _time_choices()
     choices["first"] = _first_choices(spec)
     choices["level"] = _level_choices()
@@ -255,12 +262,19 @@ def _game_id_option(func: Any) -> None:
 
 def _history(spec: GameSpec, actions: Actions) -> app_commands.Command[Any, ..., None]:
     async def history(
-        interaction: discord.Interaction, game: app_commands.Range[int, 1] | None = None
+        interaction: discord.Interaction,
+        game: app_commands.Range[int, 1] | None = None,
+        user: discord.User | None = None,
     ) -> None:
         """The moves of a game of {title} so far, and its record as a text file (only for you)."""
-        await actions.history(interaction, spec, game)
+        if user is not None and game is None:
+            await actions.games_of(interaction, spec, user)
+        else:
+            await actions.history(interaction, spec, game)
 
     _game_id_option(history)
+    app_commands.describe(user=_t("command.about.history-user"))(history)
+    app_commands.rename(**_named("user"))(history)
     return _command("history", history, spec)
 
 
@@ -347,6 +361,7 @@ def kamen_group(actions: Actions) -> app_commands.Group:
 
     group.add_command(_command("settings", settings))
     group.add_command(me_group(actions))
+    group.add_command(season_group(actions))
     return group
 
 
@@ -370,6 +385,127 @@ def me_group(actions: Actions) -> app_commands.Group:
             name=_name("command.name.settings"), description=_t("command.me"), callback=settings
         )
     )
+
+    async def export(
+        interaction: discord.Interaction,
+        part: app_commands.Range[int, 1, people.MAX_PART] | None = None,
+    ) -> None:
+        """All your games from every server, as one file of records (only for you)."""
+        await people.export(actions, interaction, part)
+
+    app_commands.describe(part=_t("command.about.part"))(export)
+    app_commands.rename(**_named("part"))(export)
+    group.add_command(_command("export", export))
+
+    async def forget(interaction: discord.Interaction) -> None:
+        """Take your Discord id out of everything Kamen keeps (you will be asked to confirm)."""
+        await people.ask_forget(actions, interaction)
+
+    group.add_command(_command("forget", forget))
+    return group
+
+
+def _game_choices() -> list[_Choice[str]]:
+    def named(game: str) -> app_commands.locale_str:
+        return _said(lambda locale: title(game, locale))
+
+    return [_Choice(name=named(name), value=name) for name in registry.GAMES]
+
+
+def leaderboard_command(actions: Actions) -> app_commands.Command[Any, ..., None]:
+    async def leaderboard(
+        interaction: discord.Interaction,
+        game: str,
+        page: app_commands.Range[int, 1] | None = None,
+        image: bool | None = None,
+        season: app_commands.Range[str, 1, 100] | None = None,
+    ) -> None:
+        """This server's players ranked by rating in a game, or a season's table."""
+        await actions.leaderboard(interaction, game, page, image, season)
+
+    app_commands.describe(
+        game=_t("command.about.board-game"), page=_t("command.about.page"),
+        image=_t("command.about.image"), season=_t("command.about.season"),
+    )(leaderboard)  # fmt: skip
+    app_commands.choices(game=_game_choices())(leaderboard)
+    app_commands.rename(**_named("game", "page", "image", "season"))(leaderboard)
+    app_commands.guild_only()(leaderboard)
+    return _command("leaderboard", leaderboard)
+
+
+def profile_command(actions: Actions) -> app_commands.Command[Any, ..., None]:
+    async def profile(
+        interaction: discord.Interaction,
+        user: discord.User | None = None,
+        theme: str | None = None,
+    ) -> None:
+        """A player's ratings, records and recent games on this server, with a chart."""
+        await actions.profile(interaction, user, theme)
+
+    app_commands.describe(user=_t("command.about.profile-user"), theme=_t("command.about.theme"))(
+        profile
+    )
+    app_commands.choices(
+        theme=[_Choice(name=_t(f"command.theme.{name}"), value=name) for name in THEMES]
+    )(profile)
+    app_commands.rename(**_named("user", "theme"))(profile)
+    app_commands.guild_only()(profile)
+    return _command("profile", profile)
+
+
+def season_group(actions: Actions) -> app_commands.Group:
+    """`/kamen season ...`: a server's seasons; managers start and end them (bot/seasons.py)."""
+    desk = SeasonDesk.of(actions)
+    group = app_commands.Group(name=_name("command.name.season"), description=_t("command.season"))
+
+    async def start(
+        interaction: discord.Interaction,
+        name: app_commands.Range[str, 1, MAX_SEASON_NAME],
+        ends: app_commands.Range[str, 1, 32] | None = None,
+        channel: discord.TextChannel | None = None,
+    ) -> None:
+        """Start a season here (for server managers)."""
+        await desk.start(interaction, name, ends, channel)
+
+    app_commands.describe(
+        name=_t("command.about.season.name"), ends=_t("command.about.season.ends"),
+        channel=_t("command.about.season.channel"),
+    )(start)  # fmt: skip
+    app_commands.rename(
+        name=_name("command.option.season.name"), ends=_name("command.option.season.ends"),
+        channel=_name("command.option.season.channel"),
+    )(start)  # fmt: skip
+
+    async def end(interaction: discord.Interaction) -> None:
+        """End the running season now and post its final tables (for managers)."""
+        await desk.end(interaction)
+
+    async def listing(interaction: discord.Interaction) -> None:
+        """This server's seasons, with their dates and champions (only for you)."""
+        await desk.listing(interaction)
+
+    async def role(
+        interaction: discord.Interaction,
+        role: discord.Role | None = None,
+        clear: bool | None = None,
+    ) -> None:
+        """See or set the role each season's champions get (for managers)."""
+        await desk.role(interaction, role, clear)
+
+    app_commands.describe(
+        role=_t("command.about.season.role"), clear=_t("command.about.season.clear")
+    )(role)
+    app_commands.rename(
+        role=_name("command.option.season.role"), clear=_name("command.option.season.clear")
+    )(role)
+    for key, callback in (("start", start), ("end", end), ("list", listing), ("role", role)):
+        group.add_command(
+            app_commands.Command(
+                name=_name(f"command.name.season.{key}"),
+                description=_t(f"command.season.{key}"),
+                callback=callback,
+            )
+        )
     return group
 
 
@@ -378,4 +514,6 @@ def install(tree: app_commands.CommandTree[Any], actions: Actions) -> None:
     for spec in registry.GAMES.values():
         tree.add_command(game_group(spec, actions))
     tree.add_command(games_command(actions))
+    tree.add_command(leaderboard_command(actions))
+    tree.add_command(profile_command(actions))
     tree.add_command(kamen_group(actions))

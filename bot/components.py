@@ -441,6 +441,20 @@ DYNAMIC_ITEMS: tuple[type[ui.DynamicItem[Any]], ...] = (
 )
 
 
+# Dynamic items of other modules (the community's page buttons...), registered by the client.
+_REGISTERED: list[type[ui.DynamicItem[Any]]] = []
+
+
+def register(*items: type[ui.DynamicItem[Any]]) -> None:
+    """Add dynamic items made elsewhere, so that their orphaned clicks are answered too."""
+    _REGISTERED.extend(item for item in items if item not in _REGISTERED)
+
+
+def every_item() -> tuple[type[ui.DynamicItem[Any]], ...]:
+    """Every dynamic item the client registers: these, and the ones registered from elsewhere."""
+    return (*DYNAMIC_ITEMS, *_REGISTERED)
+
+
 def dispatched_by_library(interaction: discord.Interaction, custom_id: str) -> bool:
     """Whether discord.py will hand this click to a dynamic item: the component must be on
     the message the interaction came from (its own test, repeated here)."""
@@ -463,7 +477,7 @@ async def route_orphan(interaction: discord.Interaction) -> bool:
         return False
     data = cast("dict[str, Any]", interaction.data or {})
     custom_id = str(data.get("custom_id", ""))
-    for factory in DYNAMIC_ITEMS:
+    for factory in every_item():
         match = factory.__discord_ui_compiled_template__.fullmatch(custom_id)
         if match is None:
             continue

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 import discord
 
+from games import registry
 from games.base import GameSpec
 from matches import LEVELS, BadInput
 
@@ -95,6 +96,7 @@ class Terms:
     time: str | None
     first: str
     level: str | None
+    rated: bool = True
 
 
 def terms(spec: GameSpec, values: Mapping[str, object], names: Mapping[str, str]) -> Terms:
@@ -115,4 +117,24 @@ def terms(spec: GameSpec, values: Mapping[str, object], names: Mapping[str, str]
         time=choice("time", values.get("time"), TIMES),
         first=choice("first", values.get("first"), FIRSTS) or "random",
         level=choice("level", values.get("level"), LEVELS),
+        rated=flag("rated", values.get("rated")) is not False,
     )
+
+
+def game_name(option: str, value: object) -> GameSpec:
+    """A game named by an option (`oska`): its rules."""
+    allowed = tuple(registry.GAMES)
+    name = choice(option, value, allowed)
+    if name is None:
+        raise BadInput("bot.refuse.option.choice", option=option, allowed=list(allowed),
+                       given=given(value))  # fmt: skip
+    return registry.GAMES[name]
+
+
+def page(option: str, value: object) -> int:
+    """A page number as players count them (from 1), as the 0-based index lists use."""
+    if value is None:
+        return 0
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise BadInput("community.bad-page-option", option=option, value=given(value))
+    return value - 1

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import io
 import logging
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -20,6 +21,8 @@ import discord
 import words
 from games.base import GameSpec, Side
 from matches import FirstChoice, GameView, MatchError, Status
+from matches.glicko2 import PROVISIONAL_RD
+from matches.ratings import RatingChange
 from words.catalogue import DEFAULT_LOCALE, source_text
 from words.games import option_help, outcome_text, rules_card, side_names, summary
 from words.games import title as title_of
@@ -36,7 +39,11 @@ NO_MENTIONS = discord.AllowedMentions.none()
 
 
 def mention(user_id: int | None, locale: str = DEFAULT_LOCALE) -> str:
-    return f"<@{user_id}>" if user_id is not None else words.say("bot.nobody", locale)
+    if user_id is None:
+        return words.say("bot.nobody", locale)
+    if user_id < 0:  # anonymised by `/kamen me forget`
+        return words.say("bot.forgotten", locale)
+    return f"<@{user_id}>"
 
 
 def mentions_of(*user_ids: int | None) -> discord.AllowedMentions:
@@ -576,3 +583,30 @@ def _echo(value: Any, key: str, templates: str) -> Any:
     if isinstance(value, tuple | list):
         return type(value)(_echo(item, key, templates) for item in value)
     return value
+
+
+# ---------------------------------------------------------------- ratings
+
+
+def rating_text(rating: float, rd: float) -> str:
+    """`1662` or, when provisional, `1662?`."""
+    return f"{round(rating)}{'?' if rd > PROVISIONAL_RD else ''}"
+
+
+def signed(delta: int) -> str:
+    return f"+{delta}" if delta >= 0 else f"\u2212{-delta}"
+
+
+def rating_lines(changes: Sequence[RatingChange], locale: str) -> str:
+    """`@alice 1500 → 1662 (+162)`, one line per player: what a rated game did."""
+    return "\n".join(
+        words.say(
+            "community.rating-change",
+            locale,
+            player=mention(change.user_id, locale),
+            before=rating_text(change.before.rating, change.before.rd),
+            after=rating_text(change.after.rating, change.after.rd),
+            delta=signed(change.delta),
+        )
+        for change in changes
+    )

@@ -30,6 +30,8 @@ from bot.answers import Answer
 from bot.languages import Languages
 from games.base import MoveInfo
 from matches import GameView, MatchError, MatchService, MoveResult, StaleAction, Status
+from matches.events import Event, GameFinished
+from matches.ratings import RatingChange
 from runtime.metrics import Metrics
 from runtime.opponent import Opponent
 from runtime.settings import Settings
@@ -145,6 +147,24 @@ class Table:
         self.lagging = asyncio.Event()  # set when a board may lag: the keeper looks soon
         self._board_locks: dict[int, asyncio.Lock] = {}  # by game id: one board edit at a time
         self.languages = Languages(client, service, settings.locale)
+        # What each rated game that ended lately did to its players' ratings (its result
+        # message shows it): told by the game-finished event, read back after a restart.
+        self.rated: OrderedDict[int, tuple[RatingChange, ...]] = OrderedDict()
+        service.events.subscribe(self._heard)
+
+    def _heard(self, event: Event) -> None:
+        if isinstance(event, GameFinished) and event.ratings:
+            self.rated[event.game_id] = event.ratings
+            while len(self.rated) > NAMES_KEPT:
+                self.rated.popitem(last=False)
+
+    async def ratings_of(self, view: GameView) -> tuple[RatingChange, ...]:
+        """What a finished game did to its players' ratings (nothing if it was not rated)."""
+        if view.status is not Status.FINISHED:
+            return ()
+        if view.id not in self.rated:
+            self.rated[view.id] = tuple(await self.service.community.changes_of_game(view.id))
+        return self.rated[view.id]
 
     def answer_to(self, interaction: discord.Interaction) -> Answer:
         """The answer to `interaction`, in its player's and its server's languages."""
@@ -176,6 +196,8 @@ class Table:
         """A user's display name: remembered, else asked of Discord once (a rare command's cost)."""
         if user_id is None:
             return ""
+        if user_id < 0:  # anonymised by `/kamen me forget`: nobody to ask Discord about
+            return words.say("bot.forgotten", self.settings.locale)
         name = self.names.get(user_id)
         if name is None:
             try:
@@ -212,7 +234,15 @@ class Table:
             locale=locale,
         )
         menu = components.board_view(view, self.settings.move_menu_max, locale)
-        return replies.board(view, png, locale, headline=headline, components=menu)
+        out = replies.board(view, png, locale, headline=headline, components=menu)
+        changes = self.rated.get(view.id, ()) if view.status is Status.FINISHED else ()
+        if changes and out.embed is not None:
+            out.embed.description = "\n".join(
+                part
+                for part in (out.embed.description, replies.rating_lines(changes, locale))
+                if part
+            )
+        return out
 
     def board_now(self, view: GameView) -> replies.Outgoing:
         """The board as a repair shows it: with the last move named, when there was one."""

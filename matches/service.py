@@ -3,8 +3,9 @@
 `MatchService` builds one `Ledger` (loading, version checks, commits, the
 retry loop, the position cache, the domain events) and hands it to its parts:
 `Challenges` (how games begin), `Play` (moves, resigning, draws), `Clocks`
-(deadlines), `Upkeep` (the heartbeat, downtime, channels gone) and `Boards`
-(what the public boards show, pings). Its methods delegate to them, and it
+(deadlines), `Upkeep` (the heartbeat, downtime, channels gone), `Boards`
+(what the public boards show, pings) and `Seasons` (a server's seasons, used
+as `service.seasons`). Its methods delegate to them, and it
 answers the questions the bot asks: a game's view, the games of a server or a
 user, the bot's pending turns, the moves a user may choose, a record to
 export, a server's settings.
@@ -26,15 +27,18 @@ from games.record import record_of
 from matches.boards import Boards
 from matches.challenges import Challenges
 from matches.clock import Clock, system_clock
+from matches.community import Community
 from matches.deadlines import Announce, Clocks
 from matches.errors import BadInput
 from matches.events import Events
 from matches.inputs import MAX_NAME, capped, known_language, snowflake
 from matches.ledger import Ledger, Where
+from matches.people import People
 from matches.picker import MovePicker
 from matches.play import Play
 from matches.positions import Positions
 from matches.records import FirstChoice, GuildSettings, Status, UserSettings
+from matches.seasons import Seasons
 from matches.storage import Store
 from matches.upkeep import Upkeep
 from matches.views import DrawResult, GameView, MoveResult, SweepEvent
@@ -73,6 +77,9 @@ class MatchService:
         self.clocks = Clocks(self.ledger)
         self.upkeep = Upkeep(self.ledger)
         self.boards = Boards(self.ledger)
+        self.community = Community(store)
+        self.seasons = Seasons(self.ledger)
+        self.people = People(self.ledger)
 
     @property
     def positions(self) -> Positions:

@@ -163,6 +163,22 @@ class Store(Protocol):
 
     async def save_user_settings(self, settings: UserSettings, now: datetime) -> UserSettings: ...
 
+    # ---------------------------------------------------------------- people
+
+    async def games_of_user(self, user_id: int) -> list[StoredGame]:
+        """Every game the user plays in or was challenged to, in every server, oldest first."""
+        ...
+
+    async def forget_user(self, user_id: int) -> int | None:
+        """Put one fresh random negative id in place of the user's everywhere; drop their settings.
+
+        Every id column of their games, their ratings, their rating changes (as
+        player and as opponent) and their season lines get the same anonymous id,
+        which is returned. None, and nothing written, while they have a
+        challenge or a game open.
+        """
+        ...
+
     # ---------------------------------------------------------------- ratings
 
     async def standing(self, guild_id: int, game: str, user_id: int) -> Standing | None:

@@ -35,6 +35,7 @@ from games.base import Termination
 from matches.records import FirstChoice, GuildSettings, Status, StoredGame, UserSettings
 from matches.storage import ChannelBusy, StoreError
 from store.schema import migrations
+from store.sqlite_people import PeopleTables
 from store.sqlite_ratings import RatingTables
 
 MIGRATIONS = "store.migrations.sqlite"
@@ -79,7 +80,7 @@ _LAGGING = "(message_id IS NULL OR board_ply IS NOT ply OR board_status IS NOT s
 Work = Callable[[aiosqlite.Connection], Awaitable[T]]
 
 
-class SqliteStore(RatingTables):
+class SqliteStore(PeopleTables, RatingTables):
     """`Store` on one SQLite file: one write connection, `readers` read connections."""
 
     def __init__(
@@ -176,6 +177,11 @@ class SqliteStore(RatingTables):
         for _ in self._reading:  # and so does every read
             await (await self._idle.get()).close()
         self._reading = []
+
+    @staticmethod
+    def _stored(row: sqlite3.Row) -> StoredGame:
+        """A row of `games` as the service's value (for the mixins' queries)."""
+        return _game(row)
 
     def _writer(self) -> aiosqlite.Connection:
         if self._db is None:

@@ -32,7 +32,7 @@ async def test_the_commands_are_generated_from_the_registry_and_teach(tmp_path: 
     async with process_table(tmp_path) as table:
         fake = table.fake
         commands = {c["name"]: c for c in fake.commands()}
-        assert sorted(commands) == sorted([*GAMES, "games", "kamen"])
+        assert sorted(commands) == sorted([*GAMES, "games", "kamen", "leaderboard", "profile"])
         [session] = fake.sessions
         assert session.intents == 1  # GUILDS only: nothing privileged
         for name, spec in GAMES.items():
@@ -53,7 +53,7 @@ async def test_the_commands_are_generated_from_the_registry_and_teach(tmp_path: 
             challenge = sub(group, "challenge")
             names = [o["name"] for o in challenge["options"]]
             keys = [option.key for option in spec.options]
-            assert names == ["opponent", *keys, "time", "first", "level"]
+            assert names == ["opponent", *keys, "time", "first", "level", "rated"]
             for option in spec.options:
                 offered = sub(challenge, option.key)
                 assert [c["value"] for c in offered["choices"]] == list(option.values)

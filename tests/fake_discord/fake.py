@@ -586,6 +586,24 @@ class FakeDiscord(Driver):
         )
         return role
 
+    def move_role(self, guild: Guild, role: Role, position: int) -> None:
+        """Put `role` at `position` (1: just above @everyone), the others shifting as when a
+        manager drags it in the server's list; GUILD_ROLE_UPDATE for each role that moved."""
+        others = sorted(
+            (r for r in guild.roles.values() if r.id != guild.id and r is not role),
+            key=lambda r: r.position,
+        )
+        others.insert(max(0, min(position - 1, len(others))), role)
+        for index, moved in enumerate(others, start=1):
+            if moved.position != index:
+                moved.position = index
+                self.core.dispatch(
+                    "GUILD_ROLE_UPDATE",
+                    {"guild_id": str(guild.id), "role": moved.payload()},
+                    guild_id=guild.id,
+                    intent=GUILDS,
+                )
+
     def give_role(self, guild: Guild, user: User, role: Role) -> None:
         member = guild.members[user.id]
         if role.id not in member.roles:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from .model import Channel, Guild
+    from .model import Channel, Guild, Role
 
 CREATE_INSTANT_INVITE = 1 << 0
 KICK_MEMBERS = 1 << 1
@@ -120,3 +120,31 @@ def channel_permissions(guild: Guild, channel: Channel, user_id: int) -> int:
     if not value & SEND_MESSAGES:
         value &= ~(MENTION_EVERYONE | EMBED_LINKS | ATTACH_FILES)
     return value
+
+
+def top_position(guild: Guild, user_id: int) -> int:
+    """The position of a member's highest role (@everyone's 0 when they have none)."""
+    member = guild.members.get(user_id)
+    if member is None:
+        return -1
+    return max((guild.roles[r].position for r in member.roles if r in guild.roles), default=0)
+
+
+def role_refusal(guild: Guild, user_id: int, role: Role) -> str | None:
+    """Why a member may not give or take `role` (Discord's 50013), or None when they may.
+
+    They need Manage Roles (or Administrator), and the role must be below their
+    highest role, unless they own the server; @everyone and a managed role (a
+    bot's own) are no member's to give.
+    """
+    if role.id == guild.id:
+        return "@everyone is not given"
+    if role.bot_id is not None:
+        return "a managed role is not given"
+    if user_id == guild.owner_id:
+        return None
+    if not guild_permissions(guild, user_id) & MANAGE_ROLES:
+        return "it lacks Manage Roles"
+    if role.position >= top_position(guild, user_id):
+        return "the role is not below its highest role"
+    return None

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from . import command_limits, limits, perms
-from .core import GUILDS
+from .core import GUILD_MEMBERS, GUILDS
 from .errors import MISSING_ACCESS, MISSING_PERMISSIONS, ApiError, unknown
 from .model import (
     DM,
@@ -16,7 +16,9 @@ from .model import (
     TEXT,
     Channel,
     Guild,
+    Member,
     Message,
+    Role,
     User,
 )
 from .router import Request, Response, Router
@@ -55,6 +57,9 @@ class Rest:
         add("GET", "/guilds/{guild_id}/channels", self.get_guild_channels)
         add("GET", "/guilds/{guild_id}/roles", self.get_roles)
         add("GET", "/guilds/{guild_id}/members/{user_id}", self.get_member)
+        member_role = "/guilds/{guild_id}/members/{user_id}/roles/{role_id}"
+        add("PUT", member_role, self.add_member_role)
+        add("DELETE", member_role, self.remove_member_role)
         add("GET", "/channels/{channel_id}", self.get_channel)
         add("PATCH", "/channels/{channel_id}", self.edit_channel)
         add("DELETE", "/channels/{channel_id}", self.delete_channel)
@@ -302,6 +307,44 @@ class Rest:
         if member is None:
             raise unknown("Member", 10007)  # a normal answer for someone who left: not a violation
         return Response(body=member.payload())
+
+    async def add_member_role(self, req: Request) -> Response:
+        """Give a member a role: the bot needs Manage Roles and its top role above the role."""
+        guild, member, role = self._role_change(req, "give")
+        if role.id not in member.roles:
+            member.roles.append(role.id)
+            self._member_updated(guild, member)
+        return Response(status=204)
+
+    async def remove_member_role(self, req: Request) -> Response:
+        """Take a role from a member, under the same rules as giving it."""
+        guild, member, role = self._role_change(req, "take")
+        if role.id in member.roles:
+            member.roles.remove(role.id)
+            self._member_updated(guild, member)
+        return Response(status=204)
+
+    def _role_change(self, req: Request, verb: str) -> tuple[Guild, Member, Role]:
+        guild = self._guild(req)
+        role = guild.roles.get(req.int_param("role_id"))
+        if role is None:
+            raise unknown("Role", 10011, violation=f"no role {req.params['role_id']} to {verb}")
+        member = guild.members.get(req.int_param("user_id"))
+        if member is None:
+            raise unknown("Member", 10007)  # someone who left: a normal answer
+        why = perms.role_refusal(guild, self.world.bot.id, role)
+        if why is not None:
+            raise ApiError(
+                403,
+                MISSING_PERMISSIONS,
+                "Missing Permissions",
+                violation=f"the bot may not {verb} @{role.name}: {why}",
+            )
+        return guild, member, role
+
+    def _member_updated(self, guild: Guild, member: Member) -> None:
+        data = dict(member.payload(), guild_id=str(guild.id))
+        self.core.dispatch("GUILD_MEMBER_UPDATE", data, guild_id=guild.id, intent=GUILD_MEMBERS)
 
     # ------------------------------------------------------------ channels
 

@@ -11,12 +11,25 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from words.english import board, bot, commands, games, lasca, oska, oware, service
+from words.english import (
+    board,
+    bot,
+    commands,
+    community,
+    games,
+    lasca,
+    oska,
+    oware,
+    people,
+    seasons,
+    service,
+)
 from words.grammar.plurals import Plural
 
 PARTS: dict[str, Mapping[str, str | Plural]] = {
     "games": games.TEXTS, "oska": oska.TEXTS, "lasca": lasca.TEXTS, "oware": oware.TEXTS,
     "service": service.TEXTS, "bot": bot.TEXTS, "board": board.TEXTS, "commands": commands.TEXTS,
+    "community": community.TEXTS, "seasons": seasons.TEXTS, "people": people.TEXTS,
 }  # fmt: skip
 
 TEXTS: dict[str, str | Plural] = {}

@@ -11,6 +11,7 @@ from words.grammar.plurals import Plural, plural
 TEXTS: dict[str, str | Plural] = {
     # ------------------------------------------------------------ small parts
     "bot.nobody": "nobody",
+    "bot.forgotten": "a forgotten player",  # one who asked Kamen to forget them
     "bot.time.none": "no time limit",
     "bot.time.day": plural("count", "{count} day a move", "{count} days a move"),
     "bot.time.hour": plural("count", "{count} hour a move", "{count} hours a move"),

@@ -1,0 +1,476 @@
+"""Seasons in Discord: `/kamen season ...`, and the announcement of each season's end.
+
+The service keeps the seasons (`matches.seasons`); this reads the commands'
+options, checks what only Discord knows (Manage Server, the channel the final
+tables go to, the champions' role and whether Kamen may give it) and words
+the results. A season ends by a manager's command or by its date: either way
+`SeasonDesk.announce` posts its final tables (text, and a table image per
+game played) in the season's channel, in the server's language, gives the
+champions' role to the new champions and takes it from the last season's,
+then records the announcement. The upkeep loop (`run_forever`) ends the
+seasons whose date has come and announces every season ended but not yet
+announced, so a season whose date passed while Kamen was stopped is announced
+after the restart, once: one desk per process holds the seasons it is
+announcing, and a season already announced is left alone.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import io
+import logging
+import weakref
+from collections.abc import Awaitable, Sequence
+from datetime import datetime
+from functools import partial
+from typing import ClassVar
+
+import discord
+
+import words
+from bot import options
+from bot.answers import Answer
+from bot.replies import NO_MENTIONS, Outgoing, clip, markdown_safe, mentions_of
+from bot.table import Table, guarded
+from matches import BadInput
+from matches.ratings import Season, SeasonScore
+from matches.seasons import MAX_SEASON_NAME, FinalTable, SeasonSummary
+from render.tables import Column, TableImage, table_png
+
+log = logging.getLogger(__name__)
+
+TEXT_LINES = 5  # a game's best lines in the announcement's text; the image has more
+IMAGE_LINES = 25  # the lines of a game's table image
+
+
+def when(moment: datetime, style: str = "D") -> str:
+    """A moment as Discord shows it, in each reader's own time zone and language."""
+    return f"<t:{int(moment.timestamp())}:{style}>"
+
+
+def points_text(points: float) -> str:
+    """Points as players write them: `3½`, `½`, `2`."""
+    whole, half = int(points), points - int(points) >= 0.5
+    if half:
+        return f"{whole}½" if whole else "½"
+    return str(whole)
+
+
+def role_mention(role_id: int) -> str:
+    return f"<@&{role_id}>"
+
+
+class SeasonDesk:
+    """The seasons' commands and announcements of one bot process (`SeasonDesk.of(table)`)."""
+
+    _desks: ClassVar[weakref.WeakKeyDictionary[Table, SeasonDesk]] = weakref.WeakKeyDictionary()
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+        self._announcing: set[int] = set()  # season ids being announced in this process
+
+    @classmethod
+    def of(cls, table: Table) -> SeasonDesk:
+        """The desk of `table`'s process: its commands and its upkeep loop share it."""
+        desk = cls._desks.get(table)
+        if desk is None:
+            desk = cls._desks[table] = cls(table)
+        return desk
+
+    # ---------------------------------------------------------------- commands
+
+    async def start(
+        self, interaction: discord.Interaction, name: object, ends: object, channel: object
+    ) -> None:
+        await start_season(self.table, interaction, self, name, ends, channel)
+
+    async def end(self, interaction: discord.Interaction) -> None:
+        await end_season(self.table, interaction, self)
+
+    async def listing(self, interaction: discord.Interaction) -> None:
+        await list_seasons(self.table, interaction)
+
+    async def role(self, interaction: discord.Interaction, role: object, clear: object) -> None:
+        await champion_role(self.table, interaction, role, clear)
+
+    # ---------------------------------------------------------------- the upkeep loop
+
+    async def run_forever(self, interval: float) -> None:
+        """End the seasons whose date has come and announce them, every `interval` seconds."""
+        while True:
+            try:
+                await self.pass_once()
+            except Exception:
+                log.exception("the seasons' pass failed; trying again in %s s", interval)
+            await asyncio.sleep(interval)
+
+    async def pass_once(self) -> None:
+        """One pass: end what is due, announce what is ended and not yet announced."""
+        for season in await self.table.service.seasons.due(serves=self._serves):
+            try:
+                await self.announce(season)
+            except discord.HTTPException as error:  # Discord failing: the next pass tries again
+                log.warning("season #%s: its end could not be announced: %s", season.id, error)
+
+    def _serves(self, guild_id: int) -> bool:
+        """Whether this process's shards hold the server (every server, unsharded)."""
+        client = self.table.client
+        count = client.shard_count
+        if not count or count <= 1:
+            return True
+        mine: Sequence[int] | None = getattr(client, "shard_ids", None)
+        return mine is None or (guild_id >> 22) % count in mine
+
+    # ---------------------------------------------------------------- the announcement
+
+    async def announce(self, season: Season) -> None:
+        """Post a season's final tables and crown its champions, once; then record it."""
+        if season.id in self._announcing:
+            return  # the command that ended it and the loop both came: one announces
+        self._announcing.add(season.id)
+        try:
+            seasons = self.table.service.seasons
+            now = await seasons.get(season.guild_id, season.id)
+            guild = self.table.client.get_guild(season.guild_id)
+            if now is None or now.announced or now.ended_at is None or guild is None:
+                return  # announced already, or a server Kamen does not see (yet)
+            await self._announce(now, guild)
+            await seasons.announced(now)
+        finally:
+            self._announcing.discard(season.id)
+
+    async def _announce(self, season: Season, guild: discord.Guild) -> None:
+        locale = self.table.languages.server(season.guild_id)
+        tables = [table for table in await self.table.service.seasons.final(season) if table.lines]
+        crowned = await self._crown(season, tables, guild, locale)
+        text = announcement(season, tables, crowned, locale)
+        channel = guild.get_channel(season.channel_id) if season.channel_id else None
+        if not isinstance(channel, discord.TextChannel) or not can_post(channel):
+            log.warning(
+                "season #%s: its channel is gone or closed to Kamen; its tables are not posted",
+                season.id,
+            )
+            return
+        files = [
+            discord.File(io.BytesIO(await self._image(season, table, locale)), _file_name(table))
+            for table in tables
+        ]
+        champions = [table.champion for table in tables]
+        try:
+            await channel.send(clip(text), files=files, allowed_mentions=mentions_of(*champions))
+        except (discord.Forbidden, discord.NotFound) as error:
+            log.warning("season #%s: its channel refused the announcement: %s", season.id, error)
+
+    async def _image(self, season: Season, table: FinalTable, locale: str) -> bytes:
+        names = [await self.table.display_name(line.user_id) for line in table.lines[:IMAGE_LINES]]
+        image = table_image(season, table, names, locale)
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self.table.picture_pool, partial(table_png, image))
+
+    async def _crown(
+        self, season: Season, tables: list[FinalTable], guild: discord.Guild, locale: str
+    ) -> str | None:
+        """Give the champions' role to the new champions, take it from the last ones: the
+        announcement's line about it (None: the server has no such role)."""
+        service = self.table.service
+        role_id = (await service.settings(season.guild_id)).champion_role_id
+        if role_id is None:
+            return None
+        role = guild.get_role(role_id)
+        if role is None:
+            return words.say("season.role.gone", locale)
+        if not may_give(guild, role):
+            return words.say("season.role.cannot", locale, role=role.mention)
+        crowned = list(dict.fromkeys(t.champion for t in tables if t.champion is not None))
+        previous = await service.seasons.previous(season)
+        dethroned = set()
+        if previous is not None:
+            dethroned = set((await service.seasons.champions(previous)).values()) - set(crowned)
+        reason = words.say("season.role.reason", locale)
+        http = self.table.client.http
+        try:
+            for user_id in sorted(dethroned):
+                await _quietly(http.remove_role(guild.id, user_id, role.id, reason=reason))
+            for user_id in crowned:
+                await _quietly(http.add_role(guild.id, user_id, role.id, reason=reason))
+        except discord.Forbidden:  # changed under Kamen since it looked
+            return words.say("season.role.cannot", locale, role=role.mention)
+        if not crowned:
+            return None
+        champions = [f"<@{user}>" for user in crowned]
+        return words.say(
+            "season.role.given",
+            locale,
+            champions=champions,
+            count=len(champions),
+            role=role.mention,
+        )
+
+
+async def _quietly(change: Awaitable[object]) -> None:
+    """A role change of a member who may have left the server (then there is nothing to do)."""
+    with contextlib.suppress(discord.NotFound):
+        await change
+
+
+def _file_name(table: FinalTable) -> str:
+    return f"season-{table.game}.png"
+
+
+def can_post(channel: discord.TextChannel) -> bool:
+    """Whether Kamen may post a message with images in `channel`."""
+    allowed = channel.permissions_for(channel.guild.me)
+    return allowed.view_channel and allowed.send_messages and allowed.attach_files
+
+
+def may_give(guild: discord.Guild, role: discord.Role) -> bool:
+    """Whether Kamen may give and take `role`: Manage Roles, and the role below its own."""
+    return guild.me.guild_permissions.manage_roles and role.is_assignable()
+
+
+# -------------------------------------------------------------------- what players read
+
+
+def announcement(season: Season, tables: list[FinalTable], crowned: str | None, locale: str) -> str:
+    """The text of a season's end: each game's champion and best lines, and the role's fate."""
+    assert season.ended_at is not None
+    name = markdown_safe(season.name, MAX_SEASON_NAME * 2)
+    parts = [
+        words.say(
+            "season.over",
+            locale,
+            name=name,
+            start=when(season.started_at),
+            end=when(season.ended_at),
+        )
+    ]
+    for table in tables:
+        lines = [
+            words.say(
+                "season.over.game", locale, game=table.game,
+                champion=f"<@{table.champion}>", games=table.games,
+            ),
+            words.say("season.over.legend", locale),
+        ]  # fmt: skip
+        for rank, line in enumerate(table.lines[:TEXT_LINES], start=1):
+            lines.append(
+                words.say(
+                    "season.over.line",
+                    locale,
+                    rank=rank,
+                    player=f"<@{line.user_id}>",
+                    points=points_text(line.points),
+                    games=line.games,
+                    record=record(line, locale),
+                    performance=_performance(line.performance),
+                )
+            )
+        more = len(table.lines) - TEXT_LINES
+        if more > 0:
+            lines.append(words.say("season.over.more", locale, count=more))
+        parts.append("\n".join(lines))
+    if not tables:
+        parts.append(words.say("season.over.no-games", locale))
+    if crowned is not None:
+        parts.append(crowned)
+    return "\n\n".join(parts)
+
+
+def record(line: SeasonScore, locale: str) -> str:
+    """Won, drawn, lost, as the tables write it (`3-1-1` with en dashes)."""
+    return words.say("season.record", locale, wins=line.wins, draws=line.draws, losses=line.losses)
+
+
+def _performance(value: float | None) -> str:
+    return "—" if value is None else str(round(value))
+
+
+def table_image(season: Season, table: FinalTable, names: Sequence[str], locale: str) -> TableImage:
+    """A game's final table as the image shows it, its champion's line highlighted."""
+    columns = (
+        Column(words.say("community.column.rank", locale), "right"),
+        Column(words.say("community.column.player", locale)),
+        Column(words.say("community.column.points", locale), "right"),
+        Column(words.say("community.column.games", locale), "right"),
+        Column(words.say("community.column.record", locale), "center"),
+        Column(words.say("community.column.performance", locale), "right"),
+    )
+    rows = tuple(
+        (
+            str(rank),
+            name,
+            points_text(line.points),
+            str(line.games),
+            record(line, locale),
+            _performance(line.performance),
+        )
+        for rank, (line, name) in enumerate(zip(table.lines, names, strict=False), start=1)
+    )
+    return TableImage(
+        title=words.say("season.table.title", locale, name=season.name, game=table.game),
+        subtitle=words.say("season.table.subtitle", locale, count=len(table.lines)),
+        columns=columns,
+        rows=rows,
+        highlight=frozenset({0}),
+    )
+
+
+def season_list(summaries: list[SeasonSummary], locale: str) -> str:
+    """`/kamen season list`: each season's dates, and its champions (or leaders so far)."""
+    if not summaries:
+        return words.say("season.list.none", locale)
+    lines = [words.say("season.list.title", locale)]
+    for summary in summaries:
+        season = summary.season
+        name = markdown_safe(season.name, MAX_SEASON_NAME * 2)
+        start = when(season.started_at)
+        if season.ended_at is not None:
+            said = words.say(
+                "season.list.past", locale, name=name, start=start, end=when(season.ended_at)
+            )
+        elif season.ends_at is not None:
+            said = words.say(
+                "season.list.running.until",
+                locale,
+                name=name,
+                start=start,
+                end=when(season.ends_at, "f"),
+            )
+        else:
+            said = words.say("season.list.running", locale, name=name, start=start)
+        named = [
+            words.say("season.list.champion", locale, game=game, player=f"<@{user}>")
+            for game, user in summary.champions
+        ]
+        if not named:
+            said += " " + words.say("season.list.no-games", locale)
+        elif season.ended_at is None:
+            said += " " + words.say("season.list.leaders", locale, leaders=", ".join(named))
+        else:
+            said += " " + words.say("season.list.champions", locale, champions=", ".join(named))
+        lines.append(f"• {said}")
+    return clip("\n".join(lines))
+
+
+# -------------------------------------------------------------------- the handlers
+
+
+def _guild(answer: Answer) -> discord.Guild:
+    interaction = answer.interaction
+    if interaction.guild_id is None:
+        raise BadInput("bot.refuse.direct-message")
+    guild = interaction.guild
+    if guild is None:  # a server Kamen's cache does not hold (yet): a moment later it does
+        raise BadInput("bot.refuse.no-channel")
+    return guild
+
+
+def _manager(answer: Answer) -> None:
+    # Whatever Discord's command permissions say (a server may open them to everyone).
+    if not answer.interaction.permissions.manage_guild:
+        raise BadInput("season.refuse.manage-server")
+
+
+def _final_channel(answer: Answer, guild: discord.Guild, chosen: object) -> discord.TextChannel:
+    """Where a season's final tables go: the chosen text channel, else this one (a thread's
+    parent), if Kamen may post there."""
+    if chosen is None:
+        here = answer.interaction.channel
+        chosen = here.parent if isinstance(here, discord.Thread) else here
+    if not isinstance(chosen, discord.TextChannel) or chosen.guild.id != guild.id:
+        raise BadInput("season.bad-channel")
+    if not can_post(chosen):
+        raise BadInput("season.channel-closed", channel=chosen.mention)
+    return chosen
+
+
+@guarded
+async def start_season(
+    table: Table, answer: Answer, desk: SeasonDesk, name: object, ends: object, channel: object
+) -> None:
+    """`/kamen season start name: [ends:] [channel:]`, for managers: said in public."""
+    guild = _guild(answer)
+    _manager(answer)
+    target = _final_channel(answer, guild, channel)
+    # The service checks the name and the end (any type a crafted request may send).
+    season = await table.service.seasons.start(
+        guild.id, name, ends, target.id, answer.interaction.user.id
+    )
+    answer.public = True
+    locale = answer.server_locale
+    named = markdown_safe(season.name, MAX_SEASON_NAME * 2)
+    if season.ends_at is not None:
+        said = words.say(
+            "season.started.until", locale, name=named, ends=when(season.ends_at, "f"),
+            channel=target.mention,
+        )  # fmt: skip
+    else:
+        said = words.say("season.started", locale, name=named, channel=target.mention)
+    await answer.send(Outgoing(said, mentions=NO_MENTIONS))
+
+
+@guarded
+async def end_season(table: Table, answer: Answer, desk: SeasonDesk) -> None:
+    """`/kamen season end`, for managers: the season ends now, its tables follow in public."""
+    guild = _guild(answer)
+    _manager(answer)
+    season = await table.service.seasons.end(guild.id, answer.interaction.user.id)
+    channel = f"<#{season.channel_id}>" if season.channel_id else ""
+    name = markdown_safe(season.name, MAX_SEASON_NAME * 2)
+    await answer.say(words.say("season.ended", answer.locale, name=name, channel=channel))
+    table.spawn(desk.announce(season), f"the end of season #{season.id}")
+
+
+@guarded
+async def list_seasons(table: Table, answer: Answer) -> None:
+    """`/kamen season list`: for anyone, only for them."""
+    guild = _guild(answer)
+    summaries = await table.service.seasons.list(guild.id)
+    await answer.say(Outgoing(season_list(summaries, answer.locale), mentions=NO_MENTIONS))
+
+
+@guarded
+async def champion_role(table: Table, answer: Answer, role: object, clear: object) -> None:
+    """`/kamen season role [role:] [clear:]`, for managers: see, set or clear the role."""
+    guild = _guild(answer)
+    _manager(answer)
+    off = options.flag("clear", clear)
+    seasons = table.service.seasons
+    locale = answer.locale
+    if off:
+        await seasons.set_champion_role(guild.id, None)
+        await answer.say(words.say("season.role.cleared", locale))
+        return
+    if role is not None:
+        chosen = _givable(answer, guild, role)
+        await seasons.set_champion_role(guild.id, chosen.id)
+        role_id: int | None = chosen.id
+    else:
+        role_id = (await table.service.settings(guild.id)).champion_role_id
+    if role_id is None:
+        await answer.say(words.say("season.role.current.none", locale))
+        return
+    said = [words.say("season.role.current", locale, role=role_mention(role_id))]
+    found = guild.get_role(role_id)
+    if found is None:
+        said = [words.say("season.role.gone", locale)]
+    elif not may_give(guild, found):
+        said.append(words.say("season.role.set.cannot", locale, role=found.mention))
+    await answer.say(Outgoing("\n".join(said), mentions=NO_MENTIONS))
+
+
+def _givable(answer: Answer, guild: discord.Guild, role: object) -> discord.Role:
+    """A role the manager could give themselves (so that no one hands out more through
+    Kamen than they could by hand), and that can be given at all."""
+    if not isinstance(role, discord.Role) or role.guild.id != guild.id:
+        raise BadInput("season.role.bad", value=options.given(role))
+    if role.is_default() or role.managed:
+        raise BadInput("season.role.unassignable", role=role.mention)
+    user = answer.interaction.user
+    if user.id == guild.owner_id:
+        return role
+    allowed = answer.interaction.permissions.manage_roles
+    if not allowed or not isinstance(user, discord.Member) or not role < user.top_role:
+        raise BadInput("season.role.not-yours", role=role.mention)
+    return role

@@ -1,0 +1,140 @@
+"""The SQLite backend's answers about one person: all their games, and forgetting them.
+
+`PeopleTables` is the part of `SqliteStore` behind `/kamen me export` and
+`/kamen me forget`; like `RatingTables` it uses the store's read connections
+and its one write connection (`_read`, `_write`). A user's games are found
+through the two indexes of migration 0008 (every player of a game is its
+challenger or its opponent); their ratings, rating changes and season lines
+through those games, on the rating tables' own keys, so nothing is scanned.
+
+Forgetting is one transaction: the user's id becomes one fresh negative
+number in every row that holds it (games, ratings, rating changes as player
+and as opponent, season lines) and their settings are deleted. Ratings stay
+consistent with the games, so `python -m store recompute` still finds them
+exact, and negative ids are listed on no leaderboard or season table.
+"""
+
+from __future__ import annotations
+
+import secrets
+import sqlite3
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
+
+import aiosqlite
+
+from matches.records import StoredGame
+
+T = TypeVar("T")
+Work = Callable[[aiosqlite.Connection], Awaitable[T]]
+
+# Anonymous ids are drawn below this (53 bits, as game ids): JavaScript's numbers hold them.
+ANONYMOUS_LIMIT = 2**53
+_TRIES = 8
+
+# The ids of a user's games, through the indexes `games_by_challenger`, `games_by_opponent`.
+_GAMES_OF = (
+    "SELECT id FROM games WHERE challenger_id = :old"
+    " UNION SELECT id FROM games WHERE opponent_id = :old"
+)
+# The pools (server and game) and seasons the user has a rated game in.
+_POOLS_OF = (
+    "SELECT DISTINCT guild_id, game, season_id FROM rating_changes"
+    f" WHERE user_id = :old AND game_id IN ({_GAMES_OF})"
+)
+# Found through the user's rating changes, on the tables' primary keys.
+_RATING = (
+    "UPDATE ratings SET user_id = :new WHERE guild_id = :guild AND game = :game AND user_id = :old"
+)
+_SEASON_LINE = (
+    "UPDATE season_scores SET user_id = :new"
+    " WHERE season_id = :season AND game = :game AND user_id = :old"
+)
+
+
+def _swap(column: str) -> str:
+    return f"{column} = CASE {column} WHEN :old THEN :new ELSE {column} END"
+
+
+# After the ratings and season lines, which are found through the games.
+_FORGET = (
+    # The user's side and their opponents' side of each of their rated games.
+    f"""UPDATE rating_changes SET {_swap("user_id")}, {_swap("opponent_id")}
+        WHERE game_id IN ({_GAMES_OF}) AND :old IN (user_id, opponent_id)""",
+    # Every id column of the game; the version grows, as for any change of a game.
+    f"""UPDATE games SET {_swap("challenger_id")}, {_swap("opponent_id")}, {_swap("first_id")},
+        {_swap("second_id")}, {_swap("draw_offer_by")}, version = version + 1
+        WHERE id IN ({_GAMES_OF})""",
+    "DELETE FROM user_settings WHERE user_id = :old",
+)
+
+
+class PeopleTables:
+    """A person's games, and forgetting them, on SQLite."""
+
+    # The store's own, defined in `SqliteStore`.
+    async def _read(
+        self, sql: str, params: dict[str, Any] | tuple[Any, ...] = ()
+    ) -> list[Any]:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    async def _write(self, work: Work[T]) -> T:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    @staticmethod
+    def _stored(row: sqlite3.Row) -> StoredGame:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    async def games_of_user(self, user_id: int) -> list[StoredGame]:
+        # Two halves, one index each, merged in order of creation.
+        sql = """
+            SELECT * FROM games WHERE challenger_id = :user
+            UNION ALL
+            SELECT * FROM games WHERE opponent_id = :user AND challenger_id <> :user
+            ORDER BY created_at, id"""
+        return [self._stored(row) for row in await self._read(sql, {"user": user_id})]
+
+    async def forget_user(self, user_id: int) -> int | None:
+        async def forget(db: aiosqlite.Connection) -> int | None:
+            await db.execute("BEGIN IMMEDIATE")
+            try:
+                # Inside the transaction, so that no challenge slips in between.
+                rows = await db.execute_fetchall(
+                    f"SELECT 1 FROM games WHERE id IN ({_GAMES_OF})"
+                    " AND status IN ('challenge', 'active') LIMIT 1",
+                    {"old": user_id},
+                )
+                if list(rows):
+                    await db.execute("ROLLBACK")
+                    return None
+                anonymous = await _fresh_anonymous(db)
+                ids = {"old": user_id, "new": anonymous}
+                pools = list(await db.execute_fetchall(_POOLS_OF, ids))
+                for guild, game in sorted({(pool[0], pool[1]) for pool in pools}):
+                    await db.execute(_RATING, {**ids, "guild": guild, "game": game})
+                for season, game in sorted({(pool[2], pool[1]) for pool in pools if pool[2]}):
+                    await db.execute(_SEASON_LINE, {**ids, "season": season, "game": game})
+                for sql in _FORGET:
+                    await db.execute(sql, ids)
+                await db.execute("COMMIT")
+            except BaseException:
+                if db.in_transaction:
+                    await db.execute("ROLLBACK")
+                raise
+            return anonymous
+
+        return await self._write(forget)
+
+
+async def _fresh_anonymous(db: aiosqlite.Connection) -> int:
+    """A random negative id no game holds yet: drawn, not derived, so nothing leads back."""
+    for _ in range(_TRIES):
+        anonymous = -(secrets.randbelow(ANONYMOUS_LIMIT - 1) + 1)
+        rows = await db.execute_fetchall(
+            "SELECT 1 FROM games WHERE challenger_id = :id UNION ALL"
+            " SELECT 1 FROM games WHERE opponent_id = :id LIMIT 1",
+            {"id": anonymous},
+        )
+        if not list(rows):
+            return anonymous
+    raise RuntimeError(f"no free anonymous id in {_TRIES} tries: is the random source broken?")

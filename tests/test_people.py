@@ -1,0 +1,354 @@
+"""A person's own data, on a real SQLite file: their export, and forgetting them.
+
+Forgetting puts one anonymous negative id in place of theirs in every row of
+every table, the same everywhere, and touches nobody else's; ratings rebuilt
+from the games are still exactly the stored ones; the forgotten line leaves
+the leaderboards and season tables. It waits while a game or challenge is
+open. The export holds every game of the user, only theirs, oldest first,
+each a record `games.record` loads; a big one comes in parts of whole games.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+import re
+import sqlite3
+from collections.abc import AsyncIterator
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import words
+from games.record import load
+from matches import BadInput, FirstLegalMove, GameView, ManualClock, MatchService
+from matches.people import StillPlaying, records_in
+from matches.ratings import Season
+from matches.recompute import differences, rebuild, stored
+from matches.storage import Store
+from store import open_store
+
+GUILD, OTHER_GUILD = 1, 2
+ALICE, BOB, CAROL, DAVE, BOT = 100, 200, 300, 400, 999
+STUDY = '[Game "Oska"]\n\n1. e1-f2 e5-d4 *\n'
+ID_COLUMNS = {
+    "games": ("challenger_id", "opponent_id", "first_id", "second_id", "draw_offer_by"),
+    "ratings": ("user_id",),
+    "rating_changes": ("user_id", "opponent_id"),
+    "season_scores": ("user_id",),
+    "user_settings": ("user_id",),
+}
+
+Env = tuple[MatchService, ManualClock, Store, Path]
+
+
+@pytest.fixture
+async def env(tmp_path: Path) -> AsyncIterator[Env]:
+    path = tmp_path / "k.db"
+    store = await open_store(f"sqlite:///{path}")
+    clock = ManualClock()
+    service = MatchService(
+        store, bot_user_id=BOT, picker=FirstLegalMove(), clock=clock, rng=random.Random(1)
+    )
+    yield service, clock, store, path
+    await store.close()
+
+
+async def begin(
+    service: MatchService, one: int, two: int, channel: int, *, guild: int = GUILD
+) -> GameView:
+    offered = await service.challenge(
+        guild_id=guild, channel_id=channel, challenger_id=one, game="oska", opponent_id=two,
+        first="challenger",
+    )  # fmt: skip
+    return await service.accept(offered.id, two)
+
+
+async def rated(
+    service: MatchService, clock: ManualClock, winner: int, loser: int, *, guild: int = GUILD
+) -> int:
+    """A rated game `winner` wins (the loser resigns after a move each); its id."""
+    clock.advance(timedelta(minutes=5))
+    view = await begin(service, winner, loser, 10 + winner + loser, guild=guild)
+    for _ in range(2):
+        mover = view.to_move_id
+        assert mover is not None
+        view = (await service.move(mover, view.state.legal_moves()[0], game_id=view.id)).view
+    await service.resign(loser, game_id=view.id)
+    return view.id
+
+
+async def community(service: MatchService, clock: ManualClock, store: Store) -> None:
+    """Alice, Bob and Carol play rated games in two servers, some in a season, and more."""
+    await rated(service, clock, ALICE, BOB)
+    await store.start_season(Season(GUILD, "Spring", clock.advance(timedelta(minutes=1))))
+    await rated(service, clock, BOB, ALICE)
+    await rated(service, clock, ALICE, CAROL)
+    await rated(service, clock, BOB, CAROL)
+    await rated(service, clock, CAROL, ALICE, guild=OTHER_GUILD)
+    await rated(service, clock, DAVE, BOB, guild=OTHER_GUILD)
+    # Against Kamen, a challenge declined, a study: games, not rated.
+    kamen = await service.challenge(
+        guild_id=GUILD, channel_id=50, challenger_id=ALICE, game="oska", opponent_id=BOT
+    )
+    await service.resign(ALICE, game_id=kamen.id)
+    offered = await service.challenge(
+        guild_id=GUILD, channel_id=51, challenger_id=CAROL, game="lasca", opponent_id=ALICE
+    )
+    await service.decline(offered.id, ALICE)
+    study = await service.import_record(
+        guild_id=OTHER_GUILD, channel_id=52, user_id=ALICE, text=STUDY, game="oska"
+    )
+    await service.resign(ALICE, game_id=study.id)
+    await service.set_user_language(ALICE, "cs")
+    await service.set_pings(BOB, False)
+
+
+def snapshot(path: Path) -> dict[str, list[tuple[Any, ...]]]:
+    """Every row of the tables that hold people, in a stable order."""
+    with sqlite3.connect(path) as db:
+        return {
+            table: sorted(db.execute(f"SELECT * FROM {table}").fetchall(), key=repr)
+            for table in ID_COLUMNS
+        }
+
+
+def columns(path: Path, table: str) -> list[str]:
+    with sqlite3.connect(path) as db:
+        return [row[1] for row in db.execute(f"PRAGMA table_info({table})")]
+
+
+def holding(path: Path, user_id: int) -> list[str]:
+    """Every `table.column` of the whole database where the id is, whatever the column."""
+    found = []
+    with sqlite3.connect(path) as db:
+        tables = [row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type='table'")]
+        for table in tables:
+            for column in (row[1] for row in db.execute(f"PRAGMA table_info({table})")):
+                count = db.execute(f"SELECT count(*) FROM {table} WHERE {column} = ?", (user_id,))
+                if count.fetchone()[0]:
+                    found.append(f"{table}.{column}")
+    return found
+
+
+# ------------------------------------------------------------------ forgetting
+
+
+async def test_forgetting_puts_one_anonymous_id_in_every_row_and_nothing_else_changes(
+    env: Env,
+) -> None:
+    service, clock, store, path = env
+    await community(service, clock, store)
+    before = snapshot(path)
+    assert holding(path, ALICE) == [
+        "games.challenger_id", "games.opponent_id", "games.first_id", "games.second_id",
+        "user_settings.user_id", "ratings.user_id", "rating_changes.user_id",
+        "rating_changes.opponent_id", "season_scores.user_id",
+    ]  # fmt: skip
+
+    anonymous = await service.people.forget(ALICE)
+
+    assert anonymous < 0 and holding(path, ALICE) == []
+    after = snapshot(path)
+    for table, ids in ID_COLUMNS.items():
+        names = columns(path, table)
+        expected = []
+        for row in before[table]:
+            values = dict(zip(names, row, strict=True))
+            if ALICE in (values[column] for column in ids):
+                if table == "user_settings":
+                    continue  # deleted
+                values = {k: anonymous if k in ids and v == ALICE else v for k, v in values.items()}
+                if table == "games":
+                    values["version"] += 1
+            expected.append(tuple(values.values()))
+        assert after[table] == sorted(expected, key=repr), table
+    assert not (await service.user_settings(BOB)).pings  # Bob's settings are his still
+    assert (await service.user_settings(ALICE)).language is None  # Alice's are gone
+
+
+async def test_after_forgetting_the_ratings_rebuilt_from_the_games_are_exact(env: Env) -> None:
+    service, clock, store, _ = env
+    await community(service, clock, store)
+    assert differences(await stored(store), await rebuild(store)) == []
+    anonymous = await service.people.forget(ALICE)
+    assert differences(await stored(store), await rebuild(store)) == []
+    # The anonymous player's games still count, with the same numbers under the new id.
+    standing = await store.standing(GUILD, "oska", anonymous)
+    assert standing is not None and standing.games == 3
+    assert await store.standing(GUILD, "oska", ALICE) is None
+
+
+async def test_the_forgotten_line_leaves_the_leaderboards_and_season_tables(env: Env) -> None:
+    service, clock, store, _ = env
+    await community(service, clock, store)
+    [season] = await store.seasons(GUILD)
+
+    async def listed() -> tuple[list[int], list[int], list[int]]:
+        board = await store.leaderboard(GUILD, "oska", provisional=True, offset=0, limit=50)
+        other = await store.leaderboard(OTHER_GUILD, "oska", provisional=True, offset=0, limit=50)
+        table = await store.season_table(season.id, "oska")
+        return [s.user_id for s in board], [s.user_id for s in other], [s.user_id for s in table]
+
+    board, other, table = await listed()
+    assert ALICE in board and ALICE in other and ALICE in table
+    sizes = await store.leaderboard_sizes(GUILD, "oska")
+    anonymous = await service.people.forget(ALICE)
+    board, other, table = await listed()
+    assert sorted(board) == [BOB, CAROL] and sorted(other) == [BOB, CAROL, DAVE]
+    assert sorted(table) == [BOB, CAROL]
+    assert await store.leaderboard_sizes(GUILD, "oska") == (sizes[0], sizes[1] - 1)
+    assert await store.rank(GUILD, "oska", anonymous) is None
+
+
+async def test_each_forgetting_draws_a_new_number_that_says_nothing_of_the_user(
+    tmp_path: Path,
+) -> None:
+    drawn = []
+    for attempt in range(3):
+        store = await open_store(f"sqlite:///{tmp_path / f'{attempt}.db'}")
+        try:
+            clock = ManualClock()
+            service = MatchService(store, bot_user_id=BOT, clock=clock, rng=random.Random(1))
+            await rated(service, clock, ALICE, BOB)
+            drawn.append(await service.people.forget(ALICE))
+            drawn.append(await service.people.forget(BOB))
+        finally:
+            await store.close()
+    # The same user, the same games, in three databases: three different numbers.
+    assert len(set(drawn)) == len(drawn) and all(-(2**53) < n < 0 for n in drawn)
+
+
+@pytest.mark.parametrize("what", ["own challenge", "challenged", "active game"])
+async def test_forgetting_waits_while_a_game_or_challenge_is_open(env: Env, what: str) -> None:
+    service, clock, _, path = env
+    await rated(service, clock, ALICE, BOB)
+    if what == "own challenge":
+        view = await service.challenge(
+            guild_id=GUILD, channel_id=60, challenger_id=ALICE, game="oware"
+        )
+    elif what == "challenged":
+        view = await service.challenge(
+            guild_id=GUILD, channel_id=60, challenger_id=CAROL, game="oware", opponent_id=ALICE
+        )
+    else:
+        view = await begin(service, CAROL, ALICE, 60)
+    before = snapshot(path)
+    with pytest.raises(StillPlaying) as refused:
+        await service.people.forget(ALICE)
+    assert refused.value.params == {"count": 1}
+    assert words.explain(refused.value).startswith("You still have a game or a challenge open:")
+    assert snapshot(path) == before  # nothing written
+    assert [v.id for v in await service.people.open_games(ALICE)] == [view.id]
+    # Once it is closed, forgetting goes ahead.
+    if what == "own challenge":
+        await service.cancel(view.id, ALICE)
+    elif what == "challenged":
+        await service.decline(view.id, ALICE)
+    else:
+        await service.resign(ALICE, game_id=view.id)
+    assert await service.people.forget(ALICE) < 0
+    assert holding(path, ALICE) == []
+
+
+# ------------------------------------------------------------------ export
+
+HEADER = re.compile(r"^=== (\d+)/(\d+): (\w+) #(\d+), (\d{4}\.\d\d\.\d\d), (\w+) ===$", re.M)
+
+
+def tags(record: str) -> dict[str, str]:
+    return dict(re.findall(r'^\[(\w+) "(.*)"\]$', record, re.M))
+
+
+async def test_the_export_holds_every_game_of_the_user_and_only_theirs(env: Env) -> None:
+    service, clock, store, path = env
+    await community(service, clock, store)
+    with sqlite3.connect(path) as db:
+        mine = [
+            row[0]
+            for row in db.execute(
+                "SELECT id FROM games WHERE ? IN (challenger_id, opponent_id)"
+                " ORDER BY created_at, id",
+                (ALICE,),
+            )
+        ]
+        everyone = db.execute("SELECT count(*) FROM games").fetchone()[0]
+    assert 0 < len(mine) < everyone
+
+    found = await service.people.export(
+        ALICE, max_bytes=10 * 2**20, site=lambda g, c: f"server {g}", name=lambda u: f"u{u}"
+    )
+
+    assert found is not None and (found.part, found.parts, found.first, found.last) == (
+        1, 1, 1, len(mine),
+    )  # fmt: skip
+    headers = HEADER.findall(found.text)
+    assert [int(h[3]) for h in headers] == mine  # every one, oldest first, nobody else's
+    assert [(int(h[0]), int(h[1])) for h in headers] == [
+        (n, len(mine)) for n in range(1, len(mine) + 1)
+    ]
+    records = records_in(found.text)
+    assert len(records) == len(mine)
+    for record, game_id in zip(records, mine, strict=True):
+        parsed, state = load(record)  # every record reads back, its moves replayed
+        row = await store.get_game(game_id)
+        assert row is not None and parsed.moves == row.moves == state.moves
+        said = tags(record)
+        assert said["GameId"] == str(game_id) and said["Server"] == str(row.guild_id)
+        assert said["Site"] == f"server {row.guild_id}" and said["Status"] == row.status
+        assert said["Date"] == row.created_at.strftime("%Y.%m.%d")
+        assert str(ALICE) in (said.get("FirstId"), said.get("SecondId"))
+    first = records[0]
+    assert tags(first) | {"Created": "", "Ended": ""} == {
+        "Game": "Oska", "Variant": "", "Site": f"server {GUILD}", "Date": tags(first)["Date"],
+        "First": f"u{ALICE}", "Second": f"u{BOB}", "Result": "1-0", "Server": str(GUILD),
+        "Channel": str(10 + ALICE + BOB), "GameId": str(mine[0]), "FirstId": str(ALICE),
+        "SecondId": str(BOB), "Status": "finished", "Reason": "resignation", "Created": "",
+        "Ended": "",
+    }  # fmt: skip
+    declined = next(r for r in records if tags(r)["Status"] == "declined")
+    assert tags(declined)["Result"] == "*" and tags(declined)["FirstId"] == str(CAROL)
+
+
+async def test_a_big_export_comes_in_parts_of_whole_games(env: Env) -> None:
+    service, clock, store, _ = env
+    await community(service, clock, store)
+    whole = await service.people.export(ALICE, max_bytes=10 * 2**20)
+    assert whole is not None and whole.total == 7  # 4 rated, 1 with Kamen, 1 declined, 1 study
+
+    limit = 1000  # bytes: two games a part (a short game's record is about 450)
+    first = await service.people.export(ALICE, max_bytes=limit)
+    assert first is not None and first.parts > 2
+    parts = [first] + [
+        found
+        for number in range(2, first.parts + 1)
+        if (found := await service.people.export(ALICE, max_bytes=limit, part=number))
+    ]
+    assert all(len(p.text.encode()) <= limit for p in parts)
+    assert parts[0].first == 1 and parts[-1].last == 7
+    assert all(a.last + 1 == b.first for a, b in itertools.pairwise(parts))
+    joined = [r for p in parts for r in records_in(p.text)]
+    assert joined == records_in(whole.text)  # the same games, cut between two of them
+
+    with pytest.raises(BadInput) as no_such:
+        await service.people.export(ALICE, max_bytes=limit, part=first.parts + 1)
+    assert no_such.value.code == "people.export.no-part"
+    assert words.explain(no_such.value) == (
+        f"Your export has {first.parts} parts: ask for a part from 1 to {first.parts}."
+    )
+    with pytest.raises(BadInput) as bad:
+        await service.people.export(ALICE, max_bytes=limit, part=0)
+    assert words.explain(bad.value) == "`part` takes a whole number from 1 up, not `0`."
+
+
+async def test_a_user_without_games_has_nothing_to_export(env: Env) -> None:
+    service, clock, _, _ = env
+    await rated(service, clock, ALICE, BOB)
+    assert await service.people.export(CAROL, max_bytes=2**20) is None
+    # And one who was forgotten has nothing either: the games are no longer theirs.
+    await service.people.forget(ALICE)
+    assert await service.people.export(ALICE, max_bytes=2**20) is None
+    bobs = await service.people.export(BOB, max_bytes=2**20)
+    assert bobs is not None and bobs.total == 1
