@@ -145,6 +145,10 @@ async def test_forgetting_asks_only_the_asker_and_takes_them_off_the_tables(
         assert differences(await stored(store), await rebuild(store)) == []
         again = await fake.slash(ann, table.games, "kamen me export")
         assert ephemeral_text(again) == "You have no games in Kamen: there is nothing to export."
+        # Where Bob's games name her, she is "a forgotten player", never a broken mention.
+        games = await fake.slash(bob, table.games, "oska history", user=bob)
+        listed_games = str(games.embeds[0]["description"])
+        assert "against a forgotten player" in listed_games and "<@-" not in listed_games
 
 
 @pytest.mark.asyncio
