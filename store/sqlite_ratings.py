@@ -95,7 +95,8 @@ class RatingTables:
         self, guild_id: int, game: str, *, provisional: bool, offset: int, limit: int
     ) -> list[Standing]:
         sql = (
-            f"SELECT {_STANDING} FROM ratings WHERE guild_id = ? AND game = ? AND {_LISTED}"
+            f"SELECT {_STANDING} FROM ratings INDEXED BY ratings_ranked"
+            f" WHERE guild_id = ? AND game = ? AND {_LISTED}"
             f" AND rd {'>' if provisional else '<='} ?"
             " ORDER BY rating DESC, user_id LIMIT ? OFFSET ?"
         )
@@ -104,7 +105,8 @@ class RatingTables:
 
     async def leaderboard_sizes(self, guild_id: int, game: str) -> tuple[int, int]:
         sql = (
-            "SELECT coalesce(sum(rd <= :rd), 0), coalesce(sum(rd > :rd), 0) FROM ratings"
+            "SELECT coalesce(sum(rd <= :rd), 0), coalesce(sum(rd > :rd), 0)"
+            " FROM ratings INDEXED BY ratings_by_rd"
             f" WHERE guild_id = :guild AND game = :game AND {_LISTED}"
         )
         rows = await self._read(sql, {"rd": PROVISIONAL_RD, "guild": guild_id, "game": game})
@@ -115,7 +117,8 @@ class RatingTables:
         if mine is None or mine.provisional or user_id <= 0:
             return None
         sql = (
-            "SELECT count(*) FROM ratings WHERE guild_id = ? AND game = ? AND rd <= ?"
+            "SELECT count(*) FROM ratings INDEXED BY ratings_ranked"
+            " WHERE guild_id = ? AND game = ? AND rd <= ?"
             f" AND {_LISTED} AND (rating > ? OR (rating = ? AND user_id < ?))"
         )
         params = (guild_id, game, PROVISIONAL_RD, mine.rating, mine.rating, user_id)
