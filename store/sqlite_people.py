@@ -17,16 +17,11 @@ exact, and negative ids are listed on no leaderboard or season table.
 from __future__ import annotations
 
 import secrets
-import sqlite3
-from collections.abc import Awaitable, Callable
-from typing import Any, TypeVar
 
 import aiosqlite
 
 from matches.records import StoredGame
-
-T = TypeVar("T")
-Work = Callable[[aiosqlite.Connection], Awaitable[T]]
+from store.sqlite_tables import StoreParts
 
 # Anonymous ids are drawn below this (53 bits, as game ids): JavaScript's numbers hold them.
 ANONYMOUS_LIMIT = 2**53
@@ -69,21 +64,8 @@ _FORGET = (
 )
 
 
-class PeopleTables:
+class PeopleTables(StoreParts):
     """A person's games, and forgetting them, on SQLite."""
-
-    # The store's own, defined in `SqliteStore`.
-    async def _read(
-        self, sql: str, params: dict[str, Any] | tuple[Any, ...] = ()
-    ) -> list[Any]:  # pragma: no cover - overridden
-        raise NotImplementedError
-
-    async def _write(self, work: Work[T]) -> T:  # pragma: no cover - overridden
-        raise NotImplementedError
-
-    @staticmethod
-    def _stored(row: sqlite3.Row) -> StoredGame:  # pragma: no cover - overridden
-        raise NotImplementedError
 
     async def games_of_user(self, user_id: int) -> list[StoredGame]:
         # Two halves, one index each, merged in order of creation.

@@ -10,9 +10,8 @@ rating changes and season lines, all committed together or not at all.
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
-from typing import Any, TypeVar
+from typing import Any
 
 import aiosqlite
 
@@ -20,9 +19,7 @@ from matches.glicko2 import PROVISIONAL_RD, Glicko
 from matches.ratings import RatedGame, RatingChange, RatingInputs, Season, SeasonScore, Standing
 from matches.records import StoredGame
 from matches.storage import Rater
-
-T = TypeVar("T")
-Work = Callable[[aiosqlite.Connection], Awaitable[T]]
+from store.sqlite_tables import StoreParts
 
 _STANDING = (
     "guild_id, game, user_id, rating, rd, volatility, games, wins, draws, losses,"
@@ -39,22 +36,8 @@ _SEASON = "id, guild_id, name, started_at, ends_at, ended_at, channel_id, announ
 _LISTED = "user_id > 0"
 
 
-class RatingTables:
+class RatingTables(StoreParts):
     """Ratings, rating changes, seasons and season tables on SQLite."""
-
-    # The store's own, defined in `SqliteStore`.
-    async def _read(
-        self, sql: str, params: dict[str, Any] | tuple[Any, ...] = ()
-    ) -> list[Any]:  # pragma: no cover - overridden
-        raise NotImplementedError
-
-    async def _write(self, work: Work[T]) -> T:  # pragma: no cover - overridden
-        raise NotImplementedError
-
-    async def _update_in(self, db: aiosqlite.Connection, game: StoredGame) -> StoredGame | None:
-        raise NotImplementedError  # pragma: no cover - overridden
-
-    # ---------------------------------------------------------- a rated end
 
     async def finish_rated(self, game: StoredGame, rate: Rater) -> RatedGame | None:
         players = game.players

@@ -17,8 +17,8 @@ from PIL import Image
 from matches.glicko2 import Glicko, Result, idle, rate
 from matches.ratings import Standing
 from store import open_store
-from tests.bot_support import Table, ephemeral_text, last_board, natural, process_table
-from tests.fake_discord import Message, User
+from tests.bot_support import ephemeral_text, play_rated, process_table
+from tests.fake_discord import User
 
 # (first player, second player, how it ends): "1-0" the second resigns, "0-1" the first
 # resigns, "draw" agreed after both moved.
@@ -29,40 +29,6 @@ SCHEDULE = [
     ("ann", "bob", "draw"), ("carol", "dan", "1-0"), ("ann", "dan", "1-0"),
     ("bob", "carol", "0-1"), ("dan", "bob", "1-0"), ("carol", "ann", "0-1"),
 ]  # fmt: skip
-
-
-async def play_one(table: Table, first: User, second: User, how: str) -> Message:
-    """`first` challenges `second`, each makes a move, then it ends as `how` says."""
-    fake = table.fake
-    offered = await fake.slash(first, table.games, "oska challenge", opponent=second, first="me")
-    assert offered.message is not None
-    await fake.click(second, offered.message, "Accept")
-    challenge = offered.message
-    await fake.wait_for(lambda: challenge.thread_id is not None, what="the thread")
-    thread = next(t for t in fake.threads(table.games) if t.id == challenge.thread_id)
-    await fake.wait_for(lambda: bool(fake.messages(thread)), what="the board")
-    played: list[str] = []
-    for mover in (first, second):
-        move = natural("oska", played)[0]
-        reply = await fake.slash(mover, thread, "oska move", move=move)
-        assert not reply.ephemeral, reply.text
-        played.append(move)
-    if how == "draw":
-        await fake.slash(first, thread, "oska draw")
-        await fake.slash(second, thread, "oska draw")
-    else:
-        loser = second if how == "1-0" else first
-        asked = await fake.slash(loser, thread, "oska resign")
-        assert asked.message is not None
-        await fake.click(loser, asked.message, "Yes, resign")
-    await fake.wait_for(
-        lambda: (
-            "Game over" in last_board(table, thread).content
-            and "→" in str(last_board(table, thread).embeds)
-        ),
-        what="the result with the ratings",
-    )
-    return last_board(table, thread)
 
 
 def expected(players: dict[str, User], ends: list[datetime]) -> dict[str, Standing]:
@@ -104,7 +70,7 @@ async def test_a_dozen_rated_games_then_the_leaderboard_and_the_profiles(tmp_pat
         players = {"ann": table.ann, "bob": table.bob, "carol": table.carol, "dan": dan}
         finals = []
         for one, two, how in SCHEDULE:
-            finals.append(await play_one(table, players[one], players[two], how))
+            finals.append(await play_rated(table, players[one], players[two], how))
         # The times the games ended, as stored: the rating maths take the time between games.
         store = await open_store(table.database_url)
         try:

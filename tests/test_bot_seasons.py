@@ -21,7 +21,7 @@ import pytest
 from PIL import Image
 
 from store import open_store
-from tests.bot_support import BotProcess, Table, ephemeral_text, last_board, natural, process_table
+from tests.bot_support import BotProcess, Table, ephemeral_text, play_rated, process_table
 from tests.bot_support import settle as settled
 from tests.fake_discord import Channel, Message, Role, User, perms
 
@@ -30,26 +30,7 @@ TROPHY = "🏆"
 
 async def play_one(table: Table, winner: User, loser: User, *, czech: bool = False) -> None:
     """`winner` challenges `loser`, each moves once, `loser` resigns: a rated game."""
-    fake = table.fake
-    accept = "Přijmout" if czech else "Accept"  # public, in the server's language
-    offered = await fake.slash(winner, table.games, "oska challenge", opponent=loser, first="me")
-    challenge = offered.message
-    assert challenge is not None
-    await fake.click(loser, challenge, accept)
-    await fake.wait_for(lambda: challenge.thread_id is not None, what="the thread")
-    thread = next(t for t in fake.threads(table.games) if t.id == challenge.thread_id)
-    await fake.wait_for(lambda: bool(fake.messages(thread)), what="the board")
-    played: list[str] = []
-    for mover in (winner, loser):
-        move = natural("oska", played)[0]
-        reply = await fake.slash(mover, thread, "oska move", move=move)
-        assert not reply.ephemeral, reply.text
-        played.append(move)
-    asked = await fake.slash(loser, thread, "oska resign")
-    assert asked.message is not None
-    await fake.click(loser, asked.message, "Yes, resign")  # private, in the player's
-    over = "Konec hry" if czech else "Game over"
-    await fake.wait_for(lambda: over in last_board(table, thread).content, what="the game's end")
+    await play_rated(table, winner, loser, "1-0", czech=czech)
 
 
 def announcements(table: Table, channel: Channel) -> list[Message]:

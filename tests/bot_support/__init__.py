@@ -271,6 +271,41 @@ def natural(game: str, moves: list[str]) -> list[str]:
     return sorted(legal, key=lambda move: -taken[move])
 
 
+async def play_rated(
+    table: Table, first: User, second: User, how: str = "1-0", *, czech: bool = False
+) -> Message:
+    """`first` challenges `second` to Oska (moving first), each moves once, and the game
+    ends as `how` says: "1-0" the second resigns, "0-1" the first does, "draw" agreed.
+    A rated game; its final board, once it shows the result. `czech`: the server speaks
+    Czech (its public buttons and the result are in Czech)."""
+    fake = table.fake
+    accept = "Přijmout" if czech else "Accept"  # public, in the server's language
+    offered = await fake.slash(first, table.games, "oska challenge", opponent=second, first="me")
+    challenge = offered.message
+    assert challenge is not None
+    await fake.click(second, challenge, accept)
+    await fake.wait_for(lambda: challenge.thread_id is not None, what="the thread")
+    thread = next(t for t in fake.threads(table.games) if t.id == challenge.thread_id)
+    await fake.wait_for(lambda: bool(fake.messages(thread)), what="the board")
+    played: list[str] = []
+    for mover in (first, second):
+        move = natural("oska", played)[0]
+        reply = await fake.slash(mover, thread, "oska move", move=move)
+        assert not reply.ephemeral, reply.text
+        played.append(move)
+    if how == "draw":
+        await fake.slash(first, thread, "oska draw")
+        await fake.slash(second, thread, "oska draw")
+    else:
+        loser = second if how == "1-0" else first
+        asked = await fake.slash(loser, thread, "oska resign")
+        assert asked.message is not None
+        await fake.click(loser, asked.message, "Yes, resign")  # private: the player's English
+    over = "Konec hry" if czech else "Game over"
+    await fake.wait_for(lambda: over in last_board(table, thread).content, what="the game's end")
+    return last_board(table, thread)
+
+
 def ephemeral_text(reply: Reply) -> str:
     assert reply.message is not None and reply.ephemeral, f"not ephemeral: {reply!r}"
     return reply.text
