@@ -10,12 +10,13 @@ Game ids are random and unguessable: never count on their order.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 from typing import Protocol
 
 from matches.ratings import RatedGame, RatingChange, RatingInputs, Season, SeasonScore, Standing
 from matches.records import GuildSettings, Status, StoredGame, UserSettings
+from matches.tournament_records import Entrant, StoredPairing, Tournament
 
 # What rates a finished game, inside the store's transaction (`matches.ratings.rate_game`).
 Rater = Callable[[StoredGame, RatingInputs], RatedGame]
@@ -272,4 +273,60 @@ class Store(Protocol):
         scores: list[SeasonScore],
     ) -> None:
         """Put rebuilt ratings in place of the stored ones (of one server, or all), at once."""
+        ...
+
+    # ------------------------------------------------------------ tournaments
+
+    async def create_tournament(self, tournament: Tournament) -> Tournament:
+        """Insert a tournament (id assigned, version 0)."""
+        ...
+
+    async def tournament(self, tournament_id: int) -> Tournament | None: ...
+
+    async def tournaments(self, guild_id: int) -> list[Tournament]:
+        """A server's tournaments, latest created first."""
+        ...
+
+    async def update_tournament(
+        self, tournament: Tournament, pairings: Sequence[StoredPairing] = ()
+    ) -> tuple[Tournament, list[StoredPairing]] | None:
+        """Write a tournament if it still has `tournament.version`, with new `pairings`.
+
+        One transaction: the row (its version grows by one) and the pairings
+        (ids assigned), or nothing at all; None if the tournament changed.
+        """
+        ...
+
+    async def join_tournament(self, tournament_id: int, user_id: int, at: datetime) -> None:
+        """Sign a player up (again, if they had left)."""
+        ...
+
+    async def leave_tournament(
+        self, tournament_id: int, user_id: int, at: datetime, reason: str | None
+    ) -> bool:
+        """Mark a player as gone, with why; False if they were not playing."""
+        ...
+
+    async def entrants(self, tournament_id: int) -> list[Entrant]:
+        """Everyone who signed up, in order of joining (those who left too)."""
+        ...
+
+    async def pairings(self, tournament_id: int) -> list[StoredPairing]:
+        """Every pairing, in the order made."""
+        ...
+
+    async def pairing_of_game(self, game_id: int) -> StoredPairing | None: ...
+
+    async def set_pairing_game(self, pairing_id: int, game_id: int) -> None:
+        """Record the game a pairing started (once)."""
+        ...
+
+    async def record_result(
+        self, pairing_id: int, score: float, at: datetime, *, forfeit: bool = False
+    ) -> StoredPairing | None:
+        """Write a pairing's result once; None if it already had one."""
+        ...
+
+    async def tournaments_due(self, now: datetime) -> list[Tournament]:
+        """Tournaments whose start time or (arena) end time has come."""
         ...

@@ -37,6 +37,7 @@ from matches.storage import ChannelBusy, StoreError
 from store.schema import migrations
 from store.sqlite_people import PeopleTables
 from store.sqlite_ratings import RatingTables
+from store.sqlite_tournaments import TournamentTables
 
 MIGRATIONS = "store.migrations.sqlite"
 SYNCHRONOUS = ("NORMAL", "FULL", "EXTRA")
@@ -80,7 +81,7 @@ _LAGGING = "(message_id IS NULL OR board_ply IS NOT ply OR board_status IS NOT s
 Work = Callable[[aiosqlite.Connection], Awaitable[T]]
 
 
-class SqliteStore(PeopleTables, RatingTables):
+class SqliteStore(PeopleTables, RatingTables, TournamentTables):
     """`Store` on one SQLite file: one write connection, `readers` read connections."""
 
     def __init__(
