@@ -24,6 +24,7 @@ from bot.answers import Answer
 from bot.community import CommunityActions
 from bot.options import MAX_RECORD_OPTION
 from bot.table import guarded
+from bot.tournaments import TournamentActions
 from games.base import GameSpec
 from matches import (
     BadInput,
@@ -57,7 +58,7 @@ def language_name(locale: str) -> str:
     return words.say("command.language.name", locale)
 
 
-class Actions(CommunityActions):
+class Actions(CommunityActions, TournamentActions):
     """The handlers behind the commands and components (the community's: bot/community.py)."""
 
     # ---------------------------------------------------------------- challenges

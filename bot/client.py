@@ -23,7 +23,7 @@ import yarl
 from discord import app_commands
 
 import words
-from bot import commands, community, components, people
+from bot import commands, community, components, people, tournaments
 from bot.actions import Actions
 from bot.boards import BoardKeeper
 from bot.seasons import SeasonDesk
@@ -80,6 +80,7 @@ class KamenMixin:
         self._beat_task: asyncio.Task[None] | None = None
         self._repair_task: asyncio.Task[None] | None = None
         self._season_task: asyncio.Task[None] | None = None
+        self._tournament_task: asyncio.Task[None] | None = None
 
     async def setup_hook(self) -> None:
         me = self.user  # type: ignore[attr-defined]
@@ -106,7 +107,9 @@ class KamenMixin:
         self.clocks_credited = True
         # Other modules' items are registered with the components, which answer their
         # orphaned clicks too (components.route_orphan).
-        components.register(*community.DYNAMIC_ITEMS, *people.DYNAMIC_ITEMS)
+        components.register(
+            *community.DYNAMIC_ITEMS, *people.DYNAMIC_ITEMS, *tournaments.DYNAMIC_ITEMS
+        )
         self.add_dynamic_items(*components.every_item())  # type: ignore[attr-defined]
         await self.tree.set_translator(CommandWords())  # the commands in Czech too
         commands.install(self.tree, self.actions)
@@ -143,6 +146,10 @@ class KamenMixin:
         # Seasons whose date came (while Kamen was away, too) end and are announced, once.
         self._season_task = asyncio.create_task(
             SeasonDesk.of(self.actions).run_forever(self.settings.sweep_interval)
+        )
+        # Tournaments due start, and what happened while Kamen was away is caught up.
+        self._tournament_task = asyncio.create_task(
+            self.actions.run_tournaments(self.settings.sweep_interval)
         )
         await self.actions.resume_bot_turns()
 
@@ -182,7 +189,10 @@ class KamenMixin:
             )
 
     async def close(self) -> None:
-        tasks = (self._sweeper_task, self._beat_task, self._repair_task, self._season_task)
+        tasks = (
+            self._sweeper_task, self._beat_task, self._repair_task, self._season_task,
+            self._tournament_task,
+        )  # fmt: skip
         for task in tasks:
             if task is not None:  # stopped before the store closes, not in the middle of a write
                 task.cancel()

@@ -40,6 +40,7 @@ from matches.positions import Positions
 from matches.records import FirstChoice, GuildSettings, Status, UserSettings
 from matches.seasons import Seasons
 from matches.storage import Store
+from matches.tournaments import Tournaments
 from matches.upkeep import Upkeep
 from matches.views import DrawResult, GameView, MoveResult, SweepEvent
 
@@ -78,6 +79,7 @@ class MatchService:
         self.upkeep = Upkeep(self.ledger)
         self.boards = Boards(self.ledger)
         self.community = Community(store)
+        self.tournaments = Tournaments(self.ledger)
         self.seasons = Seasons(self.ledger)
         self.people = People(self.ledger)
 

@@ -327,6 +327,10 @@ class Store(Protocol):
         """Write a pairing's result once; None if it already had one."""
         ...
 
+    async def running_tournaments(self) -> list[Tournament]:
+        """Every running tournament, of every server."""
+        ...
+
     async def tournaments_due(self, now: datetime) -> list[Tournament]:
         """Tournaments whose start time or (arena) end time has come."""
         ...

@@ -124,6 +124,10 @@ class TournamentTables(StoreParts):
         rows = await self._write(lambda db: _all(db, sql, params))
         return _pairing(rows[0]) if rows else None
 
+    async def running_tournaments(self) -> list[Tournament]:
+        sql = f"SELECT {_SELECT} FROM tournaments WHERE status = 'running' ORDER BY id"
+        return [_tournament(row) for row in await self._read(sql)]
+
     async def tournaments_due(self, now: datetime) -> list[Tournament]:
         sql = f"""
             SELECT {_SELECT} FROM tournaments WHERE status = 'signup' AND starts_at <= :now

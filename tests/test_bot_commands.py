@@ -32,7 +32,9 @@ async def test_the_commands_are_generated_from_the_registry_and_teach(tmp_path: 
     async with process_table(tmp_path) as table:
         fake = table.fake
         commands = {c["name"]: c for c in fake.commands()}
-        assert sorted(commands) == sorted([*GAMES, "games", "kamen", "leaderboard", "profile"])
+        assert sorted(commands) == sorted(
+            [*GAMES, "games", "kamen", "leaderboard", "profile", "tournament"]
+        )
         [session] = fake.sessions
         assert session.intents == 1  # GUILDS only: nothing privileged
         for name, spec in GAMES.items():

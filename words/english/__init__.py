@@ -23,6 +23,7 @@ from words.english import (
     people,
     seasons,
     service,
+    tournaments,
 )
 from words.grammar.plurals import Plural
 
@@ -30,6 +31,7 @@ PARTS: dict[str, Mapping[str, str | Plural]] = {
     "games": games.TEXTS, "oska": oska.TEXTS, "lasca": lasca.TEXTS, "oware": oware.TEXTS,
     "service": service.TEXTS, "bot": bot.TEXTS, "board": board.TEXTS, "commands": commands.TEXTS,
     "community": community.TEXTS, "seasons": seasons.TEXTS, "people": people.TEXTS,
+    "tournaments": tournaments.TEXTS,
 }  # fmt: skip
 
 TEXTS: dict[str, str | Plural] = {}

@@ -1,0 +1,652 @@
+"""Tournaments in Discord: `/tournament ...`, the sign-up message, the games, the standings.
+
+The service runs the tournaments (`matches.tournaments`); this reads the
+commands' options, checks what only Discord knows (Manage Server), and shows
+a tournament as it goes: a public sign-up message with Join and Leave buttons
+(their `custom_id` carries the tournament's id, so they work after a
+restart) and the players kept current; each round's pairings, each game in a
+thread of its own whose board pings both players; a standings message edited
+in place after every result; the final standings, with the winner named.
+
+Games start themselves: after the start, after each game's end (the
+game-finished event) and in the upkeep loop (`run_tournaments`, which also
+starts tournaments at their time and catches up after a restart). The work of
+one tournament is done one piece at a time (a lock per tournament), and a
+pairing's game is opened once: its stored game id is read again first.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import logging
+import re
+from concurrent.futures import Executor
+from datetime import UTC, datetime, timedelta
+from functools import partial
+from typing import Any, Literal
+
+import discord
+from discord import ui
+
+import words
+from bot import options, replies
+from bot.answers import Answer
+from bot.replies import NO_MENTIONS, Outgoing, markdown_safe, mention, mentions_of
+from bot.table import Table, guarded
+from matches import BadInput, MatchService
+from matches.events import Event, GameFinished
+from matches.standings import TIEBREAKS, Line
+from matches.tournament_records import Entrant, Format, Stage, StoredPairing, Tournament
+from matches.tournaments import MAX_NAME, Progress
+from render.tables import Column, TableImage, table_png
+from runtime.metrics import Metrics
+from runtime.opponent import Opponent
+from runtime.settings import Settings
+from words.games import title
+
+log = logging.getLogger(__name__)
+
+FORMATS = tuple(str(f) for f in Format)
+ARCHIVE_MINUTES: Literal[10080] = 10080  # a week, as a challenge's thread
+STANDINGS_FILE = "standings.png"
+TEXT_LINES = 20  # the standings' text lines; the image has them all
+ATTEMPTS = 5
+UPKEEP_EVERY = 1.0  # seconds at least between two passes of the tournaments' upkeep
+_DURATION = re.compile(r"^(\d{1,4})\s*(m|h|d)$")
+_UNITS = {"m": timedelta(minutes=1), "h": timedelta(hours=1), "d": timedelta(days=1)}
+_DATE_TIME = re.compile(r"^(\d{4})-(\d{1,2})-(\d{1,2})[ T](\d{1,2}):(\d{2})$")
+STARTS_EXAMPLES = ("2027-01-05 18:00", "30m", "2h", "3d")
+
+
+def starts_at(text: object, now: datetime) -> datetime | None:
+    """When a tournament starts by itself: `2027-01-05 18:00` (UTC), or `30m`, `2h`, `3d` from
+    now; None when left empty (a manager starts it)."""
+    if text is None:
+        return None
+    if not isinstance(text, str) or len(text) > 32:
+        raise BadInput("tournament.bad-starts", starts=str(text)[:32], examples=STARTS_EXAMPLES)
+    said = text.strip().lower()
+    if not said:
+        return None
+    moment: datetime | None = None
+    try:
+        if found := _DURATION.match(said):
+            moment = now + int(found.group(1)) * _UNITS[found.group(2)]
+        elif found := _DATE_TIME.match(said):
+            year, month, day, hour, minute = (int(part) for part in found.groups())
+            moment = datetime(year, month, day, hour, minute, tzinfo=UTC)
+    except (ValueError, OverflowError):
+        moment = None
+    if moment is None:
+        raise BadInput("tournament.bad-starts", starts=text, examples=STARTS_EXAMPLES)
+    return moment
+
+
+def when(moment: datetime, style: str = "f") -> str:
+    return f"<t:{int(moment.timestamp())}:{style}>"
+
+
+def points_text(points: float) -> str:
+    whole = int(points)
+    if points - whole >= 0.5:
+        return f"{whole}½" if whole else "½"
+    return str(whole)
+
+
+class TournamentActions(Table):
+    """The handlers of `/tournament`, its buttons, and the tournaments' running in Discord."""
+
+    def __init__(
+        self,
+        client: discord.Client,
+        service: MatchService,
+        settings: Settings,
+        opponent: Opponent,
+        *,
+        picture_pool: Executor | None = None,
+        metrics: Metrics | None = None,
+    ) -> None:
+        super().__init__(
+            client, service, settings, opponent, picture_pool=picture_pool, metrics=metrics
+        )
+        self._tournament_locks: dict[int, asyncio.Lock] = {}
+        self._rounds_told: set[tuple[int, int]] = set()
+        self._open_failed: set[int] = set()  # pairings whose thread Discord refused
+        self.service.events.subscribe(self._tournament_heard)
+
+    # ---------------------------------------------------------------- commands
+
+    @guarded
+    async def tournament_create(
+        self,
+        answer: Answer,
+        game: object,
+        format: object,
+        name: object,
+        rounds: object,
+        minutes: object,
+        time: object,
+        starts: object,
+    ) -> None:
+        guild_id = _manager(answer)
+        spec = options.game_name("game", game)
+        kind = options.choice("format", format, FORMATS)
+        named = options.text("name", name, low=1, high=MAX_NAME * 2)
+        chosen_time = options.choice("time", time, options.TIMES)
+        service = self.service.tournaments
+        tournament = await service.create(
+            guild_id=guild_id,
+            channel_id=_channel(answer),
+            by=answer.interaction.user.id,
+            game=spec.name,
+            format=kind or "",
+            name=named or "",
+            rounds=_number(rounds),
+            minutes=_number(minutes),
+            time=None if chosen_time in (None, "none") else chosen_time,
+            starts_at=starts_at(starts, self.service.clock()),
+        )
+        answer.public = True
+        out = signup_message(tournament, [], answer.server_locale)
+        message_id = await answer.send(out)
+        if message_id is not None:
+            await self._remember_message(tournament.id, message_id=message_id)
+
+    @guarded
+    async def tournament_start(self, answer: Answer, tournament: object) -> None:
+        guild_id = _manager(answer)
+        found = await self._chosen(guild_id, tournament)
+        progress = await self.service.tournaments.start(guild_id, found.id)
+        answer.public = True
+        text = words.say(
+            "tournament.started", answer.server_locale, name=_name(progress.tournament)
+        )
+        await answer.send(Outgoing(text, mentions=NO_MENTIONS))
+        self.spawn(self.tournament_moved(progress), f"the start of tournament #{found.id}")
+
+    @guarded
+    async def tournament_standings(self, answer: Answer, tournament: object) -> None:
+        found = await self._chosen(_guild(answer), tournament)
+        await answer.say(await self._standings_message(found, answer.locale))
+
+    @guarded
+    async def tournament_list(self, answer: Answer) -> None:
+        found = await self.service.tournaments.store.tournaments(_guild(answer))
+        locale = answer.locale
+        lines = [
+            words.say(
+                "tournament.list.line", locale, id=t.id, name=_name(t),
+                game=title(t.game, locale), format=_format(t, locale),
+                stage=words.say(f"tournament.stage.{t.stage}", locale),
+            )
+            for t in found[:20]
+        ]  # fmt: skip
+        text = "\n".join(lines) or words.say("tournament.list.none", locale)
+        await answer.say(Outgoing(replies.clip(text), mentions=NO_MENTIONS))
+
+    @guarded
+    async def tournament_show(self, answer: Answer, tournament: object) -> None:
+        found = await self._chosen(_guild(answer), tournament)
+        entrants = await self.service.tournaments.entrants(found.id)
+        out = signup_message(found, entrants, answer.locale)
+        await answer.say(Outgoing(out.content, out.embed, mentions=NO_MENTIONS))
+
+    @guarded
+    async def tournament_cancel(self, answer: Answer, tournament: object, reason: object) -> None:
+        guild_id = _manager(answer)
+        found = await self._chosen(guild_id, tournament)
+        why = options.text("reason", reason, low=1, high=200) or ""
+        cancelled = await self.service.tournaments.cancel(guild_id, found.id, why)
+        answer.public = True
+        text = words.say(
+            "tournament.cancelled", answer.server_locale, name=_name(cancelled),
+            reason=markdown_safe(why, 200),
+        )  # fmt: skip
+        await answer.send(Outgoing(text, mentions=NO_MENTIONS))
+        self.spawn(self._refresh_signup(cancelled.id), f"the sign-up of tournament #{found.id}")
+
+    @guarded
+    async def tournament_remove(
+        self, answer: Answer, tournament: object, user: object, reason: object
+    ) -> None:
+        guild_id = _manager(answer)
+        who = options.user("user", user)
+        if who is None:
+            raise BadInput("tournament.no-user")
+        found = await self._chosen(guild_id, tournament)
+        why = options.text("reason", reason, low=1, high=200) or "removed"
+        progress = await self.service.tournaments.leave(guild_id, found.id, who.id, reason=why)
+        answer.public = True
+        text = words.say(
+            "tournament.removed", answer.server_locale, name=_name(found),
+            player=mention(who.id), reason=markdown_safe(why, 200),
+        )  # fmt: skip
+        await answer.send(Outgoing(text, mentions=NO_MENTIONS))
+        self.spawn(self._after_leaving(progress), f"a removal from tournament #{found.id}")
+
+    @guarded
+    async def tournament_leave(self, answer: Answer, tournament: object) -> None:
+        guild_id = _guild(answer)
+        found = await self._chosen(guild_id, tournament)
+        user = answer.interaction.user.id
+        progress = await self.service.tournaments.leave(guild_id, found.id, user)
+        await answer.say(words.say("tournament.left", answer.locale, name=_name(found)))
+        self.spawn(self._after_leaving(progress), f"a withdrawal from tournament #{found.id}")
+
+    async def _after_leaving(self, progress: Progress) -> None:
+        await self._refresh_signup(progress.tournament.id)
+        if progress.tournament.stage is not Stage.SIGNUP:
+            await self.tournament_moved(progress)
+
+    # ---------------------------------------------------------------- the sign-up buttons
+
+    @guarded
+    async def tournament_button(self, answer: Answer, what: str, tournament_id: int) -> None:
+        """Join or Leave on the sign-up message: the message shows the players as they are."""
+        guild_id = _guild(answer)
+        service = self.service.tournaments
+        user = answer.interaction.user.id
+        if what == "join":
+            await service.join(guild_id, tournament_id, user)
+        else:
+            found = await service.find(guild_id, tournament_id)
+            if found.stage is not Stage.SIGNUP:
+                raise BadInput("tournament.closed", name=found.name)
+            await service.leave(guild_id, tournament_id, user)
+        found = await service.find(guild_id, tournament_id)
+        entrants = await service.entrants(tournament_id)
+        await answer.update(signup_message(found, entrants, answer.server_locale))
+
+    async def _refresh_signup(self, tournament_id: int) -> None:
+        """Edit the sign-up message to the tournament as it is (players, stage, buttons)."""
+        found = await self.service.tournaments.find(None, tournament_id)
+        if found.message_id is None:
+            return
+        entrants = await self.service.tournaments.entrants(found.id)
+        locale = self.languages.server(found.guild_id)
+        channel = self.client.get_partial_messageable(found.channel_id, guild_id=found.guild_id)
+        out = signup_message(found, entrants, locale)
+        try:
+            await channel.get_partial_message(found.message_id).edit(**out.edit_kwargs())
+        except discord.NotFound:
+            log.info("tournament #%s: its sign-up message is gone", found.id)
+
+    # ---------------------------------------------------------------- running
+
+    def _tournament_heard(self, event: Event) -> None:
+        if isinstance(event, GameFinished):
+            self.spawn(self.tournament_game_ended(event.game_id), f"game #{event.game_id}'s end")
+
+    async def tournament_game_ended(self, game_id: int) -> None:
+        progress = await self.service.tournaments.game_ended(game_id)
+        if progress is not None:
+            await self.tournament_moved(progress)
+
+    async def run_tournaments(self, interval: float) -> None:
+        """Start the tournaments due, and catch up with what happened while Kamen was away."""
+        while True:
+            try:
+                for progress in await self.service.tournaments.catch_up():
+                    await self.tournament_moved(progress)
+            except Exception:
+                log.exception("the tournaments' pass failed; trying again in %s s", interval)
+            await asyncio.sleep(max(interval, UPKEEP_EVERY))
+
+    async def tournament_moved(self, progress: Progress) -> None:
+        """Show what a change did: the round's games opened, the standings, the end."""
+        tid = progress.tournament.id
+        async with self._tournament_locks.setdefault(tid, asyncio.Lock()):
+            tournament = await self.service.tournaments.find(None, tid)
+            if progress.tournament.stage is Stage.CANCELLED:
+                await self._refresh_signup(tid)
+                return
+            stored = {p.id: p for p in await self.service.tournaments.store.pairings(tid)}
+            waiting = [stored.get(p.id, p) for p in progress.new]
+            to_open = [p for p in waiting if not p.done and p.game_id is None]
+            if to_open:
+                first = progress.new[0]
+                key = (tid, first.id if tournament.format is Format.ARENA else first.round)
+                if key not in self._rounds_told:
+                    self._rounds_told.add(key)
+                    await self._tell_round(tournament, progress.new)
+            for pairing in to_open:
+                if pairing.id in self._open_failed:
+                    continue
+                try:
+                    await self._open_game(tournament, pairing)
+                except discord.HTTPException as error:
+                    # Not tried again by every upkeep pass (a message each time): a restart does.
+                    self._open_failed.add(pairing.id)
+                    log.warning("tournament #%s: pairing %s's game not opened: %s", tid,
+                                pairing.id, error)  # fmt: skip
+            if (progress.new and tournament.round <= 1) or progress.finished:
+                await self._refresh_signup(tid)
+            await self._show_standings(tournament)
+            if progress.finished:
+                await self._tell_end(tournament)
+
+    async def _tell_round(self, tournament: Tournament, made: tuple[StoredPairing, ...]) -> None:
+        number = made[0].round
+        locale = self.languages.server(tournament.guild_id)
+        lines = [_pairing_line(p, locale) for p in made]
+        if tournament.format is Format.ARENA:
+            head = words.say("tournament.round.arena", locale, name=_name(tournament))
+        else:
+            head = words.say(
+                "tournament.round", locale, name=_name(tournament), round=number,
+                rounds=_rounds_of(tournament, made),
+            )  # fmt: skip
+        channel = self.client.get_partial_messageable(
+            tournament.channel_id, guild_id=tournament.guild_id
+        )
+        text = replies.clip("\n".join([head, *lines]))
+        await channel.send(text, allowed_mentions=NO_MENTIONS)
+
+    async def _open_game(self, tournament: Tournament, pairing: StoredPairing) -> None:
+        """A pairing's game: a message in the tournament's channel, a thread on it, the board."""
+        assert pairing.second_id is not None
+        locale = self.languages.server(tournament.guild_id)
+        first, second = pairing.first_id, pairing.second_id
+        channel = self.client.get_partial_messageable(
+            tournament.channel_id, guild_id=tournament.guild_id
+        )
+        said = words.say(
+            "tournament.game.starter", locale, name=_name(tournament), round=pairing.round,
+            first=mention(first), second=mention(second),
+        )  # fmt: skip
+        starter = await channel.send(said, allowed_mentions=NO_MENTIONS)
+        names = (await self.display_name(first), await self.display_name(second))
+        thread_name = replies.clip(
+            words.say("tournament.game.thread", locale, name=tournament.name,
+                      first=names[0], second=names[1]),
+            100,
+        )  # fmt: skip
+        thread = await starter.create_thread(
+            name=thread_name, auto_archive_duration=ARCHIVE_MINUTES
+        )
+        view = await self.service.tournaments.start_game(pairing.id, tournament.id, thread.id)
+        out = self.board(view)
+        ping = words.say(
+            "tournament.game.ping", locale, first=mention(first), second=mention(second),
+            name=_name(tournament), round=pairing.round,
+        )  # fmt: skip
+        out = dataclasses.replace(
+            out, content=f"{ping}\n{out.content}", mentions=mentions_of(first, second)
+        )
+        await self.send_board(view, out)
+
+    # ---------------------------------------------------------------- standings
+
+    async def _show_standings(self, tournament: Tournament) -> None:
+        """Edit the standings message in place (posted the first time)."""
+        locale = self.languages.server(tournament.guild_id)
+        out = await self._standings_message(tournament, locale)
+        out = dataclasses.replace(out, mentions=NO_MENTIONS)
+        channel = self.client.get_partial_messageable(
+            tournament.channel_id, guild_id=tournament.guild_id
+        )
+        if tournament.standings_id is not None:
+            try:
+                await channel.get_partial_message(tournament.standings_id).edit(**out.edit_kwargs())
+                return
+            except discord.NotFound:
+                log.info("tournament #%s: its standings message is gone", tournament.id)
+        message = await channel.send(**out.send_kwargs())
+        await self._remember_message(tournament.id, standings_id=message.id)
+
+    async def _standings_message(self, tournament: Tournament, locale: str) -> Outgoing:
+        lines = await self.service.tournaments.standings(tournament.id)
+        names = {line.player: await self.display_name(line.player) for line in lines}
+        embed = discord.Embed(
+            title=words.say("tournament.standings.title", locale, name=tournament.name),
+            description=standings_text(tournament, lines, locale),
+            colour=replies.COLOUR,
+        )
+        embed.set_footer(text=_progress_text(tournament, locale))
+        image = standings_image(tournament, lines, names, locale)
+        loop = asyncio.get_running_loop()
+        png = await loop.run_in_executor(self.picture_pool, partial(table_png, image))
+        embed.set_image(url=f"attachment://{STANDINGS_FILE}")
+        return Outgoing("", embed, png, STANDINGS_FILE, None, NO_MENTIONS)
+
+    async def _tell_end(self, tournament: Tournament) -> None:
+        locale = self.languages.server(tournament.guild_id)
+        lines = await self.service.tournaments.standings(tournament.id)
+        out = await self._standings_message(tournament, locale)
+        winners = [line.player for line in lines if line.rank == 1]
+        text = words.say(
+            "tournament.finished", locale, name=_name(tournament),
+            winner=", ".join(mention(w) for w in winners), count=len(winners),
+        )  # fmt: skip
+        channel = self.client.get_partial_messageable(
+            tournament.channel_id, guild_id=tournament.guild_id
+        )
+        await channel.send(
+            **dataclasses.replace(out, content=text, mentions=mentions_of(*winners)).send_kwargs()
+        )
+
+    # ---------------------------------------------------------------- helpers
+
+    async def _chosen(self, guild_id: int, chosen: object) -> Tournament:
+        """The tournament named by `tournament:`, else the server's latest."""
+        number = options.game_id("tournament", chosen)
+        if number is not None:
+            return await self.service.tournaments.find(guild_id, number)
+        found = await self.service.tournaments.store.tournaments(guild_id)
+        if not found:
+            raise BadInput("tournament.none")
+        return found[0]
+
+    async def _remember_message(
+        self, tournament_id: int, *, message_id: int | None = None, standings_id: int | None = None
+    ) -> None:
+        """Store the sign-up or standings message's id (re-read and written again if it raced)."""
+        store = self.service.tournaments.store
+        for _ in range(ATTEMPTS):
+            found = await self.service.tournaments.find(None, tournament_id)
+            changed = dataclasses.replace(
+                found,
+                message_id=message_id if message_id is not None else found.message_id,
+                standings_id=standings_id if standings_id is not None else found.standings_id,
+            )
+            if await store.update_tournament(changed) is not None:
+                return
+        log.warning("tournament #%s: could not record a message of it", tournament_id)
+
+
+# ------------------------------------------------------------------ the sign-up buttons
+
+
+class TournamentButton(
+    ui.DynamicItem[ui.Button[Any]], template=r"kamen:t(?P<what>j|l):(?P<tid>[0-9]{1,19})"
+):
+    """Join (`kamen:tj:<id>`) or Leave (`kamen:tl:<id>`) a tournament's sign-up."""
+
+    def __init__(self, what: str, tournament_id: int, label: str = "·") -> None:
+        self.what, self.tournament_id = what, tournament_id
+        style = discord.ButtonStyle.success if what == "j" else discord.ButtonStyle.secondary
+        super().__init__(
+            ui.Button(label=label, style=style, custom_id=f"kamen:t{what}:{tournament_id}")
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: ui.Item[Any], match: re.Match[str]
+    ) -> TournamentButton:
+        return cls(match["what"], int(match["tid"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        handlers = interaction.client.actions  # type: ignore[attr-defined]
+        what = "join" if self.what == "j" else "leave"
+        await handlers.tournament_button(interaction, what, self.tournament_id)
+
+
+DYNAMIC_ITEMS = (TournamentButton,)
+
+
+# ------------------------------------------------------------------ wording
+
+
+def signup_message(tournament: Tournament, entrants: list[Entrant], locale: str) -> Outgoing:
+    """The sign-up message: what the tournament is, who plays, and Join/Leave while open."""
+    playing = [e.user_id for e in entrants if e.playing]
+    embed = discord.Embed(
+        title=words.say("tournament.signup.title", locale, name=tournament.name, id=tournament.id),
+        colour=replies.COLOUR,
+        description=words.say(f"tournament.signup.{tournament.stage}", locale),
+    )
+    embed.add_field(
+        name=words.say("tournament.field.game", locale), value=title(tournament.game, locale)
+    )
+    embed.add_field(
+        name=words.say("tournament.field.format", locale), value=_format(tournament, locale)
+    )
+    embed.add_field(
+        name=words.say("tournament.field.time", locale),
+        value=replies.time_text(tournament.move_seconds, locale),
+    )
+    start = tournament.started_at or tournament.starts_at
+    embed.add_field(
+        name=words.say("tournament.field.start", locale),
+        value=when(start) if start else words.say("tournament.start.manager", locale),
+    )
+    players = " ".join(mention(user) for user in playing) or words.say(
+        "tournament.signup.nobody", locale
+    )
+    embed.add_field(
+        name=words.say("tournament.field.players", locale, count=len(playing)),
+        value=replies.clip(players, 1024),
+        inline=False,
+    )
+    embed.set_footer(text=words.say("tournament.signup.footer", locale, id=tournament.id))
+    view: ui.View | None = None
+    if tournament.stage is Stage.SIGNUP:
+        view = ui.View(timeout=None)
+        view.add_item(TournamentButton("j", tournament.id, words.say("tournament.join", locale)))
+        view.add_item(TournamentButton("l", tournament.id, words.say("tournament.leave", locale)))
+        view.stop()
+    return Outgoing("", embed, None, STANDINGS_FILE, view, NO_MENTIONS)
+
+
+def _format(tournament: Tournament, locale: str) -> str:
+    said = words.say(f"tournament.format.{tournament.format}", locale)
+    if tournament.format is Format.SWISS and tournament.rounds:
+        return words.say("tournament.format.rounds", locale, format=said, count=tournament.rounds)
+    if tournament.format is Format.ARENA and tournament.minutes:
+        return words.say("tournament.format.minutes", locale, format=said, count=tournament.minutes)
+    return said
+
+
+def _name(tournament: Tournament) -> str:
+    return markdown_safe(tournament.name, MAX_NAME * 2)
+
+
+def _rounds_of(tournament: Tournament, made: tuple[StoredPairing, ...]) -> int:
+    if tournament.format is Format.SWISS:
+        return tournament.rounds or 1
+    players = {u for p in made for u in (p.first_id, p.second_id) if u is not None}
+    seats = len(players) + len(players) % 2
+    return (seats - 1) * (2 if tournament.format is Format.DOUBLE_ROUND_ROBIN else 1)
+
+
+def _pairing_line(pairing: StoredPairing, locale: str) -> str:
+    if pairing.second_id is None:
+        return words.say("tournament.pairing.bye", locale, player=mention(pairing.first_id))
+    code = "tournament.pairing.forfeit" if pairing.forfeit else "tournament.pairing"
+    return words.say(
+        code, locale, first=mention(pairing.first_id), second=mention(pairing.second_id)
+    )
+
+
+def _progress_text(tournament: Tournament, locale: str) -> str:
+    if tournament.stage is Stage.RUNNING and tournament.format is not Format.ARENA:
+        return words.say("tournament.standings.round", locale, round=tournament.round)
+    return words.say(f"tournament.stage.{tournament.stage}", locale)
+
+
+def _tiebreak(value: float | None) -> str:
+    if value is None:
+        return "\u2013"
+    return points_text(value) if value * 2 == int(value * 2) else f"{value:.1f}"
+
+
+def standings_text(tournament: Tournament, lines: tuple[Line, ...], locale: str) -> str:
+    if not lines:
+        return words.say("tournament.signup.nobody", locale)
+    names = [words.say(f"tournament.tiebreak.{t}", locale) for t in TIEBREAKS[tournament.format]]
+    said = [words.say("tournament.standings.legend", locale, tiebreaks=" · ".join(names))]
+    for line in lines[:TEXT_LINES]:
+        said.append(
+            words.say(
+                "tournament.standings.line", locale, rank=line.rank, player=mention(line.player),
+                points=points_text(line.points), games=line.games,
+                tiebreaks=" · ".join(_tiebreak(v) for v in line.tiebreaks),
+            )
+        )  # fmt: skip
+    return replies.clip("\n".join(said), 4000)
+
+
+def standings_image(
+    tournament: Tournament, lines: tuple[Line, ...], names: dict[int, str], locale: str
+) -> TableImage:
+    """The standings as a picture: rank, player, points, games, then the format's tie-breaks."""
+    columns = (
+        Column(words.say("community.column.rank", locale), "right"),
+        Column(words.say("community.column.player", locale)),
+        Column(words.say("community.column.points", locale), "right"),
+        Column(words.say("community.column.games", locale), "right"),
+        *(
+            Column(words.say(f"tournament.tiebreak.{t}", locale), "right")
+            for t in TIEBREAKS[tournament.format]
+        ),
+    )
+    rows = tuple(
+        (
+            str(line.rank),
+            names.get(line.player, str(line.player)),
+            points_text(line.points),
+            str(line.games),
+            *(_tiebreak(v) for v in line.tiebreaks),
+        )
+        for line in lines
+    )
+    return TableImage(
+        title=words.say("tournament.standings.title", locale, name=tournament.name),
+        subtitle=_progress_text(tournament, locale),
+        columns=columns,
+        rows=rows,
+        highlight=frozenset({0}) if tournament.stage is Stage.FINISHED and rows else frozenset(),
+    )
+
+
+def _guild(answer: Answer) -> int:
+    if answer.interaction.guild_id is None:
+        raise BadInput("bot.refuse.direct-message")
+    return answer.interaction.guild_id
+
+
+def _channel(answer: Answer) -> int:
+    """The tournament's channel: here (a thread's parent, when run in a thread)."""
+    here = answer.interaction.channel
+    if isinstance(here, discord.Thread) and here.parent_id is not None:
+        return here.parent_id
+    if answer.interaction.channel_id is None:
+        raise BadInput("bot.refuse.no-channel")
+    return answer.interaction.channel_id
+
+
+def _manager(answer: Answer) -> int:
+    guild_id = _guild(answer)
+    # Whatever Discord's command permissions say (a server may open them to everyone).
+    if not answer.interaction.permissions.manage_guild:
+        raise BadInput("tournament.refuse.manage-server")
+    return guild_id
+
+
+def _number(value: object) -> int | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise BadInput("tournament.bad-number", given=options.given(value))
+    return value

@@ -1,0 +1,408 @@
+"""Tournaments: created, joined, started, paired and scored by Kamen itself.
+
+A tournament takes sign-ups, then runs rounds (round robin by Berger
+tables, Swiss by score) or, in an arena, pairs players again as soon as
+their game ends, until its window closes. Its games are ordinary rated games
+(`start_game` opens one per pairing, in the channel the bot made for it);
+each game's end (`game_ended`, told by the game-finished event, and again by
+`catch_up` after a restart) writes the pairing's result once, and the round
+that completes moves the tournament on, once: the next round's pairings are
+written with the tournament's version-checked row. Withdrawing forfeits a
+player's pairings not yet played; standings come from `matches.standings`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from games.registry import GAMES
+from matches import pairings as pairing
+from matches import transitions
+from matches.errors import BadInput
+from matches.glicko2 import Glicko
+from matches.inputs import game_spec, move_seconds, snowflake, variant_of
+from matches.ledger import Ledger, Where
+from matches.ratings import FIRST_SCORE
+from matches.records import Status, StoredGame
+from matches.standings import Line, Played, compute
+from matches.tournament_records import Entrant, Format, Stage, StoredPairing, Tournament
+from matches.views import GameView
+
+MAX_NAME = 60
+MIN_PLAYERS = {Format.SWISS: 3}  # every other format: 2
+MAX_ROUNDS = 30
+ARENA_MINUTES = (5, 24 * 60)  # an arena's window, shortest and longest
+# No new arena game in the window's last minutes: one started then could not end in it.
+ARENA_CLOSING = timedelta(minutes=2)
+ATTEMPTS = 5  # writes of a tournament that lost a race are tried again, this often
+
+
+@dataclass(frozen=True, slots=True)
+class Progress:
+    """What a change did: the tournament now, and the pairings it made (games to start)."""
+
+    tournament: Tournament
+    new: tuple[StoredPairing, ...] = ()
+    finished: bool = False
+
+
+class Tournaments:
+    """The tournaments of every server, on the ledger's store."""
+
+    def __init__(self, ledger: Ledger) -> None:
+        self.ledger = ledger
+        self.store = ledger.store
+
+    # ---------------------------------------------------------------- sign-up
+
+    async def create(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        by: int,
+        game: str,
+        format: str,
+        name: str,
+        rounds: int | None = None,
+        minutes: int | None = None,
+        time: str | timedelta | None = None,
+        starts_at: datetime | None = None,
+        variant: Iterable[str] | str = (),
+    ) -> Tournament:
+        spec = game_spec(game)
+        try:
+            kind = Format(format)
+        except ValueError:
+            raise BadInput("tournament.bad-format", given=format,
+                           allowed=[str(f) for f in Format]) from None  # fmt: skip
+        name = " ".join(name.split())
+        if not 1 <= len(name) <= MAX_NAME:
+            raise BadInput("tournament.bad-name", low=1, high=MAX_NAME)
+        if kind is Format.SWISS and (rounds is None or not 1 <= rounds <= MAX_ROUNDS):
+            raise BadInput("tournament.bad-rounds", low=1, high=MAX_ROUNDS)
+        if kind is Format.ARENA and (
+            minutes is None or not ARENA_MINUTES[0] <= minutes <= ARENA_MINUTES[1]
+        ):
+            raise BadInput("tournament.bad-minutes", low=ARENA_MINUTES[0], high=ARENA_MINUTES[1])
+        now = self.ledger.clock()
+        if starts_at is not None and starts_at <= now:
+            raise BadInput("tournament.starts-past")
+        return await self.store.create_tournament(
+            Tournament(
+                snowflake(guild_id, "server"), snowflake(channel_id, "channel"), name,
+                spec.name, kind, snowflake(by, "user"), now,
+                variant=str(variant_of(spec, variant)),
+                rounds=rounds if kind is Format.SWISS else None,
+                move_seconds=move_seconds(time),
+                minutes=minutes if kind is Format.ARENA else None,
+                starts_at=starts_at,
+            )
+        )  # fmt: skip
+
+    async def find(self, guild_id: int | None, tournament_id: int) -> Tournament:
+        found = await self.store.tournament(snowflake(tournament_id, "tournament"))
+        if found is None or (guild_id is not None and found.guild_id != guild_id):
+            raise BadInput("tournament.unknown", id=tournament_id)
+        return found
+
+    async def join(self, guild_id: int, tournament_id: int, user_id: int) -> list[Entrant]:
+        tournament = await self.find(guild_id, tournament_id)
+        if tournament.stage is not Stage.SIGNUP:
+            raise BadInput("tournament.closed", name=tournament.name)
+        await self.store.join_tournament(tournament.id, snowflake(user_id, "user"),
+                                         self.ledger.clock())  # fmt: skip
+        return await self.store.entrants(tournament.id)
+
+    async def leave(
+        self, guild_id: int, tournament_id: int, user_id: int, *, reason: str | None = None
+    ) -> Progress:
+        """A player leaves (before the start) or withdraws (their games not played are lost)."""
+        tournament = await self.find(guild_id, tournament_id)
+        if tournament.stage in (Stage.FINISHED, Stage.CANCELLED):
+            raise BadInput("tournament.over", name=tournament.name)
+        if not await self.store.leave_tournament(tournament.id, user_id, self.ledger.clock(),
+                                                 reason or "withdrew"):  # fmt: skip
+            raise BadInput("tournament.not-playing", name=tournament.name)
+        if tournament.stage is Stage.SIGNUP:
+            return Progress(tournament)
+        await self._forfeit_unplayed(tournament, user_id)
+        return await self.advance(tournament.id)
+
+    async def entrants(self, tournament_id: int) -> list[Entrant]:
+        return await self.store.entrants(tournament_id)
+
+    # ---------------------------------------------------------------- running
+
+    async def start(self, guild_id: int | None, tournament_id: int) -> Progress:
+        """Close the sign-up and make the first pairings (exactly once, whoever asks)."""
+        for _ in range(ATTEMPTS):
+            tournament = await self.find(guild_id, tournament_id)
+            if tournament.stage is not Stage.SIGNUP:
+                raise BadInput("tournament.already-started", name=tournament.name)
+            playing = [e.user_id for e in await self.store.entrants(tournament.id) if e.playing]
+            least = MIN_PLAYERS.get(tournament.format, 2)
+            if len(playing) < least:
+                raise BadInput("tournament.too-few", least=least, count=len(playing))
+            now = self.ledger.clock()
+            started = dataclasses.replace(
+                tournament, stage=Stage.RUNNING, started_at=now,
+                round=0 if tournament.format is Format.ARENA else 1,
+                ends_at=now + timedelta(minutes=tournament.minutes)
+                if tournament.minutes is not None else None,
+            )  # fmt: skip
+            made = await self._pairings(started, [], playing, now)
+            written = await self.store.update_tournament(started, made)
+            if written is not None:
+                return Progress(written[0], tuple(written[1]))
+        raise BadInput("tournament.busy")
+
+    async def start_game(self, pairing_id: int, tournament_id: int, channel_id: int) -> GameView:
+        """Open the game of a pairing in `channel_id` (once: again, it is the same game)."""
+        tournament = await self.find(None, tournament_id)
+        found = {p.id: p for p in await self.store.pairings(tournament.id)}[pairing_id]
+        if found.game_id is not None:
+            return self.ledger.view_of(await self.ledger.find(Where(game_id=found.game_id)))
+        assert found.second_id is not None, "a bye has no game"
+        spec = GAMES[tournament.game]
+        state, _ = transitions.settle(spec.start(variant_of(spec, tournament.variant)))
+        now = self.ledger.clock()
+        row = StoredGame(
+            guild_id=tournament.guild_id, channel_id=snowflake(channel_id, "channel"),
+            game=spec.name, status=Status.CHALLENGE, challenger_id=found.first_id,
+            created_at=now, updated_at=now, variant=tournament.variant,
+            opponent_id=found.second_id, moves=state.moves,
+            move_seconds=tournament.move_seconds,
+        )  # fmt: skip
+        begun = transitions.begin(row, (found.first_id, found.second_id), state, now)
+        loaded = await self.ledger.create(begun, spec, state)
+        await self.store.set_pairing_game(found.id, loaded.row.id)
+        return self.ledger.view(loaded)
+
+    async def game_ended(self, game_id: int) -> Progress | None:
+        """A game ended: if it is a tournament's, its result is written (once) and the
+        tournament moves on. None for any other game."""
+        found = await self.store.pairing_of_game(game_id)
+        if found is None:
+            return None
+        row = await self.store.get_game(game_id)
+        if row is None or row.status is not Status.FINISHED:
+            return None
+        if not found.done:
+            score = FIRST_SCORE.get(row.result or "", 0.5)  # abandoned: shared, as no one lost
+            await self.store.record_result(found.id, score, row.updated_at)
+        return await self.advance(found.tournament_id)
+
+    async def advance(self, tournament_id: int) -> Progress:
+        """Move a running tournament on as far as its results allow: the next round,
+        new arena pairings, or its end. Safe to call at any time, from anywhere."""
+        for _ in range(ATTEMPTS):
+            tournament = await self.find(None, tournament_id)
+            if tournament.stage is not Stage.RUNNING:
+                return Progress(tournament)
+            now = self.ledger.clock()
+            made = await self.store.pairings(tournament.id)
+            playing = [e.user_id for e in await self.store.entrants(tournament.id) if e.playing]
+            busy = [p for p in made if not p.done]
+            moved: Tournament | None = None
+            new: list[StoredPairing] = []
+            if tournament.format is Format.ARENA:
+                open_window = tournament.ends_at is not None and now < tournament.ends_at
+                if not open_window and not busy:
+                    moved = dataclasses.replace(tournament, stage=Stage.FINISHED, finished_at=now)
+                elif open_window and tournament.ends_at - now > ARENA_CLOSING:  # type: ignore[operator]
+                    new = await self._pairings(tournament, made, playing, now)
+                    if new:
+                        moved = tournament
+            elif not busy:
+                if tournament.round >= self._last_round(tournament, len(playing), made):
+                    moved = dataclasses.replace(tournament, stage=Stage.FINISHED, finished_at=now)
+                else:
+                    moved = dataclasses.replace(tournament, round=tournament.round + 1)
+                    new = await self._pairings(moved, made, playing, now)
+            if moved is None:
+                return Progress(tournament)
+            written = await self.store.update_tournament(moved, new)
+            if written is not None:
+                done = written[0].stage is Stage.FINISHED
+                return Progress(written[0], tuple(written[1]), done)
+        return Progress(await self.find(None, tournament_id))
+
+    async def catch_up(self, now: datetime | None = None) -> list[Progress]:
+        """What the upkeep pass does, and a restart needs: tournaments due to start or end,
+        results of games that ended unseen, and pairings whose game was never opened
+        (returned as `new`, for the bot to open them)."""
+        now = now or self.ledger.clock()
+        done: list[Progress] = []
+        for tournament in await self.store.tournaments_due(now):
+            if tournament.stage is Stage.SIGNUP:
+                try:
+                    done.append(await self.start(None, tournament.id))
+                except BadInput:
+                    cancelled = dataclasses.replace(
+                        tournament, stage=Stage.CANCELLED, finished_at=now, reason="too-few"
+                    )
+                    written = await self.store.update_tournament(cancelled)
+                    if written is not None:
+                        done.append(Progress(written[0], (), True))
+            else:
+                done.append(await self.advance(tournament.id))
+        for tournament in await self.store.running_tournaments():
+            waiting: list[StoredPairing] = []
+            for found in await self.store.pairings(tournament.id):
+                if found.done:
+                    continue
+                if found.game_id is None:
+                    waiting.append(found)  # its game was never opened: open it now
+                    continue
+                ended = await self.game_ended(found.game_id)  # a result missed while down
+                if ended is not None:  # the standings to show, perhaps a round or the end
+                    done.append(ended)
+            if waiting:
+                done.append(Progress(tournament, tuple(waiting)))
+        return done
+
+    async def cancel(self, guild_id: int, tournament_id: int, reason: str) -> Tournament:
+        tournament = await self.find(guild_id, tournament_id)
+        if tournament.stage in (Stage.FINISHED, Stage.CANCELLED):
+            raise BadInput("tournament.over", name=tournament.name)
+        now = self.ledger.clock()
+        written = await self.store.update_tournament(
+            dataclasses.replace(tournament, stage=Stage.CANCELLED, finished_at=now, reason=reason)
+        )
+        if written is None:
+            raise BadInput("tournament.busy")
+        return written[0]
+
+    async def standings(self, tournament_id: int) -> tuple[Line, ...]:
+        tournament = await self.find(None, tournament_id)
+        made = await self.store.pairings(tournament.id)
+        entrants = [e.user_id for e in await self.store.entrants(tournament.id)]
+        ratings = await self._ratings(tournament, entrants)
+        ended = sorted((p for p in made if p.done), key=lambda p: (p.ended_at or p.ended_at, p.id))
+        games = [Played(p.first_id, p.second_id, p.score, p.round, p.forfeit) for p in ended]
+        return compute(tournament.format, games, entrants, ratings)
+
+    # ---------------------------------------------------------------- pairing
+
+    def _last_round(
+        self, tournament: Tournament, players: int, made: Sequence[StoredPairing]
+    ) -> int:
+        """The number of the tournament's last round (round robin: the seats of the table)."""
+        if tournament.format is Format.SWISS:
+            return tournament.rounds or 1
+        everyone = {p.first_id for p in made} | {p.second_id for p in made if p.second_id}
+        seats = len(everyone) + len(everyone) % 2
+        cycle = seats - 1
+        return cycle * 2 if tournament.format is Format.DOUBLE_ROUND_ROBIN else cycle
+
+    async def _pairings(
+        self,
+        tournament: Tournament,
+        made: Sequence[StoredPairing],
+        playing: Sequence[int],
+        now: datetime,
+    ) -> list[StoredPairing]:
+        """The pairings of `tournament.round` (an arena: of its free players now)."""
+        kind, number = tournament.format, tournament.round
+        if kind in (Format.ROUND_ROBIN, Format.DOUBLE_ROUND_ROBIN):
+            # The table is the one drawn at the start: the players then, in joining order.
+            seated = {u for p in made for u in (p.first_id, p.second_id) if u is not None}
+            entrants = await self.store.entrants(tournament.id)
+            seeded = [e.user_id for e in entrants if e.user_id in seated] if made else [*playing]
+            schedule = pairing.round_robin(seeded, double=kind is Format.DOUBLE_ROUND_ROBIN)
+            boards = schedule[number - 1]
+        elif kind is Format.SWISS:
+            players = await self._swiss_players(tournament, made, playing)
+            try:
+                boards = pairing.swiss_round(players, number)
+            except pairing.PairingImpossibleError:
+                return []
+        else:
+            boards = pairing.arena_pairs(self._arena_players(made, playing))
+        return [self._pairing(tournament, board, playing, now) for board in boards]
+
+    def _pairing(
+        self, tournament: Tournament, board: pairing.Pairing, playing: Sequence[int], now: datetime
+    ) -> StoredPairing:
+        number = tournament.round
+        if board.second is None:  # a bye: a point, at once
+            return StoredPairing(tournament.id, number, board.first, None, score=1.0, ended_at=now)
+        gone = [p for p in (board.first, board.second) if p not in playing]
+        if gone:  # a withdrawn player's game is lost by forfeit, unplayed
+            score = 0.5 if len(gone) == 2 else (0.0 if gone[0] == board.first else 1.0)
+            return StoredPairing(tournament.id, number, board.first, board.second, score=score,
+                                 forfeit=True, ended_at=now)  # fmt: skip
+        return StoredPairing(tournament.id, number, board.first, board.second)
+
+    async def _forfeit_unplayed(self, tournament: Tournament, user_id: int) -> None:
+        now = self.ledger.clock()
+        for found in await self.store.pairings(tournament.id):
+            if (
+                found.done
+                or found.game_id is not None
+                or user_id not in (found.first_id, found.second_id)
+            ):
+                continue
+            score = 0.0 if found.first_id == user_id else 1.0
+            await self.store.record_result(found.id, score, now, forfeit=True)
+
+    async def _ratings(self, tournament: Tournament, players: Iterable[int]) -> dict[int, Glicko]:
+        found: dict[int, Glicko] = {}
+        for user in players:
+            standing = await self.store.standing(tournament.guild_id, tournament.game, user)
+            found[user] = standing.glicko if standing is not None else Glicko()
+        return found
+
+    async def _swiss_players(
+        self, tournament: Tournament, made: Sequence[StoredPairing], playing: Sequence[int]
+    ) -> list[pairing.SwissPlayer]:
+        ratings = await self._ratings(tournament, playing)
+        players = []
+        for user in playing:
+            score, bye = 0.0, False
+            opponents: list[int] = []
+            colours: list[str] = []
+            for p in made:
+                if p.second_id is None and p.first_id == user:
+                    score, bye = score + 1.0, True
+                elif user in (p.first_id, p.second_id) and p.score is not None:
+                    first = p.first_id == user
+                    score += p.score if first else 1.0 - p.score
+                    other = p.second_id if first else p.first_id
+                    if other is not None:
+                        opponents.append(other)
+                    colours.append("first" if first else "second")
+            players.append(
+                pairing.SwissPlayer(user, score, ratings[user].rating, tuple(opponents),
+                                    tuple(colours), bye)  # type: ignore[arg-type]
+            )  # fmt: skip
+        return players
+
+    def _arena_players(
+        self, made: Sequence[StoredPairing], playing: Sequence[int]
+    ) -> list[pairing.ArenaPlayer]:
+        busy = {u for p in made if not p.done for u in (p.first_id, p.second_id)}
+        lines = {
+            line.player: line for line in compute(
+                Format.ARENA,
+                [Played(p.first_id, p.second_id, p.score, 0, p.forfeit) for p in made if p.done],
+                playing,
+            )
+        }  # fmt: skip
+        free = []
+        for user in playing:
+            if user in busy:
+                continue
+            mine = [p for p in made if user in (p.first_id, p.second_id)]
+            last = mine[-1] if mine else None
+            opponent = None
+            if last is not None:
+                opponent = last.second_id if last.first_id == user else last.first_id
+            colours = tuple("first" if p.first_id == user else "second" for p in mine)
+            points = int(lines[user].points) if user in lines else 0
+            free.append(pairing.ArenaPlayer(user, points, opponent, colours))  # type: ignore[arg-type]
+        return free

@@ -1,0 +1,205 @@
+"""Tournaments through the service: whole round robins, Swiss and arenas, played to the end."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections import Counter
+from collections.abc import AsyncIterator
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+
+from matches import FirstLegalMove, ManualClock, MatchService
+from matches.errors import BadInput
+from matches.storage import Store
+from matches.tournament_records import Stage, StoredPairing
+from matches.tournaments import Progress
+from store import open_store
+
+GUILD, CHANNEL, OWNER = 1, 10, 99
+
+Env = tuple[MatchService, ManualClock, Store]
+
+
+@pytest.fixture
+async def env(tmp_path: Path) -> AsyncIterator[Env]:
+    store = await open_store(f"sqlite:///{tmp_path / 'k.db'}")
+    clock = ManualClock()
+    service = MatchService(
+        store, bot_user_id=999, picker=FirstLegalMove(), clock=clock, rng=random.Random(1)
+    )
+    yield service, clock, store
+    await store.close()
+
+
+async def signed_up(service: MatchService, players: list[int], **options: object) -> int:
+    made = await service.tournaments.create(
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        by=OWNER,
+        game="oska",
+        name="Cup",
+        **options,  # type: ignore[arg-type]
+    )
+    for user in players:
+        await service.tournaments.join(GUILD, made.id, user)
+    return made.id
+
+
+async def play(service: MatchService, pairing: StoredPairing, chooser: random.Random) -> None:
+    """Open the pairing's game, each side moves once, then it ends by chance."""
+    channels = 1000 + pairing.id
+    view = await service.tournaments.start_game(pairing.id, pairing.tournament_id, channels)
+    for _ in range(2):
+        mover = view.to_move_id
+        assert mover is not None
+        view = (await service.move(mover, view.state.legal_moves()[0], game_id=view.id)).view
+    how = chooser.random()
+    assert pairing.second_id is not None
+    if how < 0.25:
+        await service.offer_draw(pairing.first_id, game_id=view.id)
+        await service.accept_draw(pairing.second_id, game_id=view.id)
+    else:
+        loser = pairing.first_id if how < 0.6 else pairing.second_id
+        await service.resign(loser, game_id=view.id)
+
+
+async def run_to_the_end(service: MatchService, progress: Progress, seed: int) -> Progress:
+    chooser = random.Random(seed)
+    waiting = [p for p in progress.new if not p.done]
+    while waiting:
+        pairing = waiting.pop(0)
+        await play(service, pairing, chooser)
+        game = next(
+            p
+            for p in await service.tournaments.store.pairings(pairing.tournament_id)
+            if p.id == pairing.id
+        )
+        assert game.game_id is not None
+        progress = await service.tournaments.game_ended(game.game_id) or progress
+        waiting += [p for p in progress.new if not p.done]
+    return progress
+
+
+async def test_a_four_player_round_robin_plays_every_pair_once(env: Env) -> None:
+    service, _, store = env
+    tid = await signed_up(service, [1, 2, 3, 4], format="round-robin")
+    started = await service.tournaments.start(GUILD, tid)
+    assert started.tournament.stage is Stage.RUNNING and len(started.new) == 2
+    end = await run_to_the_end(service, started, 4)
+    assert end.finished and end.tournament.stage is Stage.FINISHED
+    made = await store.pairings(tid)
+    pairs = Counter(frozenset((p.first_id, p.second_id)) for p in made)
+    assert len(pairs) == 6 and set(pairs.values()) == {1}
+    assert sorted(Counter(p.round for p in made).values()) == [2, 2, 2]
+    lines = await service.tournaments.standings(tid)
+    assert sum(line.points for line in lines) == 6 and all(line.games == 3 for line in lines)
+    # The games were rated games like any other.
+    for p in made:
+        assert p.game_id is not None and len(await store.changes_of_game(p.game_id)) == 2
+
+
+async def test_a_five_player_swiss_of_three_rounds_gives_byes_and_no_repeats(env: Env) -> None:
+    service, _, store = env
+    tid = await signed_up(service, [1, 2, 3, 4, 5], format="swiss", rounds=3)
+    started = await service.tournaments.start(GUILD, tid)
+    assert len(started.new) == 3 and sum(p.second_id is None for p in started.new) == 1
+    end = await run_to_the_end(service, started, 5)
+    assert end.tournament.stage is Stage.FINISHED
+    made = await store.pairings(tid)
+    games = [frozenset((p.first_id, p.second_id)) for p in made if p.second_id is not None]
+    assert len(games) == len(set(games)) == 6
+    byes = Counter(p.first_id for p in made if p.second_id is None)
+    assert sum(byes.values()) == 3 and max(byes.values()) == 1
+    lines = await service.tournaments.standings(tid)
+    assert sum(line.points for line in lines) == 6 + 3
+
+
+async def test_two_results_at_once_make_exactly_one_next_round(env: Env) -> None:
+    service, _, store = env
+    tid = await signed_up(service, [1, 2, 3, 4], format="round-robin")
+    started = await service.tournaments.start(GUILD, tid)
+    chooser = random.Random(1)
+    for pairing in started.new:
+        await play(service, pairing, chooser)
+    ids = [p.game_id for p in await store.pairings(tid)]
+    assert all(ids)
+    await asyncio.gather(*(service.tournaments.game_ended(g) for g in ids if g))
+    made = await store.pairings(tid)
+    assert Counter(p.round for p in made) == {1: 2, 2: 2}
+    tournament = await store.tournament(tid)
+    assert tournament is not None and tournament.round == 2
+
+
+async def test_a_withdrawn_players_games_are_lost_by_forfeit(env: Env) -> None:
+    service, _, store = env
+    tid = await signed_up(service, [1, 2, 3, 4], format="round-robin")
+    started = await service.tournaments.start(GUILD, tid)
+    await service.tournaments.leave(GUILD, tid, 4)
+    unplayed = [p for p in started.new if 4 in (p.first_id, p.second_id)]
+    [lost] = [p for p in await store.pairings(tid) if p.id == unplayed[0].id]
+    assert lost.forfeit and lost.score == (0.0 if lost.first_id == 4 else 1.0)
+    end = await run_to_the_end(service, started, 7)
+    assert end.tournament.stage is Stage.FINISHED
+    [four] = [line for line in await service.tournaments.standings(tid) if line.player == 4]
+    assert four.points == 0 and four.losses == 3
+
+
+async def test_an_arena_pairs_again_until_its_window_closes(env: Env) -> None:
+    service, clock, store = env
+    tid = await signed_up(service, [1, 2, 3, 4], format="arena", minutes=10)
+    started = await service.tournaments.start(GUILD, tid)
+    assert len(started.new) == 2
+    chooser = random.Random(3)
+    progress = started
+    for _ in range(3):  # three waves of games, a minute each
+        for pairing in [p for p in progress.new if not p.done]:
+            await play(service, pairing, chooser)
+            clock.advance(timedelta(seconds=30))
+            found = next(p for p in await store.pairings(tid) if p.id == pairing.id)
+            assert found.game_id is not None
+            progress = await service.tournaments.game_ended(found.game_id) or progress
+    waves = len(await store.pairings(tid))
+    assert waves >= 6
+    clock.advance(timedelta(minutes=10))
+    for pairing in [p for p in await store.pairings(tid) if not p.done]:
+        await play(service, pairing, chooser)
+        found = next(p for p in await store.pairings(tid) if p.id == pairing.id)
+        assert found.game_id is not None
+        await service.tournaments.game_ended(found.game_id)
+    [done] = [t for t in await service.tournaments.catch_up()] or [
+        await service.tournaments.advance(tid)
+    ]
+    assert done.tournament.stage is Stage.FINISHED
+    assert all(p.done for p in await store.pairings(tid))
+
+
+async def test_refusals(env: Env) -> None:
+    service, _, _ = env
+    with pytest.raises(BadInput):
+        await service.tournaments.create(guild_id=GUILD, channel_id=CHANNEL, by=OWNER,
+                                         game="oska", format="knockout", name="Cup")  # fmt: skip
+    with pytest.raises(BadInput):
+        await service.tournaments.create(guild_id=GUILD, channel_id=CHANNEL, by=OWNER,
+                                         game="oska", format="swiss", name="Cup")  # fmt: skip
+    tid = await signed_up(service, [1, 2], format="swiss", rounds=2)
+    with pytest.raises(BadInput):  # Swiss needs three
+        await service.tournaments.start(GUILD, tid)
+    with pytest.raises(BadInput):  # another server's tournament is nobody's here
+        await service.tournaments.join(GUILD + 1, tid, 3)
+
+
+async def test_catching_up_finds_results_missed_and_games_never_opened(env: Env) -> None:
+    service, _, store = env
+    tid = await signed_up(service, [1, 2, 3, 4], format="round-robin")
+    started = await service.tournaments.start(GUILD, tid)
+    first, second = started.new
+    # The first game is played, but its end is not heard (the process died before).
+    await play(service, first, random.Random(2))
+    # The second game was never opened (the bot died before making its thread).
+    found = await service.tournaments.catch_up()
+    [result] = [p for p in await store.pairings(tid) if p.id == first.id]
+    assert result.done  # the missed result, written
+    assert [p.id for progress in found for p in progress.new] == [second.id]
