@@ -419,7 +419,8 @@ async def end_season(table: Table, answer: Answer, desk: SeasonDesk) -> None:
     channel = f"<#{season.channel_id}>" if season.channel_id else ""
     name = markdown_safe(season.name, MAX_SEASON_NAME * 2)
     await answer.say(words.say("season.ended", answer.locale, name=name, channel=channel))
-    table.spawn(desk.announce(season), f"the end of season #{season.id}")
+    if await table.service.seasons.claim(season):  # else another process announces it
+        table.spawn(desk.announce(season), f"the end of season #{season.id}")
 
 
 @guarded

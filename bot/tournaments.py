@@ -159,8 +159,9 @@ class TournamentActions(Table):
         found = await self._chosen(guild_id, tournament)
         progress = await self.service.tournaments.start(guild_id, found.id)
         answer.public = True
+        arena = ".arena" if progress.tournament.format is Format.ARENA else ""
         text = words.say(
-            "tournament.started", answer.server_locale, name=_name(progress.tournament)
+            f"tournament.started{arena}", answer.server_locale, name=_name(progress.tournament)
         )
         await answer.send(Outgoing(text, mentions=NO_MENTIONS))
         self.spawn(self.tournament_moved(progress), f"the start of tournament #{found.id}")
@@ -351,9 +352,11 @@ class TournamentActions(Table):
         channel = self.client.get_partial_messageable(
             tournament.channel_id, guild_id=tournament.guild_id
         )
+        # An arena has no rounds: its games are not numbered by one.
+        arena = ".arena" if tournament.format is Format.ARENA else ""
         said = words.say(
-            "tournament.game.starter", locale, name=_name(tournament), round=pairing.round,
-            first=mention(first), second=mention(second),
+            f"tournament.game.starter{arena}", locale, name=_name(tournament),
+            round=pairing.round, first=mention(first), second=mention(second),
         )  # fmt: skip
         starter = await channel.send(said, allowed_mentions=NO_MENTIONS)
         names = (await self.display_name(first), await self.display_name(second))
@@ -368,8 +371,8 @@ class TournamentActions(Table):
         view = await self.service.tournaments.start_game(pairing.id, tournament.id, thread.id)
         out = self.board(view)
         ping = words.say(
-            "tournament.game.ping", locale, first=mention(first), second=mention(second),
-            name=_name(tournament), round=pairing.round,
+            f"tournament.game.ping{arena}", locale, first=mention(first),
+            second=mention(second), name=_name(tournament), round=pairing.round,
         )  # fmt: skip
         out = dataclasses.replace(
             out, content=f"{ping}\n{out.content}", mentions=mentions_of(first, second)

@@ -259,18 +259,20 @@ def _blocks(groups: Sequence[tuple[int, int]]) -> list[list[int]]:
 # --- arena -----------------------------------------------------------------------------
 
 
-def arena_pairs(free: Sequence[ArenaPlayer]) -> list[Pairing]:
+def arena_pairs(free: Sequence[ArenaPlayer], *, players: int | None = None) -> list[Pairing]:
     """Pair the free players now, highest scores first, each with the nearest score.
 
-    No one meets the player they just met unless the two are all that is free. An odd
+    No one meets the player they just met: they wait for another to be free, unless
+    the two are the arena's only players (`players`, by default those free). An odd
     one out waits: the lowest placed who can. Pairings carry ARENA_ROUND.
     """
     _check_unique([player.id for player in free])
     order = sorted(free, key=lambda player: (-player.score, player.id))
+    everyone = len(order) if players is None else players
 
     def cost(i: int, j: int) -> Cost | None:
         a, b = order[i], order[j]
-        if len(order) > 2 and (a.last_opponent == b.id or b.last_opponent == a.id):
+        if everyone > 2 and (a.last_opponent == b.id or b.last_opponent == a.id):
             return None
         return ((a.score - b.score) ** 2, (j - i) ** 2)  # the score gap, then 1 v 2, 3 v 4
 

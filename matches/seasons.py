@@ -29,6 +29,7 @@ from matches.records import GuildSettings
 MAX_SEASON_NAME = 50
 LONGEST = timedelta(days=731)  # a season may be set to end at most two years ahead
 LISTED = 25  # the seasons `list` gives, latest first
+ANNOUNCING = timedelta(minutes=5)  # how long a claim on announcing a season's end holds
 
 _DATE = re.compile(r"^(\d{4})-(\d{1,2})-(\d{1,2})$")
 _DATE_TIME = re.compile(r"^(\d{4})-(\d{1,2})-(\d{1,2})[ T](\d{1,2}):(\d{2})$")
@@ -169,10 +170,11 @@ class Seasons:
     ) -> list[Season]:
         """The seasons to announce now, oldest first.
 
-        A running season whose end date has passed is ended here, at that date,
-        and comes back only to the caller that ended it; a season ended but not
-        yet announced (its announcer stopped in between) comes back to every
-        caller, until `announced`. `serves` picks the servers of this caller.
+        A running season whose end date has passed is ended here, at that date;
+        every season to announce comes back to the one caller that claims it
+        (`claim`), and again, once the claim has lapsed, while it is not
+        `announced` (its announcer stopped in between). `serves` picks the
+        servers of this caller.
         """
         store = self.ledger.store
         now = now or self.ledger.clock()
@@ -186,8 +188,17 @@ class Seasons:
                 if ended is None:  # another process ended it: that one announces it
                     continue
                 season = ended
-            found.append(season)
+            # One process announces it: the one that claims it (again, after a while,
+            # if that one stopped before it was done).
+            if await self.claim(season, now):
+                found.append(season)
         return found
+
+    async def claim(self, season: Season, now: datetime | None = None) -> bool:
+        """Take the announcement of an ended season: True for the one caller that may post
+        it (for `ANNOUNCING`; after that, if it was never recorded, it is free again)."""
+        now = now or self.ledger.clock()
+        return await self.ledger.store.claim_announcement(season.id, now, now + ANNOUNCING)
 
     async def announced(self, season: Season) -> None:
         """Record that the season's end has been announced (it is handed out no more)."""

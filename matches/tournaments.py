@@ -322,7 +322,7 @@ class Tournaments:
             except pairing.PairingImpossibleError:
                 return []
         else:
-            boards = pairing.arena_pairs(self._arena_players(made, playing))
+            boards = pairing.arena_pairs(self._arena_players(made, playing), players=len(playing))
         return [self._pairing(tournament, board, playing, now) for board in boards]
 
     def _pairing(

@@ -152,6 +152,14 @@ class RatingTables(StoreParts):
         rows = await self._execute_rows(sql, (at.timestamp(), season_id))
         return _season(rows[0]) if rows else None
 
+    async def claim_announcement(self, season_id: int, now: datetime, until: datetime) -> bool:
+        sql = (
+            "UPDATE seasons SET announcing_until = ? WHERE id = ? AND announced = 0"
+            " AND (announcing_until IS NULL OR announcing_until <= ?) RETURNING id"
+        )
+        params = (until.timestamp(), season_id, now.timestamp())
+        return bool(await self._execute_rows(sql, params))
+
     async def set_announced(self, season_id: int) -> None:
         await self._execute_rows("UPDATE seasons SET announced = 1 WHERE id = ?", (season_id,))
 

@@ -468,8 +468,9 @@ def test_an_arena_pairs_the_nearest_scores_from_the_top_and_the_lowest_waits() -
 def test_an_arena_never_pairs_again_the_two_who_just_met_while_another_is_free() -> None:
     pool = [ArenaPlayer(1, 10, 2, ()), ArenaPlayer(2, 9, 1, ()), ArenaPlayer(3, 0, None, ())]
     assert [(p.first, p.second) for p in arena_pairs(pool)] == [(1, 3)]  # 2 waits
-    # Alone in the pool, they play again rather than wait forever.
-    assert len(arena_pairs(pool[:2])) == 1
+    # The arena's only two players play again rather than wait forever.
+    assert len(arena_pairs(pool[:2])) == 1  # the arena's only two players: again
+    assert arena_pairs(pool[:2], players=4) == []  # two of four: they wait for the others
     assert arena_pairs(pool[:1]) == []
 
 

@@ -164,7 +164,10 @@ async def test_a_season_ends_at_its_date_once_and_is_handed_out_until_announced(
     [ended] = await service.seasons.due()
     assert ended.id == season.id and ended.ended_at == season.ends_at
     assert await store.running_season(GUILD) is None
-    # Not announced yet (a crash before the post): the next pass hands it out again.
+    # Claimed by the pass that ended it: no other pass takes it meanwhile...
+    assert await service.seasons.due() == []
+    # ...but once the claim has lapsed unannounced (a crash before the post), it does.
+    clock.advance(timedelta(minutes=6))
     [again] = await service.seasons.due()
     assert again.ended_at == season.ends_at
     await service.seasons.announced(again)

@@ -69,6 +69,7 @@ TEXTS: dict[str, str | Plural] = {
     "tournament.stage.cancelled": "cancelled",
     # ------------------------------------------------------------ running
     "tournament.started": "🏁 **{name}** has begun! The games of the first round follow.",
+    "tournament.started.arena": "🏁 **{name}** has begun! The first games follow.",
     "tournament.cancelled": "**{name}** is cancelled: {reason}",
     "tournament.removed": "{player} is out of **{name}**: {reason}",
     "tournament.left": "You have left **{name}**.",
@@ -78,8 +79,10 @@ TEXTS: dict[str, str | Plural] = {
     "tournament.pairing.forfeit": "• {first} – {second} (not played: a player withdrew)",
     "tournament.pairing.bye": "• {player}: a bye (one point)",
     "tournament.game.starter": "**{name}** · round {round}: {first} – {second}",
+    "tournament.game.starter.arena": "**{name}** · arena: {first} – {second}",
     "tournament.game.thread": "{name}: {first} – {second}",
     "tournament.game.ping": "{first} {second}: your game of **{name}**, round {round}.",
+    "tournament.game.ping.arena": "{first} {second}: your game of **{name}**.",
     "tournament.list.line": "`#{id}` **{name}** · {game} · {format} · {stage}",
     "tournament.list.none": "No tournaments on this server yet.",
     # ------------------------------------------------------------ standings
