@@ -159,10 +159,9 @@ class TournamentActions(Table):
         found = await self._chosen(guild_id, tournament)
         progress = await self.service.tournaments.start(guild_id, found.id)
         answer.public = True
-        arena = ".arena" if progress.tournament.format is Format.ARENA else ""
-        text = words.say(
-            f"tournament.started{arena}", answer.server_locale, name=_name(progress.tournament)
-        )
+        arena = progress.tournament.format is Format.ARENA
+        code = "tournament.started.arena" if arena else "tournament.started"
+        text = words.say(code, answer.server_locale, name=_name(progress.tournament))
         await answer.send(Outgoing(text, mentions=NO_MENTIONS))
         self.spawn(self.tournament_moved(progress), f"the start of tournament #{found.id}")
 
@@ -353,9 +352,10 @@ class TournamentActions(Table):
             tournament.channel_id, guild_id=tournament.guild_id
         )
         # An arena has no rounds: its games are not numbered by one.
-        arena = ".arena" if tournament.format is Format.ARENA else ""
+        arena = tournament.format is Format.ARENA
         said = words.say(
-            f"tournament.game.starter{arena}", locale, name=_name(tournament),
+            "tournament.game.starter.arena" if arena else "tournament.game.starter",
+            locale, name=_name(tournament),
             round=pairing.round, first=mention(first), second=mention(second),
         )  # fmt: skip
         starter = await channel.send(said, allowed_mentions=NO_MENTIONS)
@@ -371,7 +371,8 @@ class TournamentActions(Table):
         view = await self.service.tournaments.start_game(pairing.id, tournament.id, thread.id)
         out = self.board(view)
         ping = words.say(
-            f"tournament.game.ping{arena}", locale, first=mention(first),
+            "tournament.game.ping.arena" if arena else "tournament.game.ping",
+            locale, first=mention(first),
             second=mention(second), name=_name(tournament), round=pairing.round,
         )  # fmt: skip
         out = dataclasses.replace(
