@@ -18,7 +18,14 @@ from pathlib import Path
 import pytest
 
 from store import open_store
-from tests.bot_support import Table, last_board, mentions, natural, process_table, settle
+from tests.bot_support import (
+    Table,
+    both_move_once,
+    last_board,
+    mentions,
+    process_table,
+    settle,
+)
 from tests.fake_discord import Channel, Message, User
 from tests.test_bot_tournaments import create, signup_players, starter_of, wait_threads
 
@@ -54,12 +61,7 @@ async def finish(
     """Both players of the thread's game move once; then `loser` resigns (None: a draw)."""
     fake = table.fake
     first, second = (players[user_id] for user_id in pair_of(table, thread))
-    played: list[str] = []
-    for mover in (first, second):
-        move = natural("oska", played)[0]
-        reply = await fake.slash(mover, thread, "oska move", move=move)
-        assert not reply.ephemeral, reply.text
-        played.append(move)
+    await both_move_once(table, thread, first, second)
     if loser is None:
         await fake.slash(first, thread, "oska draw")
         await fake.slash(second, thread, "oska draw")

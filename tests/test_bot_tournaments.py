@@ -19,10 +19,10 @@ from PIL import Image
 
 from tests.bot_support import (
     Table,
+    both_move_once,
     ephemeral_text,
     last_board,
     mentions,
-    natural,
     process_table,
     settle,
 )
@@ -77,12 +77,7 @@ async def play_game(table: Table, players: dict[int, User], thread: Channel) -> 
     fake = table.fake
     first_id, second_id = mentions(starter_of(table, thread).content)[:2]
     first, second = players[first_id], players[second_id]
-    played: list[str] = []
-    for mover in (first, second):
-        move = natural("oska", played)[0]
-        reply = await fake.slash(mover, thread, "oska move", move=move)
-        assert not reply.ephemeral, reply.text
-        played.append(move)
+    await both_move_once(table, thread, first, second)
     asked = await fake.slash(second, thread, "oska resign")
     assert asked.message is not None
     await fake.click(second, asked.message, "Yes, resign")

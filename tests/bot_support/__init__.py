@@ -271,6 +271,16 @@ def natural(game: str, moves: list[str]) -> list[str]:
     return sorted(legal, key=lambda move: -taken[move])
 
 
+async def both_move_once(table: Table, thread: Channel, first: User, second: User) -> None:
+    """In a new Oska game in `thread`, `first` then `second` plays its first legal move."""
+    played: list[str] = []
+    for mover in (first, second):
+        move = natural("oska", played)[0]
+        reply = await table.fake.slash(mover, thread, "oska move", move=move)
+        assert not reply.ephemeral, reply.text
+        played.append(move)
+
+
 async def play_rated(
     table: Table, first: User, second: User, how: str = "1-0", *, czech: bool = False
 ) -> Message:
@@ -287,12 +297,7 @@ async def play_rated(
     await fake.wait_for(lambda: challenge.thread_id is not None, what="the thread")
     thread = next(t for t in fake.threads(table.games) if t.id == challenge.thread_id)
     await fake.wait_for(lambda: bool(fake.messages(thread)), what="the board")
-    played: list[str] = []
-    for mover in (first, second):
-        move = natural("oska", played)[0]
-        reply = await fake.slash(mover, thread, "oska move", move=move)
-        assert not reply.ephemeral, reply.text
-        played.append(move)
+    await both_move_once(table, thread, first, second)
     if how == "draw":
         await fake.slash(first, thread, "oska draw")
         await fake.slash(second, thread, "oska draw")
