@@ -162,6 +162,8 @@ class KamenMixin:
 
     async def _gone(self, channel_id: int, parent_id: int | None) -> None:
         try:
+            # A tournament's game goes on in a new thread; any other game there is abandoned.
+            await self.actions.tournament_thread_gone(channel_id)
             await self.upkeep.channel_gone(channel_id, parent_id)
         except Exception:
             self.metrics.error("channel-gone")

@@ -588,9 +588,25 @@ def tournament_group(actions: Actions) -> app_commands.Group:
     ) -> None:
         await actions.tournament_leave(interaction, tournament)
 
+    async def organisers(
+        interaction: discord.Interaction,
+        role: discord.Role | None = None,
+        clear: bool | None = None,
+    ) -> None:
+        await actions.tournament_organisers(interaction, role, clear)
+
+    app_commands.describe(
+        role=_t("command.about.tournament.role"), clear=_t("command.about.tournament.clear")
+    )(organisers)
+    app_commands.rename(
+        role=_name("command.option.tournament.role"),
+        clear=_name("command.option.tournament.clear"),
+    )(organisers)
+
     subcommands = (
         ("create", create), ("start", start), ("standings", standings), ("list", listing),
         ("show", show), ("cancel", cancel), ("remove", remove), ("leave", leave),
+        ("organisers", organisers),
     )  # fmt: skip
     for key, callback in subcommands:
         params = inspect.signature(callback).parameters

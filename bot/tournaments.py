@@ -19,9 +19,10 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import functools
 import logging
 import re
-from concurrent.futures import Executor
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from functools import partial
 from typing import Any, Literal
@@ -34,15 +35,12 @@ from bot import options, replies
 from bot.answers import Answer
 from bot.replies import NO_MENTIONS, Outgoing, markdown_safe, mention, mentions_of
 from bot.table import Table, guarded
-from matches import BadInput, MatchService
+from matches import BadInput, GameView
 from matches.events import Event, GameFinished
 from matches.standings import TIEBREAKS, Line
 from matches.tournament_records import Entrant, Format, Stage, StoredPairing, Tournament
 from matches.tournaments import MAX_NAME, Progress
 from render.tables import Column, TableImage, table_png
-from runtime.metrics import Metrics
-from runtime.opponent import Opponent
-from runtime.settings import Settings
 from words.games import title
 
 log = logging.getLogger(__name__)
@@ -94,26 +92,27 @@ def points_text(points: float) -> str:
     return str(whole)
 
 
+@dataclass
+class _Running:
+    """What the bot keeps while it runs the tournaments (none of it needed after a restart)."""
+
+    locks: dict[int, asyncio.Lock] = field(default_factory=dict)  # one piece of work at a time
+    rounds_told: set[tuple[int, int]] = field(default_factory=set)
+    open_failed: set[int] = field(default_factory=set)  # pairings whose thread Discord refused
+    threads_checked: bool = False  # the running games' threads, looked at once after a start
+
+
 class TournamentActions(Table):
     """The handlers of `/tournament`, its buttons, and the tournaments' running in Discord."""
 
-    def __init__(
-        self,
-        client: discord.Client,
-        service: MatchService,
-        settings: Settings,
-        opponent: Opponent,
-        *,
-        picture_pool: Executor | None = None,
-        metrics: Metrics | None = None,
-    ) -> None:
-        super().__init__(
-            client, service, settings, opponent, picture_pool=picture_pool, metrics=metrics
-        )
-        self._tournament_locks: dict[int, asyncio.Lock] = {}
-        self._rounds_told: set[tuple[int, int]] = set()
-        self._open_failed: set[int] = set()  # pairings whose thread Discord refused
-        self.service.events.subscribe(self._tournament_heard)
+    @functools.cached_property
+    def _running(self) -> _Running:
+        return _Running()
+
+    def _heard(self, event: Event) -> None:
+        super()._heard(event)
+        if isinstance(event, GameFinished):
+            self.spawn(self.tournament_game_ended(event.game_id), f"game #{event.game_id}'s end")
 
     # ---------------------------------------------------------------- commands
 
@@ -129,7 +128,7 @@ class TournamentActions(Table):
         time: object,
         starts: object,
     ) -> None:
-        guild_id = _manager(answer)
+        guild_id = await self._organiser(answer)
         spec = options.game_name("game", game)
         kind = options.choice("format", format, FORMATS)
         named = options.text("name", name, low=1, high=MAX_NAME * 2)
@@ -155,7 +154,7 @@ class TournamentActions(Table):
 
     @guarded
     async def tournament_start(self, answer: Answer, tournament: object) -> None:
-        guild_id = _manager(answer)
+        guild_id = await self._organiser(answer)
         found = await self._chosen(guild_id, tournament)
         progress = await self.service.tournaments.start(guild_id, found.id)
         answer.public = True
@@ -194,7 +193,7 @@ class TournamentActions(Table):
 
     @guarded
     async def tournament_cancel(self, answer: Answer, tournament: object, reason: object) -> None:
-        guild_id = _manager(answer)
+        guild_id = await self._organiser(answer)
         found = await self._chosen(guild_id, tournament)
         why = options.text("reason", reason, low=1, high=200) or ""
         cancelled = await self.service.tournaments.cancel(guild_id, found.id, why)
@@ -210,7 +209,7 @@ class TournamentActions(Table):
     async def tournament_remove(
         self, answer: Answer, tournament: object, user: object, reason: object
     ) -> None:
-        guild_id = _manager(answer)
+        guild_id = await self._organiser(answer)
         who = options.user("user", user)
         if who is None:
             raise BadInput("tournament.no-user")
@@ -233,6 +232,46 @@ class TournamentActions(Table):
         progress = await self.service.tournaments.leave(guild_id, found.id, user)
         await answer.say(words.say("tournament.left", answer.locale, name=_name(found)))
         self.spawn(self._after_leaving(progress), f"a withdrawal from tournament #{found.id}")
+
+    @guarded
+    async def tournament_organisers(self, answer: Answer, role: object, clear: object) -> None:
+        """`/tournament organisers [role:] [clear:]`, for managers: the role whose members
+        create and run tournaments besides them; see it, set it or clear it."""
+        guild_id = _manager(answer)
+        locale = answer.locale
+        if options.flag("clear", clear):
+            await self.service.set_organiser_role(guild_id, None)
+            await answer.say(words.say("tournament.organisers.cleared", locale))
+            return
+        if role is not None:
+            if not isinstance(role, discord.Role) or role.guild.id != guild_id:
+                raise BadInput("tournament.organisers.bad", value=options.given(role))
+            await self.service.set_organiser_role(guild_id, role.id)
+            said = words.say("tournament.organisers.set", locale, role=role.mention)
+            await answer.say(Outgoing(said, mentions=NO_MENTIONS))
+            return
+        current = (await self.service.settings(guild_id)).organiser_role_id
+        if current is None:
+            await answer.say(words.say("tournament.organisers.none", locale))
+            return
+        said = words.say("tournament.organisers.current", locale, role=f"<@&{current}>")
+        await answer.say(Outgoing(said, mentions=NO_MENTIONS))
+
+    async def _organiser(self, answer: Answer) -> int:
+        """The server, if the caller may run its tournaments: a manager, or a member of the
+        organisers' role the server named."""
+        guild_id = _guild(answer)
+        if answer.interaction.permissions.manage_guild:
+            return guild_id
+        role_id = (await self.service.settings(guild_id)).organiser_role_id
+        if role_id is None:
+            raise BadInput("tournament.refuse.manage-server")
+        user = answer.interaction.user
+        if role_id == guild_id or (
+            isinstance(user, discord.Member) and user.get_role(role_id) is not None
+        ):
+            return guild_id
+        raise BadInput("tournament.refuse.organiser", role=role_id)
 
     async def _after_leaving(self, progress: Progress) -> None:
         await self._refresh_signup(progress.tournament.id)
@@ -274,10 +313,6 @@ class TournamentActions(Table):
 
     # ---------------------------------------------------------------- running
 
-    def _tournament_heard(self, event: Event) -> None:
-        if isinstance(event, GameFinished):
-            self.spawn(self.tournament_game_ended(event.game_id), f"game #{event.game_id}'s end")
-
     async def tournament_game_ended(self, game_id: int) -> None:
         progress = await self.service.tournaments.game_ended(game_id)
         if progress is not None:
@@ -287,6 +322,7 @@ class TournamentActions(Table):
         """Start the tournaments due, and catch up with what happened while Kamen was away."""
         while True:
             try:
+                await self.check_tournament_threads()
                 for progress in await self.service.tournaments.catch_up():
                     await self.tournament_moved(progress)
             except Exception:
@@ -296,7 +332,7 @@ class TournamentActions(Table):
     async def tournament_moved(self, progress: Progress) -> None:
         """Show what a change did: the round's games opened, the standings, the end."""
         tid = progress.tournament.id
-        async with self._tournament_locks.setdefault(tid, asyncio.Lock()):
+        async with self._running.locks.setdefault(tid, asyncio.Lock()):
             tournament = await self.service.tournaments.find(None, tid)
             if progress.tournament.stage is Stage.CANCELLED:
                 await self._refresh_signup(tid)
@@ -307,17 +343,17 @@ class TournamentActions(Table):
             if to_open:
                 first = progress.new[0]
                 key = (tid, first.id if tournament.format is Format.ARENA else first.round)
-                if key not in self._rounds_told:
-                    self._rounds_told.add(key)
+                if key not in self._running.rounds_told:
+                    self._running.rounds_told.add(key)
                     await self._tell_round(tournament, progress.new)
             for pairing in to_open:
-                if pairing.id in self._open_failed:
+                if pairing.id in self._running.open_failed:
                     continue
                 try:
                     await self._open_game(tournament, pairing)
                 except discord.HTTPException as error:
                     # Not tried again by every upkeep pass (a message each time): a restart does.
-                    self._open_failed.add(pairing.id)
+                    self._running.open_failed.add(pairing.id)
                     log.warning("tournament #%s: pairing %s's game not opened: %s", tid,
                                 pairing.id, error)  # fmt: skip
             if (progress.new and tournament.round <= 1) or progress.finished:
@@ -344,10 +380,90 @@ class TournamentActions(Table):
         await channel.send(text, allowed_mentions=NO_MENTIONS)
 
     async def _open_game(self, tournament: Tournament, pairing: StoredPairing) -> None:
-        """A pairing's game: a message in the tournament's channel, a thread on it, the board."""
+        """A pairing's game: a message in the tournament's channel, a thread on it, the board.
+
+        A thread started on a message takes the message's id: that id is recorded as the
+        pairing's thread before the thread is made, so a game opened again after a crash
+        goes to that thread (made now if it never was) rather than to a second one.
+        """
+        thread_id = pairing.channel_id
+        if thread_id is not None:  # opened before, perhaps not to the end
+            has_thread = await self._has_thread(tournament, thread_id)
+            if has_thread is False:  # its message is there, its thread never made
+                try:
+                    await self._thread_on(tournament, pairing, thread_id)
+                    has_thread = True
+                except discord.HTTPException:
+                    has_thread = None
+            if has_thread is None:
+                thread_id = None
+        if thread_id is None:
+            thread_id = await self._post_starter(tournament, pairing)
+            await self.service.tournaments.thread_made(pairing.id, thread_id)
+            await self._thread_on(tournament, pairing, thread_id)
+        view = await self.service.tournaments.start_game(pairing.id, tournament.id, thread_id)
+        await self._post_board(tournament, pairing, view, "tournament.game.ping")
+
+    async def tournament_thread_gone(self, channel_id: int) -> int:
+        """A deleted thread's tournament games go on in new threads; how many moved."""
+        moved = 0
+        for tournament, pairing in await self.service.tournaments.games_in(channel_id):
+            async with self._running.locks.setdefault(tournament.id, asyncio.Lock()):
+                await self._reopen(tournament, pairing)
+            moved += 1
+        return moved
+
+    async def _reopen(self, tournament: Tournament, pairing: StoredPairing) -> None:
+        assert pairing.game_id is not None
+        thread_id = await self._new_thread(tournament, pairing)
+        try:
+            view = await self.service.tournaments.move_game(pairing.game_id, thread_id)
+        except BadInput:
+            return  # it ended meanwhile: nothing to go on with
+        log.info("tournament #%s: game #%s goes on in thread %s", tournament.id, view.id,
+                 thread_id)  # fmt: skip
+        await self._post_board(tournament, pairing, view, "tournament.game.reopened")
+
+    async def check_tournament_threads(self) -> None:
+        """Once after a start: a running game whose thread was deleted while Kamen was away
+        (no event tells of it then) goes on in a new thread."""
+        if self._running.threads_checked:
+            return
+        self._running.threads_checked = True
+        for view in await self.service.tournaments.running_games():
+            if not await self._thread_exists(view.channel_id):
+                await self.tournament_thread_gone(view.channel_id)
+
+    async def _has_thread(self, tournament: Tournament, starter: int) -> bool | None:
+        """Whether a game's starting message has its thread; None if the message is gone."""
+        channel = self.client.get_partial_messageable(
+            tournament.channel_id, guild_id=tournament.guild_id
+        )
+        try:
+            message = await channel.fetch_message(starter)
+        except discord.NotFound:
+            return None
+        return message.thread is not None
+
+    async def _thread_exists(self, channel_id: int) -> bool:
+        if self.client.get_channel(channel_id) is not None:
+            return True
+        try:
+            await self.client.fetch_channel(channel_id)
+        except discord.NotFound:
+            return False
+        return True  # Forbidden and the rest: there, as far as Kamen can tell
+
+    async def _new_thread(self, tournament: Tournament, pairing: StoredPairing) -> int:
+        """Announce a pairing's game in the tournament's channel and open a thread on it."""
+        starter = await self._post_starter(tournament, pairing)
+        await self._thread_on(tournament, pairing, starter)
+        return starter
+
+    async def _post_starter(self, tournament: Tournament, pairing: StoredPairing) -> int:
+        """The message in the tournament's channel that a game's thread starts on; its id."""
         assert pairing.second_id is not None
         locale = self.languages.server(tournament.guild_id)
-        first, second = pairing.first_id, pairing.second_id
         channel = self.client.get_partial_messageable(
             tournament.channel_id, guild_id=tournament.guild_id
         )
@@ -355,26 +471,45 @@ class TournamentActions(Table):
         arena = tournament.format is Format.ARENA
         said = words.say(
             "tournament.game.starter.arena" if arena else "tournament.game.starter",
-            locale, name=_name(tournament),
-            round=pairing.round, first=mention(first), second=mention(second),
+            locale, name=_name(tournament), round=pairing.round,
+            first=mention(pairing.first_id), second=mention(pairing.second_id),
         )  # fmt: skip
-        starter = await channel.send(said, allowed_mentions=NO_MENTIONS)
-        names = (await self.display_name(first), await self.display_name(second))
+        return (await channel.send(said, allowed_mentions=NO_MENTIONS)).id
+
+    async def _thread_on(
+        self, tournament: Tournament, pairing: StoredPairing, starter: int
+    ) -> None:
+        """The game's thread, started on message `starter` (so it has that id)."""
+        assert pairing.second_id is not None
+        locale = self.languages.server(tournament.guild_id)
+        names = (await self.display_name(pairing.first_id),
+                 await self.display_name(pairing.second_id))  # fmt: skip
         thread_name = replies.clip(
             words.say("tournament.game.thread", locale, name=tournament.name,
                       first=names[0], second=names[1]),
             100,
         )  # fmt: skip
-        thread = await starter.create_thread(
+        channel = self.client.get_partial_messageable(
+            tournament.channel_id, guild_id=tournament.guild_id
+        )
+        await channel.get_partial_message(starter).create_thread(
             name=thread_name, auto_archive_duration=ARCHIVE_MINUTES
         )
-        view = await self.service.tournaments.start_game(pairing.id, tournament.id, thread.id)
-        out = self.board(view)
+
+    async def _post_board(
+        self, tournament: Tournament, pairing: StoredPairing, view: GameView, code: str
+    ) -> None:
+        """The game's board in its thread, pinging both players."""
+        assert pairing.second_id is not None
+        locale = self.languages.server(tournament.guild_id)
+        first, second = pairing.first_id, pairing.second_id
+        if tournament.format is Format.ARENA and code == "tournament.game.ping":
+            code = "tournament.game.ping.arena"
         ping = words.say(
-            "tournament.game.ping.arena" if arena else "tournament.game.ping",
-            locale, first=mention(first),
-            second=mention(second), name=_name(tournament), round=pairing.round,
+            code, locale, first=mention(first), second=mention(second),
+            name=_name(tournament), round=pairing.round,
         )  # fmt: skip
+        out = self.board(view)
         out = dataclasses.replace(
             out, content=f"{ping}\n{out.content}", mentions=mentions_of(first, second)
         )

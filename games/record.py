@@ -183,6 +183,18 @@ def _parse_movetext(text: str) -> tuple[tuple[str, ...], str]:
     return tuple(moves), result
 
 
+def move_number(ply: int) -> tuple[int, Side]:
+    """How the record numbers the move of index `ply` (0: the game's first move): its
+    full-turn number and its side. `1. a1-b2 a5-b4 2. c1-d2`: ply 2 is (2, FIRST).
+
+    The one numbering Kamen shows anywhere: the board's caption, its footer, the
+    reminders, the history and the replays all say "move 2" of ply 2 and ply 3.
+    """
+    if ply < 0:
+        raise ValueError(f"a move's index is 0 or more, not {ply}")
+    return ply // 2 + 1, Side.FIRST if ply % 2 == 0 else Side.SECOND
+
+
 def _move_text(token: str) -> str:
     if len(token) > MAX_TOKEN:
         raise RecordError("record.move-too-long", start=token[:12], limit=MAX_TOKEN)
@@ -192,7 +204,8 @@ def _move_text(token: str) -> str:
 def _movetext_lines(moves: tuple[str, ...], result: str) -> list[str]:
     tokens: list[str] = []
     for index, move in enumerate(moves):
-        tokens.append(f"{index // 2 + 1}. {move}" if index % 2 == 0 else move)
+        number, side = move_number(index)
+        tokens.append(f"{number}. {move}" if side is Side.FIRST else move)
     tokens.append(result)
     lines: list[str] = []
     line = ""

@@ -152,12 +152,13 @@ class Community:
 
     async def season_table(self, season: Season, game: str, page: int = 0) -> SeasonTable:
         name = game_spec(game).name
-        every = await self.store.season_table(season.id, name)
-        pages = max(1, -(-len(every) // PAGE))
+        size = await self.store.season_size(season.id, name)
+        pages = max(1, -(-size // PAGE))
         page = _page(page, pages)
         start = page * PAGE
-        lines = tuple((start + i + 1, line) for i, line in enumerate(every[start : start + PAGE]))
-        return SeasonTable(season, name, page, pages, len(every), lines)
+        shown = await self.store.season_table(season.id, name, offset=start, limit=PAGE)
+        lines = tuple((start + i + 1, line) for i, line in enumerate(shown))
+        return SeasonTable(season, name, page, pages, size, lines)
 
     async def seasons(self, guild_id: int) -> list[Season]:
         return await self.store.seasons(snowflake(guild_id, "server"))

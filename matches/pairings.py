@@ -93,14 +93,18 @@ def round_robin(players: Sequence[int], *, double: bool = False) -> list[list[Pa
     """Every round of a round robin by the Berger tables; players[0] is number 1.
 
     A round lists its boards in the table's order, a bye last. `double` plays the
-    table again with the sides swapped, as rounds n to 2(n - 1).
+    table again with the sides swapped, as rounds n to 2(n - 1); the first cycle's
+    last two rounds are then played in reverse order (FIDE's advice for double round
+    robins), or with an even number of players someone would have the same side in
+    the last two rounds of the first cycle and the first of the second.
     """
     _check_unique(players)
     if len(players) < 2:
         raise ValueError("a round robin needs at least two players")
     seats: list[int | None] = [*players, None] if len(players) % 2 else [*players]
     cycle = _berger(len(seats))
-    rounds = [_seat(seats, boards, number) for number, boards in enumerate(cycle, 1)]
+    first_cycle = [*cycle[:-2], cycle[-1], cycle[-2]] if double and len(cycle) >= 2 else cycle
+    rounds = [_seat(seats, boards, number) for number, boards in enumerate(first_cycle, 1)]
     if double:
         rounds += [
             _seat(seats, [(second, first) for first, second in boards], len(cycle) + number)

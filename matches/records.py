@@ -118,6 +118,7 @@ class GuildSettings:
     threads: bool = True
     language: str | None = None  # its public messages' language; None: Discord's locale
     champion_role_id: int | None = None  # given to each season's champions, if set
+    organiser_role_id: int | None = None  # its members create and run tournaments, if set
 
 
 @dataclass(frozen=True, slots=True)

@@ -400,6 +400,13 @@ class MatchService:
         settings = dataclasses.replace(current, threads=on)
         return await self.store.save_guild_settings(settings, self.clock())
 
+    async def set_organiser_role(self, guild_id: int, role_id: int | None) -> GuildSettings:
+        """The role whose members create and run tournaments besides the managers; None: none."""
+        current = await self.settings(guild_id)
+        role = None if role_id is None else snowflake(role_id, "role")
+        settings = dataclasses.replace(current, organiser_role_id=role)
+        return await self.store.save_guild_settings(settings, self.clock())
+
     async def set_server_language(self, guild_id: int, language: str | None) -> GuildSettings:
         """The language of the server's public messages; None: its Discord locale decides."""
         current = await self.settings(guild_id)

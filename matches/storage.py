@@ -258,6 +258,10 @@ class Store(Protocol):
         """A season's table for a game: points, then performance, best first."""
         ...
 
+    async def season_size(self, season_id: int, game: str) -> int:
+        """How many players a season's table for a game lists."""
+        ...
+
     async def season_games(self, season_id: int) -> list[str]:
         """The games that have a table in a season."""
         ...
@@ -318,6 +322,22 @@ class Store(Protocol):
 
     async def pairings(self, tournament_id: int) -> list[StoredPairing]:
         """Every pairing, in the order made."""
+        ...
+
+    async def results_since(
+        self, tournament_id: int, since: datetime | None
+    ) -> tuple[int, list[StoredPairing]]:
+        """How many pairings have a result, and those that ended at `since` or later (all,
+        if None), in the order they ended; read at one moment."""
+        ...
+
+    async def pairings_to_settle(self) -> list[StoredPairing]:
+        """The pairings of running tournaments that need Kamen: their game never opened,
+        or finished with no result written (both only after a crash)."""
+        ...
+
+    async def set_pairing_channel(self, pairing_id: int, channel_id: int) -> None:
+        """Record the thread made for a pairing's game (before the game is opened)."""
         ...
 
     async def pairing_of_game(self, game_id: int) -> StoredPairing | None: ...

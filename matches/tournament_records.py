@@ -84,7 +84,8 @@ class StoredPairing:
     """One pairing: who plays whom in which round, its game, and its result once known.
 
     `second_id` None is a bye. `score` is the first player's (1, ½, 0);
-    `forfeit` a game lost by a withdrawal rather than played.
+    `forfeit` a game lost by a withdrawal rather than played. `channel_id` is the
+    thread made for its game, recorded before the game is opened in it.
     """
 
     tournament_id: int
@@ -95,6 +96,7 @@ class StoredPairing:
     score: float | None = None
     forfeit: bool = False
     ended_at: datetime | None = None
+    channel_id: int | None = None
     id: int = 0
 
     @property

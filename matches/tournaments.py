@@ -16,7 +16,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 
 from games.registry import GAMES
 from matches import pairings as pairing
@@ -24,10 +24,10 @@ from matches import transitions
 from matches.errors import BadInput
 from matches.glicko2 import Glicko
 from matches.inputs import game_spec, move_seconds, snowflake, variant_of
-from matches.ledger import Ledger, Where
+from matches.ledger import Draft, Ledger, Loaded, Race, Where
 from matches.ratings import FIRST_SCORE
 from matches.records import Status, StoredGame
-from matches.standings import Line, Played, compute
+from matches.standings import Line, Played, Standings
 from matches.tournament_records import Entrant, Format, Stage, StoredPairing, Tournament
 from matches.views import GameView
 
@@ -38,6 +38,21 @@ ARENA_MINUTES = (5, 24 * 60)  # an arena's window, shortest and longest
 # No new arena game in the window's last minutes: one started then could not end in it.
 ARENA_CLOSING = timedelta(minutes=2)
 ATTEMPTS = 5  # writes of a tournament that lost a race are tried again, this often
+
+
+@dataclass(slots=True)
+class _Kept:
+    """A running tournament's standings as this process last counted them.
+
+    `counted` are the pairings applied, `last` the (end, id) of the latest: a
+    result that ended before it (written late by another process) means the
+    order changed (an arena's streaks follow it), and the whole is counted again.
+    """
+
+    standings: Standings
+    players: tuple[int, ...]
+    counted: set[int]
+    last: tuple[float, int] = (0.0, 0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +70,7 @@ class Tournaments:
     def __init__(self, ledger: Ledger) -> None:
         self.ledger = ledger
         self.store = ledger.store
+        self._kept: dict[int, _Kept] = {}  # running tournaments' standings, kept up to date
 
     # ---------------------------------------------------------------- sign-up
 
@@ -182,6 +198,57 @@ class Tournaments:
         await self.store.set_pairing_game(found.id, loaded.row.id)
         return self.ledger.view(loaded)
 
+    async def thread_made(self, pairing_id: int, channel_id: int) -> None:
+        """Record the thread made for a pairing's game, before the game is opened in it:
+        opened again after a crash, the game goes to this thread, not to a second one."""
+        await self.store.set_pairing_channel(pairing_id, snowflake(channel_id, "channel"))
+
+    async def games_in(self, channel_id: int) -> list[tuple[Tournament, StoredPairing]]:
+        """The running tournament games played in a channel or thread."""
+        found = []
+        for row in await self.store.open_games_in(snowflake(channel_id, "channel")):
+            if row.status is not Status.ACTIVE:
+                continue
+            pairing_of = await self.store.pairing_of_game(row.id)
+            if pairing_of is None or pairing_of.done:
+                continue
+            tournament = await self.find(None, pairing_of.tournament_id)
+            if tournament.stage is Stage.RUNNING:
+                found.append((tournament, pairing_of))
+        return found
+
+    async def running_games(self) -> list[GameView]:
+        """Every tournament game being played, of every server (to check their threads)."""
+        views = []
+        for tournament in await self.store.running_tournaments():
+            for found in await self.store.pairings(tournament.id):
+                if found.done or found.game_id is None:
+                    continue
+                row = await self.store.get_game(found.game_id)
+                if row is not None and row.status is Status.ACTIVE:
+                    views.append(self.ledger.view_of(row))
+        return views
+
+    async def move_game(self, game_id: int, channel_id: int) -> GameView:
+        """A tournament game whose thread was deleted goes on in a new one, `channel_id`:
+        a game of a tournament is not abandoned for a lost thread, as a challenge's is.
+        It has no board there yet (none recorded) until the bot posts one."""
+        thread = snowflake(channel_id, "channel")
+
+        def moved(loaded: Loaded) -> Draft:
+            row = loaded.row
+            if row.status is not Status.ACTIVE:
+                raise BadInput("tournament.game-over", id=row.id)
+            return Draft(
+                dataclasses.replace(row, channel_id=thread, updated_at=self.ledger.clock())
+            )
+
+        await self.ledger.change(Where(game_id=game_id), moved, race=Race.RETRY)
+        # The messages of the old thread are gone with it: none is the board or the ping.
+        await self.store.set_message(game_id, None)
+        await self.store.set_ping(game_id, None)
+        return self.ledger.view(await self.ledger.load(Where(game_id=game_id)))
+
     async def game_ended(self, game_id: int) -> Progress | None:
         """A game ended: if it is a tournament's, its result is written (once) and the
         tournament moves on. None for any other game."""
@@ -218,7 +285,7 @@ class Tournaments:
                     if new:
                         moved = tournament
             elif not busy:
-                if tournament.round >= self._last_round(tournament, len(playing), made):
+                if tournament.round >= self._last_round(tournament, made):
                     moved = dataclasses.replace(tournament, stage=Stage.FINISHED, finished_at=now)
                 else:
                     moved = dataclasses.replace(tournament, round=tournament.round + 1)
@@ -250,47 +317,86 @@ class Tournaments:
                         done.append(Progress(written[0], (), True))
             else:
                 done.append(await self.advance(tournament.id))
-        for tournament in await self.store.running_tournaments():
-            waiting: list[StoredPairing] = []
-            for found in await self.store.pairings(tournament.id):
-                if found.done:
-                    continue
-                if found.game_id is None:
-                    waiting.append(found)  # its game was never opened: open it now
-                    continue
-                ended = await self.game_ended(found.game_id)  # a result missed while down
-                if ended is not None:  # the standings to show, perhaps a round or the end
-                    done.append(ended)
-            if waiting:
-                done.append(Progress(tournament, tuple(waiting)))
+        waiting: dict[int, list[StoredPairing]] = {}
+        for found in await self.store.pairings_to_settle():
+            if found.game_id is None:
+                waiting.setdefault(found.tournament_id, []).append(found)  # never opened
+                continue
+            ended = await self.game_ended(found.game_id)  # a result missed while down
+            if ended is not None:  # the standings to show, perhaps a round or the end
+                done.append(ended)
+        for tournament_id, pairings in waiting.items():
+            done.append(Progress(await self.find(None, tournament_id), tuple(pairings)))
         return done
 
     async def cancel(self, guild_id: int, tournament_id: int, reason: str) -> Tournament:
-        tournament = await self.find(guild_id, tournament_id)
-        if tournament.stage in (Stage.FINISHED, Stage.CANCELLED):
-            raise BadInput("tournament.over", name=tournament.name)
-        now = self.ledger.clock()
-        written = await self.store.update_tournament(
-            dataclasses.replace(tournament, stage=Stage.CANCELLED, finished_at=now, reason=reason)
-        )
-        if written is None:
-            raise BadInput("tournament.busy")
-        return written[0]
+        for _ in range(ATTEMPTS):  # a write of its messages' ids may have come between
+            tournament = await self.find(guild_id, tournament_id)
+            if tournament.stage in (Stage.FINISHED, Stage.CANCELLED):
+                raise BadInput("tournament.over", name=tournament.name)
+            now = self.ledger.clock()
+            written = await self.store.update_tournament(
+                dataclasses.replace(
+                    tournament, stage=Stage.CANCELLED, finished_at=now, reason=reason
+                )
+            )
+            if written is not None:
+                return written[0]
+        raise BadInput("tournament.busy")
 
     async def standings(self, tournament_id: int) -> tuple[Line, ...]:
         tournament = await self.find(None, tournament_id)
-        made = await self.store.pairings(tournament.id)
         entrants = [e.user_id for e in await self.store.entrants(tournament.id)]
-        ratings = await self._ratings(tournament, entrants)
-        ended = sorted((p for p in made if p.done), key=lambda p: (p.ended_at or p.ended_at, p.id))
-        games = [Played(p.first_id, p.second_id, p.score, p.round, p.forfeit) for p in ended]
-        return compute(tournament.format, games, entrants, ratings)
+        return (await self._counted(tournament, entrants)).lines()
+
+    async def _counted(
+        self,
+        tournament: Tournament,
+        players: Sequence[int],
+        made: Sequence[StoredPairing] | None = None,
+    ) -> Standings:
+        """The tournament's standings with every result so far counted (those in `made`,
+        when the caller has just read the pairings).
+
+        A running tournament's are kept and only the results since the last one counted
+        are read and applied (issue 14's 50 ms for a result in a 1,000-player tournament);
+        a finished one's are counted once more from the start and not kept.
+        """
+        kept = self._kept.get(tournament.id)
+        if kept is not None and kept.players != tuple(players):
+            kept = None  # someone joined: counted again
+        fresh: list[StoredPairing] = []
+        if made is not None:
+            fresh = sorted((p for p in made if p.done), key=_ended_order)
+            total = len(fresh)
+        elif kept is not None:
+            total, fresh = await self.store.results_since(tournament.id, _moment(kept.last[0]))
+        if kept is not None:
+            fresh = [p for p in fresh if p.id not in kept.counted]
+            if len(kept.counted) + len(fresh) != total or (
+                fresh and _ended_order(fresh[0]) < kept.last
+            ):
+                kept = None  # a result written late, that ended before the last one counted
+        if kept is None:
+            if made is None:
+                fresh = (await self.store.results_since(tournament.id, None))[1]
+            else:
+                fresh = sorted((p for p in made if p.done), key=_ended_order)
+            ratings = await self._ratings(tournament, players)
+            kept = _Kept(Standings(tournament.format, players, ratings), tuple(players), set())
+        for p in fresh:
+            kept.standings.apply(Played(p.first_id, p.second_id, p.score, p.round, p.forfeit))
+            kept.counted.add(p.id)
+            kept.last = _ended_order(p)
+        if tournament.stage is Stage.RUNNING:
+            self._kept[tournament.id] = kept
+        else:
+            self._kept.pop(tournament.id, None)
+        return kept.standings
 
     # ---------------------------------------------------------------- pairing
 
-    def _last_round(
-        self, tournament: Tournament, players: int, made: Sequence[StoredPairing]
-    ) -> int:
+    def _last_round(self, tournament: Tournament, made: Sequence[StoredPairing]) -> int:
         """The number of the tournament's last round (round robin: the seats of the table)."""
         if tournament.format is Format.SWISS:
             return tournament.rounds or 1
@@ -322,7 +428,11 @@ class Tournaments:
             except pairing.PairingImpossibleError:
                 return []
         else:
-            boards = pairing.arena_pairs(self._arena_players(made, playing), players=len(playing))
+            everyone = [e.user_id for e in await self.store.entrants(tournament.id)]
+            lines = (await self._counted(tournament, everyone, made)).lines()
+            points = {line.player: int(line.points) for line in lines}
+            free = self._arena_players(made, playing, points)
+            boards = pairing.arena_pairs(free, players=len(playing))
         return [self._pairing(tournament, board, playing, now) for board in boards]
 
     def _pairing(
@@ -361,48 +471,56 @@ class Tournaments:
         self, tournament: Tournament, made: Sequence[StoredPairing], playing: Sequence[int]
     ) -> list[pairing.SwissPlayer]:
         ratings = await self._ratings(tournament, playing)
-        players = []
-        for user in playing:
-            score, bye = 0.0, False
-            opponents: list[int] = []
-            colours: list[str] = []
-            for p in made:
-                if p.second_id is None and p.first_id == user:
-                    score, bye = score + 1.0, True
-                elif user in (p.first_id, p.second_id) and p.score is not None:
-                    first = p.first_id == user
-                    score += p.score if first else 1.0 - p.score
-                    other = p.second_id if first else p.first_id
-                    if other is not None:
-                        opponents.append(other)
-                    colours.append("first" if first else "second")
-            players.append(
-                pairing.SwissPlayer(user, score, ratings[user].rating, tuple(opponents),
-                                    tuple(colours), bye)  # type: ignore[arg-type]
-            )  # fmt: skip
-        return players
+        score: dict[int, float] = dict.fromkeys(playing, 0.0)
+        byes: set[int] = set()
+        opponents: dict[int, list[int]] = {user: [] for user in playing}
+        colours: dict[int, list[pairing.Colour]] = {user: [] for user in playing}
+        for p in made:
+            if p.second_id is None:
+                score[p.first_id] = score.get(p.first_id, 0.0) + 1.0
+                byes.add(p.first_id)
+                continue
+            if p.score is None:
+                continue
+            sides: tuple[tuple[int, int, pairing.Colour, float], ...] = (
+                (p.first_id, p.second_id, "first", p.score),
+                (p.second_id, p.first_id, "second", 1.0 - p.score),
+            )
+            for user, other, side, points in sides:
+                score[user] = score.get(user, 0.0) + points
+                opponents.setdefault(user, []).append(other)
+                colours.setdefault(user, []).append(side)
+        return [
+            pairing.SwissPlayer(user, score[user], ratings[user].rating, tuple(opponents[user]),
+                                tuple(colours[user]), user in byes)
+            for user in playing
+        ]  # fmt: skip
 
     def _arena_players(
-        self, made: Sequence[StoredPairing], playing: Sequence[int]
+        self, made: Sequence[StoredPairing], playing: Sequence[int], points: dict[int, int]
     ) -> list[pairing.ArenaPlayer]:
         busy = {u for p in made if not p.done for u in (p.first_id, p.second_id)}
-        lines = {
-            line.player: line for line in compute(
-                Format.ARENA,
-                [Played(p.first_id, p.second_id, p.score, 0, p.forfeit) for p in made if p.done],
-                playing,
-            )
-        }  # fmt: skip
-        free = []
-        for user in playing:
-            if user in busy:
+        last: dict[int, int | None] = {}  # each player's last opponent
+        colours: dict[int, list[pairing.Colour]] = {}
+        for p in made:
+            if p.second_id is None:
                 continue
-            mine = [p for p in made if user in (p.first_id, p.second_id)]
-            last = mine[-1] if mine else None
-            opponent = None
-            if last is not None:
-                opponent = last.second_id if last.first_id == user else last.first_id
-            colours = tuple("first" if p.first_id == user else "second" for p in mine)
-            points = int(lines[user].points) if user in lines else 0
-            free.append(pairing.ArenaPlayer(user, points, opponent, colours))  # type: ignore[arg-type]
-        return free
+            last[p.first_id], last[p.second_id] = p.second_id, p.first_id
+            colours.setdefault(p.first_id, []).append("first")
+            colours.setdefault(p.second_id, []).append("second")
+        return [
+            pairing.ArenaPlayer(
+                user, points.get(user, 0), last.get(user), tuple(colours.get(user, ()))
+            )
+            for user in playing
+            if user not in busy
+        ]
+
+
+def _moment(seconds: float) -> datetime:
+    return datetime.fromtimestamp(seconds, UTC)
+
+
+def _ended_order(found: StoredPairing) -> tuple[float, int]:
+    """Results in the order they ended (a pairing's id breaks a tie)."""
+    return (found.ended_at.timestamp() if found.ended_at else 0.0, found.id)

@@ -374,21 +374,25 @@ class SqliteStore(PeopleTables, RatingTables, TournamentTables):
     # -------------------------------------------------------------- settings
 
     async def guild_settings(self, guild_id: int) -> GuildSettings:
-        sql = "SELECT guild_id, threads, language, champion_role_id FROM guild_settings"
+        sql = (
+            "SELECT guild_id, threads, language, champion_role_id, organiser_role_id"
+            " FROM guild_settings"
+        )
         rows = await self._read(sql + " WHERE guild_id = ?", (guild_id,))
         return _guild_settings(rows[0]) if rows else GuildSettings(guild_id)
 
     async def save_guild_settings(self, settings: GuildSettings, now: datetime) -> GuildSettings:
         sql = """
-            INSERT INTO guild_settings (guild_id, threads, language, champion_role_id, updated_at)
-            VALUES (?, ?, ?, ?, ?)
+            INSERT INTO guild_settings
+                (guild_id, threads, language, champion_role_id, organiser_role_id, updated_at)
+            VALUES (?, ?, ?, ?, ?, ?)
             ON CONFLICT (guild_id) DO UPDATE SET threads = excluded.threads,
                 language = excluded.language, champion_role_id = excluded.champion_role_id,
-                updated_at = excluded.updated_at
-            RETURNING guild_id, threads, language, champion_role_id"""
+                organiser_role_id = excluded.organiser_role_id, updated_at = excluded.updated_at
+            RETURNING guild_id, threads, language, champion_role_id, organiser_role_id"""
         params = (
             settings.guild_id, int(settings.threads), settings.language,
-            settings.champion_role_id, now.timestamp(),
+            settings.champion_role_id, settings.organiser_role_id, now.timestamp(),
         )  # fmt: skip
         rows = await self._execute(sql, params)
         return _guild_settings(rows[0])
@@ -420,7 +424,10 @@ class SqliteStore(PeopleTables, RatingTables, TournamentTables):
 
 
 def _guild_settings(row: sqlite3.Row) -> GuildSettings:
-    return GuildSettings(row[0], threads=bool(row[1]), language=row[2], champion_role_id=row[3])
+    return GuildSettings(
+        row[0], threads=bool(row[1]), language=row[2], champion_role_id=row[3],
+        organiser_role_id=row[4],
+    )  # fmt: skip
 
 
 def new_game_id() -> int:

@@ -197,6 +197,10 @@ class RatingTables(StoreParts):
         params = (season_id, game, -1 if limit is None else limit, offset)
         return [_score(row) for row in await self._read(sql, params)]
 
+    async def season_size(self, season_id: int, game: str) -> int:
+        sql = f"SELECT count(*) FROM season_scores WHERE season_id = ? AND game = ? AND {_LISTED}"
+        return int((await self._read(sql, (season_id, game)))[0][0])
+
     async def season_games(self, season_id: int) -> list[str]:
         sql = "SELECT DISTINCT game FROM season_scores WHERE season_id = ? ORDER BY game"
         return [row[0] for row in await self._read(sql, (season_id,))]

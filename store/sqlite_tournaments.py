@@ -23,7 +23,9 @@ _TOURNAMENT = tuple(field.name for field in fields(Tournament))
 _COLUMN = {"stage": "status"}
 _SELECT = ", ".join(_COLUMN.get(name, name) for name in _TOURNAMENT)
 _ENTRANT = "tournament_id, user_id, joined_at, left_at, reason"
-_PAIRING = "tournament_id, round, first_id, second_id, game_id, score, forfeit, ended_at, id"
+_PAIRING = (
+    "tournament_id, round, first_id, second_id, game_id, score, forfeit, ended_at, channel_id, id"
+)
 _TIMES = {"created_at", "starts_at", "started_at", "ends_at", "finished_at"}
 
 
@@ -104,6 +106,40 @@ class TournamentTables(StoreParts):
         sql = f"SELECT {_PAIRING} FROM tournament_pairings WHERE tournament_id = ? ORDER BY id"
         return [_pairing(row) for row in await self._read(sql, (tournament_id,))]
 
+    async def results_since(
+        self, tournament_id: int, since: datetime | None
+    ) -> tuple[int, list[StoredPairing]]:
+        count_sql = (
+            "SELECT count(*) FROM tournament_pairings"
+            " WHERE tournament_id = ? AND score IS NOT NULL"
+        )
+        sql = (
+            f"SELECT {_PAIRING} FROM tournament_pairings"
+            " WHERE tournament_id = ? AND score IS NOT NULL AND ended_at >= ?"
+            " ORDER BY ended_at, id"
+        )
+        after = since.timestamp() if since is not None else float("-inf")
+        # Two reads: a result written between them shows as a count that does not add
+        # up, and the caller reads everything again.
+        total = (await self._read(count_sql, (tournament_id,)))[0][0]
+        rows = await self._read(sql, (tournament_id, after))
+        return total, [_pairing(row) for row in rows]
+
+    async def pairings_to_settle(self) -> list[StoredPairing]:
+        columns = ", ".join(f"p.{name.strip()}" for name in _PAIRING.split(","))
+        sql = (
+            f"SELECT {columns} FROM tournament_pairings p"
+            " JOIN tournaments t ON t.id = p.tournament_id"
+            " LEFT JOIN games g ON g.id = p.game_id"
+            " WHERE t.status = 'running' AND p.score IS NULL"
+            " AND (p.game_id IS NULL OR g.status = 'finished') ORDER BY p.id"
+        )
+        return [_pairing(row) for row in await self._read(sql)]
+
+    async def set_pairing_channel(self, pairing_id: int, channel_id: int) -> None:
+        sql = "UPDATE tournament_pairings SET channel_id = ? WHERE id = ? AND game_id IS NULL"
+        await self._write(lambda db: _all(db, sql, (channel_id, pairing_id)))
+
     async def pairing_of_game(self, game_id: int) -> StoredPairing | None:
         sql = f"SELECT {_PAIRING} FROM tournament_pairings WHERE game_id = ?"
         rows = await self._read(sql, (game_id,))
@@ -143,13 +179,14 @@ async def _all(db: aiosqlite.Connection, sql: str, params: Sequence[Any]) -> lis
 
 async def _insert_pairing(db: aiosqlite.Connection, pairing: StoredPairing) -> StoredPairing:
     sql = (
-        "INSERT INTO tournament_pairings"
-        " (tournament_id, round, first_id, second_id, game_id, score, forfeit, ended_at)"
-        f" VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING {_PAIRING}"
+        "INSERT INTO tournament_pairings (tournament_id, round, first_id, second_id, game_id,"
+        " score, forfeit, ended_at, channel_id)"
+        f" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING {_PAIRING}"
     )
     values = (
         pairing.tournament_id, pairing.round, pairing.first_id, pairing.second_id,
         pairing.game_id, pairing.score, int(pairing.forfeit), _seconds(pairing.ended_at),
+        pairing.channel_id,
     )  # fmt: skip
     return _pairing((await _all(db, sql, values))[0])
 
@@ -194,5 +231,6 @@ def _entrant(row: Any) -> Entrant:
 
 def _pairing(row: Any) -> StoredPairing:
     return StoredPairing(
-        row[0], row[1], row[2], row[3], row[4], row[5], bool(row[6]), _moment(row[7]), row[8]
-    )
+        row[0], row[1], row[2], row[3], row[4], row[5], bool(row[6]), _moment(row[7]), row[8],
+        row[9],
+    )  # fmt: skip

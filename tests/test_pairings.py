@@ -74,6 +74,10 @@ def test_an_odd_field_plays_the_next_table_and_meeting_the_last_number_is_a_bye(
 def test_a_double_round_robin_plays_the_table_again_with_the_sides_swapped() -> None:
     rounds = round_robin([11, 12, 13, 14], double=True)
     assert [[p.round for p in boards] for boards in rounds] == [[r, r] for r in range(1, 7)]
+    shifted = [[(a + 10, b + 10) for a, b in boards] for boards in BERGER_4]
+    # The first cycle's last two rounds swapped (FIDE), so that no one plays the same
+    # side three times running across the two cycles.
+    assert as_table(rounds[:3]) == [shifted[0], shifted[2], shifted[1]]
     assert as_table(rounds[3:]) == [[(b + 10, a + 10) for a, b in boards] for boards in BERGER_4]
 
 
@@ -101,6 +105,7 @@ def test_a_round_robin_meets_everyone_once_per_cycle_with_balanced_sides(
     firsts: Counter[int] = Counter()
     seconds: Counter[int] = Counter()
     byes: Counter[int] = Counter()
+    sides: dict[int, str] = dict.fromkeys(players, "")
     for number, boards in enumerate(rounds, 1):
         seated = [p.first for p in boards] + [p.second for p in boards if p.second is not None]
         assert sorted(seated) == sorted(players)  # everyone, once
@@ -112,7 +117,11 @@ def test_a_round_robin_meets_everyone_once_per_cycle_with_balanced_sides(
                 meetings[frozenset((p.first, p.second))] += 1
                 firsts[p.first] += 1
                 seconds[p.second] += 1
+                sides[p.first] += "F"
+                sides[p.second] += "S"
     assert set(meetings) == {frozenset(pair) for pair in itertools.combinations(players, 2)}
+    # Never the same side three games running (a bye between does not reset it).
+    assert not any("FFF" in played or "SSS" in played for played in sides.values())
     assert set(meetings.values()) == {cycles}
     for player in players:
         gap = abs(firsts[player] - seconds[player])

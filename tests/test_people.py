@@ -190,6 +190,7 @@ async def test_the_forgotten_line_leaves_the_leaderboards_and_season_tables(env:
         board = await store.leaderboard(GUILD, "oska", provisional=True, offset=0, limit=50)
         other = await store.leaderboard(OTHER_GUILD, "oska", provisional=True, offset=0, limit=50)
         table = await store.season_table(season.id, "oska")
+        assert await store.season_size(season.id, "oska") == len(table)  # its pages count them
         return [s.user_id for s in board], [s.user_id for s in other], [s.user_id for s in table]
 
     board, other, table = await listed()

@@ -122,3 +122,46 @@ async def test_a_forgotten_player_leaves_the_tournaments_too(store: Store) -> No
     assert {e.user_id for e in await store.entrants(made.id)} == {5, anonymous}
     [pairing] = await store.pairings(made.id)
     assert (pairing.first_id, pairing.second_id) == (5, anonymous)
+
+
+async def test_results_read_since_a_moment_with_the_count_of_all(store: Store) -> None:
+    made = await store.create_tournament(new())
+    written = await store.update_tournament(
+        made, [StoredPairing(made.id, 1, a, b) for a, b in ((5, 6), (7, 8), (9, 10))]
+    )
+    assert written is not None
+    one, two, _ = written[1]
+    await store.record_result(two.id, 1.0, NOW + timedelta(minutes=2))
+    await store.record_result(one.id, 0.5, NOW + timedelta(minutes=1))
+    total, ended = await store.results_since(made.id, None)
+    assert total == 2 and [p.id for p in ended] == [one.id, two.id]  # in the order they ended
+    total, ended = await store.results_since(made.id, NOW + timedelta(minutes=2))
+    assert total == 2 and [p.id for p in ended] == [two.id]
+    assert (await store.results_since(made.id + 1, None)) == (0, [])
+
+
+async def test_pairings_to_settle_are_games_never_opened_or_ended_unseen(store: Store) -> None:
+    made = await store.create_tournament(new())
+    running = dataclasses.replace(made, stage=Stage.RUNNING, round=1, started_at=NOW)
+    bye = StoredPairing(made.id, 1, 9, None, score=1.0, ended_at=NOW)
+    written = await store.update_tournament(
+        running, [StoredPairing(made.id, 1, 5, 6), StoredPairing(made.id, 1, 7, 8), bye]
+    )
+    assert written is not None
+    unopened, playing, _ = written[1]
+    await store.set_pairing_channel(unopened.id, 555)
+    game = await store.create_game(
+        StoredGame(
+            GUILD, 11, "oska", Status.ACTIVE, 7, NOW, NOW, opponent_id=8, first_id=7, second_id=8
+        )
+    )
+    await store.set_pairing_game(playing.id, game.id)
+    settle = await store.pairings_to_settle()
+    assert [(p.id, p.channel_id) for p in settle] == [(unopened.id, 555)]  # the game is on
+    ended = await store.update_game(
+        dataclasses.replace(game, status=Status.FINISHED, result="1-0", updated_at=NOW)
+    )
+    assert ended is not None
+    assert [p.id for p in await store.pairings_to_settle()] == [unopened.id, playing.id]
+    await store.record_result(playing.id, 1.0, NOW)
+    assert [p.id for p in await store.pairings_to_settle()] == [unopened.id]

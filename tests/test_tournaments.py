@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import random
 from collections import Counter
 from collections.abc import AsyncIterator
@@ -14,7 +15,7 @@ import pytest
 from matches import FirstLegalMove, ManualClock, MatchService
 from matches.errors import BadInput
 from matches.storage import Store
-from matches.tournament_records import Stage, StoredPairing
+from matches.tournament_records import Format, Stage, StoredPairing, Tournament
 from matches.tournaments import Progress
 from store import open_store
 
@@ -203,3 +204,63 @@ async def test_catching_up_finds_results_missed_and_games_never_opened(env: Env)
     [result] = [p for p in await store.pairings(tid) if p.id == first.id]
     assert result.done  # the missed result, written
     assert [p.id for progress in found for p in progress.new] == [second.id]
+
+
+async def test_standings_kept_between_results_count_a_late_result_in_its_place(
+    env: Env,
+) -> None:
+    """The standings a process keeps take each new result; one written late by another
+    process, that ended before the last one counted, is counted in the order the games
+    ended: an arena's doubled wins follow that order."""
+    service, clock, store = env
+    now = clock()
+    arena = Tournament(
+        GUILD, CHANNEL, "Arena", "oska", Format.ARENA, OWNER, now,
+        minutes=60, stage=Stage.RUNNING, started_at=now,
+    )  # fmt: skip
+    made = await store.create_tournament(arena)
+    for user in (1, 2, 3, 4, 5):
+        await store.join_tournament(made.id, user, now)
+    at = [now + timedelta(minutes=m) for m in range(5)]
+    games = [
+        StoredPairing(made.id, 0, 1, 2, score=1.0, ended_at=at[1]),
+        StoredPairing(made.id, 0, 1, 3),  # lost by 1, written late below
+        StoredPairing(made.id, 0, 1, 4, score=1.0, ended_at=at[3]),
+        StoredPairing(made.id, 0, 1, 5, score=1.0, ended_at=at[4]),
+    ]
+    written = await store.update_tournament(made, games)
+    assert written is not None
+    late = written[1][1]
+
+    async def points_of(player: int) -> float:
+        lines = await service.tournaments.standings(made.id)
+        return next(line.points for line in lines if line.player == player)
+
+    # Three wins in a row so far: 2 + 2 + 4 (the third doubled).
+    assert await points_of(1) == 8
+    await store.record_result(late.id, 0.0, at[2])
+    # In the order played: a win, a loss, two wins: no streak of three.
+    assert await points_of(1) == 6
+    assert await points_of(3) == 2
+
+
+async def test_a_cancel_that_races_another_write_of_the_tournament_still_cancels(
+    env: Env,
+) -> None:
+    service, _, store = env
+    tid = await signed_up(service, [1, 2], format="round-robin")
+    found = await service.tournaments.find(GUILD, tid)
+    real_update = store.update_tournament
+    raced = False
+
+    async def racing(tournament: Tournament, pairings: object = ()) -> object:
+        nonlocal raced
+        if not raced:  # the bot records the sign-up message just before
+            raced = True
+            await real_update(dataclasses.replace(found, message_id=555))
+        return await real_update(tournament, pairings)  # type: ignore[arg-type]
+
+    store.update_tournament = racing  # type: ignore[method-assign, assignment]
+    cancelled = await service.tournaments.cancel(GUILD, tid, "rain")
+    assert cancelled.stage is Stage.CANCELLED and cancelled.reason == "rain"
+    assert cancelled.message_id == 555  # the other write kept

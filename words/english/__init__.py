@@ -14,15 +14,19 @@ from collections.abc import Mapping
 from words.english import (
     board,
     bot,
+    clocks,
     commands,
     community,
+    describe,
     games,
     lasca,
     oska,
     oware,
     people,
+    playing,
     seasons,
     service,
+    terminal,
     tournaments,
 )
 from words.grammar.plurals import Plural
@@ -31,7 +35,8 @@ PARTS: dict[str, Mapping[str, str | Plural]] = {
     "games": games.TEXTS, "oska": oska.TEXTS, "lasca": lasca.TEXTS, "oware": oware.TEXTS,
     "service": service.TEXTS, "bot": bot.TEXTS, "board": board.TEXTS, "commands": commands.TEXTS,
     "community": community.TEXTS, "seasons": seasons.TEXTS, "people": people.TEXTS,
-    "tournaments": tournaments.TEXTS,
+    "tournaments": tournaments.TEXTS, "describe": describe.TEXTS, "terminal": terminal.TEXTS,
+    "clocks": clocks.TEXTS, "playing": playing.TEXTS,
 }  # fmt: skip
 
 TEXTS: dict[str, str | Plural] = {}

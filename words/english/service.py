@@ -23,7 +23,7 @@ _TEXTS_NAMED = {
     "language": "language",
 }
 # The ids a refusal can name (`matches.inputs.snowflake`).
-_IDS_NAMED = ("server", "channel", "user", "game", "message")
+_IDS_NAMED = ("server", "channel", "user", "game", "message", "role")
 
 TEXTS: dict[str, str | Plural] = {
     "match.refused": "That cannot be done.",

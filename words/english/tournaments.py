@@ -27,8 +27,26 @@ TEXTS: dict[str, str | Plural] = {
     "tournament.busy": "The tournament changed meanwhile: try again.",
     # ------------------------------------------------------------ the bot's refusals
     "tournament.refuse.manage-server": (
-        "Only members who may Manage Server create and run tournaments."
+        "Only members who may Manage Server create and run tournaments here."
     ),
+    "tournament.refuse.organiser": (
+        "Only members with <@&{role}> or who may Manage Server create and run tournaments here."
+    ),
+    "tournament.organisers.bad": "`{value}` is not a role of this server.",
+    "tournament.organisers.set": (
+        "Members with {role} may now create and run tournaments here, as managers can."
+    ),
+    "tournament.organisers.cleared": (
+        "Only members who may Manage Server create and run tournaments now."
+    ),
+    "tournament.organisers.current": (
+        "Members with {role} create and run tournaments here, as managers do."
+    ),
+    "tournament.organisers.none": (
+        "Only members who may Manage Server create and run tournaments here. "
+        "Name a role with `role:` to let its members do it too."
+    ),
+    "tournament.game-over": "Game #{id} has already ended.",
     "tournament.bad-starts": (
         "`{starts}` is not a start time: write for example {examples:or} (times are UTC), "
         "or leave it empty to start the tournament yourself."
@@ -83,6 +101,10 @@ TEXTS: dict[str, str | Plural] = {
     "tournament.game.thread": "{name}: {first} – {second}",
     "tournament.game.ping": "{first} {second}: your game of **{name}**, round {round}.",
     "tournament.game.ping.arena": "{first} {second}: your game of **{name}**.",
+    "tournament.game.reopened": (
+        "{first} {second}: the thread of your game of **{name}** was deleted. "
+        "The game goes on here, from where it was."
+    ),
     "tournament.list.line": "`#{id}` **{name}** · {game} · {format} · {stage}",
     "tournament.list.none": "No tournaments on this server yet.",
     # ------------------------------------------------------------ standings
@@ -119,6 +141,14 @@ TEXTS: dict[str, str | Plural] = {
     "command.tournament.remove": "Take a player out of a tournament (for managers).",
     "command.name.tournament.leave": "leave",
     "command.tournament.leave": "Leave a tournament, or withdraw (games not played are lost).",
+    "command.name.tournament.organisers": "organisers",
+    "command.tournament.organisers": (
+        "See or set the role whose members run tournaments (for managers)."
+    ),
+    "command.option.tournament.role": "role",
+    "command.option.tournament.clear": "clear",
+    "command.about.tournament.role": "Its members create and run tournaments, as managers do.",
+    "command.about.tournament.clear": "True: only managers run tournaments again.",
     "command.option.tournament": "tournament",
     "command.option.reason": "reason",
     "command.option.tournament.format": "format",
