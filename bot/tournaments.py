@@ -49,6 +49,7 @@ FORMATS = tuple(str(f) for f in Format)
 ARCHIVE_MINUTES: Literal[10080] = 10080  # a week, as a challenge's thread
 STANDINGS_FILE = "standings.png"
 TEXT_LINES = 20  # the standings' text lines; the image has them all
+LISTED = 10  # tournaments listed per section of /tournament list
 ATTEMPTS = 5
 UPKEEP_EVERY = 1.0  # seconds at least between two passes of the tournaments' upkeep
 _DURATION = re.compile(r"^(\d{1,4})\s*(m|h|d)$")
@@ -171,17 +172,19 @@ class TournamentActions(Table):
 
     @guarded
     async def tournament_list(self, answer: Answer) -> None:
+        """The server's tournaments: running, then upcoming, then past (latest first), each
+        with a link to its sign-up message (which shows its players and state)."""
         found = await self.service.tournaments.store.tournaments(_guild(answer))
         locale = answer.locale
-        lines = [
-            words.say(
-                "tournament.list.line", locale, id=t.id, name=_name(t),
-                game=title(t.game, locale), format=_format(t, locale),
-                stage=words.say(f"tournament.stage.{t.stage}", locale),
-            )
-            for t in found[:20]
-        ]  # fmt: skip
-        text = "\n".join(lines) or words.say("tournament.list.none", locale)
+        sections = {"running": [Stage.RUNNING], "upcoming": [Stage.SIGNUP],
+                    "past": [Stage.FINISHED, Stage.CANCELLED]}  # fmt: skip
+        said: list[str] = []
+        for section, stages in sections.items():
+            chosen = [t for t in found if t.stage in stages][:LISTED]
+            if chosen:
+                said.append(words.say(f"tournament.list.{section}", locale))
+                said += [_list_line(t, locale) for t in chosen]
+        text = "\n".join(said) or words.say("tournament.list.none", locale)
         await answer.say(Outgoing(replies.clip(text), mentions=NO_MENTIONS))
 
     @guarded
@@ -666,6 +669,20 @@ def signup_message(tournament: Tournament, entrants: list[Entrant], locale: str)
         view.add_item(TournamentButton("l", tournament.id, words.say("tournament.leave", locale)))
         view.stop()
     return Outgoing("", embed, None, STANDINGS_FILE, view, NO_MENTIONS)
+
+
+def _list_line(tournament: Tournament, locale: str) -> str:
+    code = "tournament.list.line"
+    link = ""
+    if tournament.message_id is not None:
+        code = "tournament.list.line.link"
+        link = (f"https://discord.com/channels/{tournament.guild_id}/{tournament.channel_id}/"
+                f"{tournament.message_id}")  # fmt: skip
+    return words.say(
+        code, locale, id=tournament.id, name=_name(tournament),
+        game=title(tournament.game, locale), format=_format(tournament, locale),
+        stage=words.say(f"tournament.stage.{tournament.stage}", locale), link=link,
+    )  # fmt: skip
 
 
 def _format(tournament: Tournament, locale: str) -> str:

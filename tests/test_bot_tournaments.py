@@ -188,7 +188,12 @@ async def test_a_round_robin_of_four_is_played_to_the_end_through_a_restart(
         shown = await fake.slash(table.bob, table.games, "tournament standings")
         assert "Spring Cup · standings" in ephemeral_text(shown)
         listed = await fake.slash(table.bob, table.games, "tournament list")
-        assert "**Spring Cup** · Oska · round robin · finished" in ephemeral_text(listed)
+        listing = ephemeral_text(listed).splitlines()
+        assert listing[0] == "**Past**"
+        link = f"https://discord.com/channels/{table.guild.id}/{table.games.id}/{signup.id}"
+        assert listing[1].endswith(
+            f"**Spring Cup** · Oska · round robin · finished · [sign-up]({link})"
+        )
 
 
 @pytest.mark.asyncio

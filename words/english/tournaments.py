@@ -106,6 +106,12 @@ TEXTS: dict[str, str | Plural] = {
         "The game goes on here, from where it was."
     ),
     "tournament.list.line": "`#{id}` **{name}** · {game} · {format} · {stage}",
+    "tournament.list.line.link": (
+        "`#{id}` **{name}** · {game} · {format} · {stage} · [sign-up]({link})"
+    ),
+    "tournament.list.running": "**Under way**",
+    "tournament.list.upcoming": "**Taking sign-ups**",
+    "tournament.list.past": "**Past**",
     "tournament.list.none": "No tournaments on this server yet.",
     # ------------------------------------------------------------ standings
     "tournament.standings.title": "{name} · standings",
