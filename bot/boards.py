@@ -80,7 +80,8 @@ class BoardKeeper:
             await table.send_board(view, out, strip_old=False)
         else:
             await table.update_board(view, out)
-        log.info("game #%s: its board showed move %s, now %s", view.id, view.board_ply, view.ply)
+        log.info("game #%s: its board showed %s moves played, now %s", view.id,
+                 view.board_ply, view.ply)  # fmt: skip
         if view.status is not Status.ACTIVE:
             return
         if view.bot_to_move:

@@ -37,6 +37,7 @@ MAX_OPTIONS = 25
 
 _ID = r"(?P<game>[0-9]{1,20})"
 _PLY = r"(?P<ply>[0-9]{1,6})"
+_MOVE = r"(?P<move>[A-Za-z0-9x:\-]{1,60})"  # a move's text, as the engines write it
 
 
 class Handlers(Protocol):
@@ -286,6 +287,35 @@ class DestinationSelect(
             )
 
 
+class PlayButton(
+    ui.DynamicItem[ui.Button[ui.View]], template=PREFIX + r"play:" + _ID + ":" + _PLY + ":" + _MOVE
+):
+    """One tap for a forced move: "Play c5xa3" when it is the only legal move."""
+
+    def __init__(self, game_id: int, ply: int, move: str, locale: str | None = None) -> None:
+        super().__init__(
+            ui.Button(
+                label=words.say("bot.button.play", locale, move=move),
+                style=discord.ButtonStyle.primary,
+                custom_id=f"{PREFIX}play:{game_id}:{ply}:{move}",
+            )
+        )
+        self.game_id, self.ply, self.move = game_id, ply, move
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: ui.Item[Any], match: re.Match[str], /
+    ) -> PlayButton:
+        return cls(int(match["game"]), int(match["ply"]), match["move"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        handlers = await checked(interaction, self.game_id)
+        if handlers is not None:
+            await handlers.move_by_menu(
+                interaction, game_id=self.game_id, ply=self.ply, move=self.move
+            )
+
+
 def destination_view(view: GameView, moves: Sequence[str], locale: str) -> ui.View:
     """The moves of one piece (the service's choices for it), as a private menu in the
     language of the player who picked the piece."""
@@ -389,7 +419,9 @@ def board_view(view: GameView, menu_max: int, locale: str) -> ui.View | None:
     items = ui.View(timeout=None)
     if not view.bot_to_move:
         moves = ordered_moves(view)
-        if len(moves) <= menu_max:
+        if len(moves) == 1:  # forced: one tap, not a menu of one
+            items.add_item(PlayButton(view.id, view.ply, moves[0], locale))
+        elif len(moves) <= menu_max:
             options = [_option(view, move, locale) for move in moves]
             items.add_item(MoveSelect(view.id, view.ply, options, locale))
         else:
@@ -432,6 +464,7 @@ def _piece_options(view: GameView, moves: list[str], locale: str) -> list[discor
 DYNAMIC_ITEMS: tuple[type[ui.DynamicItem[Any]], ...] = (
     ChallengeAnswer,
     MoveSelect,
+    PlayButton,
     PieceSelect,
     DestinationSelect,
     ResignButton,

@@ -20,6 +20,7 @@ import discord
 
 import words
 from games.base import GameSpec, Side
+from games.record import move_number
 from matches import FirstChoice, GameView, MatchError, Status
 from matches.glicko2 import PROVISIONAL_RD
 from matches.ratings import RatingChange
@@ -204,6 +205,14 @@ def turn_line(view: GameView, locale: str) -> str:
     return words.say("bot.turn", locale, side=name, player=player)
 
 
+def shown_number(view: GameView) -> int:
+    """The record's number of the move a board is about: the one to play while the game
+    goes on, the last one played once it is over (`games.record.move_number`)."""
+    if view.status is Status.ACTIVE or view.ply == 0:
+        return move_number(view.ply)[0]
+    return move_number(view.ply - 1)[0]
+
+
 def ping_line(view: GameView, locale: str) -> str:
     """The message text: the one line that pings whoever must act now (or tells the result)."""
     if view.status is Status.FINISHED:
@@ -261,7 +270,7 @@ def board(
         text=words.say(
             "bot.board.footer",
             locale,
-            ply=view.ply,
+            number=shown_number(view),
             variant=variant_text(view, locale),
             time=time_text(view.move_seconds, locale),
         )
@@ -443,7 +452,9 @@ def thread_name(spec: GameSpec, first: str, second: str, locale: str) -> str:
 def history(view: GameView, locale: str) -> str:
     """The moves so far, numbered by full turns, for the ephemeral /history reply."""
     moves = view.moves
-    turns = [f"{n // 2 + 1}. {' '.join(moves[n : n + 2])}" for n in range(0, len(moves), 2)]
+    turns = [
+        f"{move_number(n)[0]}. {' '.join(moves[n : n + 2])}" for n in range(0, len(moves), 2)
+    ]
     body = " ".join(turns) or words.say("bot.history.empty", locale)
     state = turn_line(view, locale) if view.status is Status.ACTIVE else result_line(view, locale)
     if view.status not in (Status.ACTIVE, Status.FINISHED):
@@ -528,7 +539,7 @@ def games_list(views: list[GameView], guild_id: int, locale: str) -> str:
                 id=view.id,
                 first=mention(first, locale),
                 second=mention(second, locale),
-                ply=view.ply,
+                number=move_number(view.ply)[0],
                 turn=turn,
                 where=where,
             )

@@ -14,6 +14,7 @@ import discord
 import words
 from bot import replies
 from bot.actions import Actions
+from games.record import move_number
 from matches import SweepEvent, SweepKind
 
 log = logging.getLogger(__name__)
@@ -58,7 +59,7 @@ class Sweeper:
                 locale,
                 player=replies.mention(event.user_id),
                 deadline=deadline,
-                ply=view.ply + 1,
+                number=move_number(view.ply)[0],
                 title=replies.title(view, locale),
                 id=view.id,
             )

@@ -29,6 +29,7 @@ from bot import components, images, replies
 from bot.answers import Answer
 from bot.languages import Languages
 from games.base import MoveInfo
+from games.record import move_number
 from matches import GameView, MatchError, MatchService, MoveResult, StaleAction, Status
 from matches.events import Event, GameFinished
 from matches.ratings import RatingChange
@@ -414,7 +415,7 @@ class Table:
                 player=replies.mention(user),
                 title=replies.title(view, locale),
                 id=view.id,
-                ply=view.ply + 1,
+                number=move_number(view.ply)[0],
             )
             message = await channel.send(text, allowed_mentions=replies.mentions_of(user))
             await self.service.ping_sent(view.id, message.id)

@@ -28,6 +28,7 @@ from tests.bot_support import (
     ephemeral_text,
     last_board,
     mentions,
+    move_on_board,
     natural,
     options,
     process_table,
@@ -164,7 +165,7 @@ async def play_in_czech(
             assert reply.message is not None and not reply.ephemeral
             board = reply.message
         else:
-            reply = await fake.select(mover, board, "Vyber tah", [pick])
+            reply = await move_on_board(table, mover, board, pick, "Vyber tah")
             assert reply.type == 7
         played.append(pick)
         assert pick in board.text

@@ -20,6 +20,7 @@ from tests.bot_support import (
     ephemeral_text,
     last_board,
     mentions,
+    move_on_board,
     natural,
     options,
     process_table,
@@ -68,7 +69,7 @@ async def play_out(
             )  # replaced: no menu
             board = reply.message
         else:
-            reply = await fake.select(mover, board, "Pick a move", [pick])
+            reply = await move_on_board(table, mover, board, pick)
             assert reply.type == 7 and reply.message is board  # the board, edited in place
         played.append(pick)
         if SAVE and len(played) in (1, 8):
@@ -209,7 +210,7 @@ async def test_a_game_against_kamen_played_to_the_end(tmp_path: Path) -> None:
                 break
             assert to_move(table, board) is ann
             [first, *_] = options(board)
-            await fake.select(ann, board, "Pick a move", [first])
+            await move_on_board(table, ann, board, first)
         assert board.content.startswith("**Game over.** ")  # Kamen's moves are random-seeded:
         assert " wins as " in board.content or "Drawn (1/2-1/2)" in board.content  # any result
         assert any(f"<@{fake.bot.id}> is thinking" in v.content for v in board.versions)

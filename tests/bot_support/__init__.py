@@ -200,9 +200,31 @@ def board_png(message: Message) -> bytes:
 
 
 def options(message: Message) -> list[str]:
-    """The values of the move menu of a board (empty when it has none)."""
+    """The moves a board offers: its menu's, or the one of its "Play …" button (a forced
+    move); empty when it offers none."""
+    forced = play_button(message)
+    if forced is not None:
+        return [forced["custom_id"].rsplit(":", 1)[1]]
     selects = [s for s in message.selects if s["custom_id"].startswith("kamen:move:")]
     return [o["value"] for o in selects[0]["options"]] if selects else []
+
+
+def play_button(message: Message) -> dict[str, Any] | None:
+    """The board's one-tap button for a forced move, if it has one."""
+    found = [b for b in message.buttons if str(b.get("custom_id", "")).startswith("kamen:play:")]
+    return found[0] if found else None
+
+
+async def move_on_board(
+    table: Table, user: User, board: Message, move: str, menu: str = "Pick a move"
+) -> Reply:
+    """`user` plays `move` from the board: one tap on "Play …" when it is forced, else the
+    menu (whose placeholder is `menu`)."""
+    forced = play_button(board)
+    if forced is not None:
+        assert options(board) == [move]
+        return await table.fake.click(user, board, forced["custom_id"])
+    return await table.fake.select(user, board, menu, [move])
 
 
 def custom_ids(message: Message) -> list[str]:

@@ -36,7 +36,7 @@ TEXTS: dict[str, str | Plural] = {
     "bot.board.how": (
         "Move with the menu below or `/{game} move`; `/{game} rules` explains the game."
     ),
-    "bot.board.footer": "Move {ply} · {variant} · {time}",
+    "bot.board.footer": "Move {number} · {variant} · {time}",
     # ------------------------------------------------------------ challenges
     "bot.first.player": "{player} plays {side} and moves first",
     "bot.first.the-opponent": "the opponent",
@@ -124,7 +124,7 @@ TEXTS: dict[str, str | Plural] = {
     ),
     "bot.games.head": "**Games being played here ({count}):**",
     "bot.games.to-move": "{side} to move",
-    "bot.games.line": "• {title} #{id}: {first} vs {second}, move {ply}, {turn} · {where}",
+    "bot.games.line": "• {title} #{id}: {first} vs {second}, move {number}, {turn} · {where}",
     "bot.games.more": plural("count", "…and {count} more.", "…and {count} more."),
     "bot.settings.language": "Language of public messages: {language}.",
     "bot.settings.language.auto": (
@@ -136,13 +136,14 @@ TEXTS: dict[str, str | Plural] = {
     ),
     # ------------------------------------------------------------ the sweeper
     "bot.reminder": (
-        "{player}, half of your time for this move is gone. It is move {ply} in {title} game #{id}."
+        "{player}, half of your time for this move is gone."
+        " It is move {number} in {title} game #{id}."
     ),
     "bot.reminder.deadline": (
         "{player}, half of your time for this move is gone: move by <t:{deadline}:R>."
-        " It is move {ply} in {title} game #{id}."
+        " It is move {number} in {title} game #{id}."
     ),
-    "bot.your-turn": "{player}, your move in {title} game #{id} (move {ply}).",
+    "bot.your-turn": "{player}, your move in {title} game #{id} (move {number}).",
     # ------------------------------------------------------------ Kamen's own troubles
     "bot.downtime": plural(
         "minutes",

@@ -3,4 +3,6 @@
 
 from words.grammar.plurals import Plural
 
-TEXTS: dict[str, str | Plural] = {}
+TEXTS: dict[str, str | Plural] = {
+    "bot.button.play": "Play {move}",
+}
