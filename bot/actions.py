@@ -23,6 +23,7 @@ from bot import components, images, options, replies
 from bot.answers import Answer
 from bot.community import CommunityActions
 from bot.options import MAX_RECORD_OPTION
+from bot.playing import PlayingActions
 from bot.table import guarded
 from bot.tournaments import TournamentActions
 from games.base import GameSpec
@@ -58,7 +59,7 @@ def language_name(locale: str) -> str:
     return words.say("command.language.name", locale)
 
 
-class Actions(CommunityActions, TournamentActions):
+class Actions(CommunityActions, TournamentActions, PlayingActions):
     """The handlers behind the commands and components (the community's: bot/community.py)."""
 
     # ---------------------------------------------------------------- challenges
@@ -114,6 +115,38 @@ class Actions(CommunityActions, TournamentActions):
             await self._start_now(answer, spec, who, kamen.display_name, start)
             return
         view = await challenge(self._channel_id(interaction), opponent_id)
+        await self._post_challenge(answer, view, choice)
+
+    @guarded
+    async def rematch(self, answer: Answer, game_id: int) -> None:
+        """Rematch on a finished game's board: a player challenges the other (or Kamen, at
+        the same level) to the same game, the sides swapped, the same rules and time."""
+        interaction = answer.interaction
+        old = await self.service.view(game_id=game_id, guild_id=interaction.guild_id)
+        user = interaction.user.id
+        if old.status is not Status.FINISHED or old.players is None or user not in old.players:
+            raise BadInput("bot.refuse.rematch", id=old.id)
+        answer.public = True
+        first_id, second_id = old.players
+        opponent_id = second_id if user == first_id else first_id
+        choice = FirstChoice.OPPONENT if user == first_id else FirstChoice.CHALLENGER
+        spec = old.state.spec
+
+        def offer(channel_id: int) -> Awaitable[GameView]:
+            return self.service.challenge(
+                guild_id=self._guild_id(interaction), channel_id=channel_id,
+                challenger_id=user, game=spec.name, opponent_id=opponent_id,
+                variant=str(old.state.variant), time=replies.time_option(old),
+                first=choice, level=old.ai_level, rated=old.row.rated,
+            )  # fmt: skip
+
+        if self.service.starts_at_once(opponent_id):  # against Kamen: it starts at once
+            level = words.say(f"command.level.{old.ai_level or 'medium'}", answer.server_locale)
+            who = words.say("bot.against.kamen", answer.server_locale,
+                            bot=replies.mention(opponent_id), level=level)  # fmt: skip
+            await self._start_now(answer, spec, who, await self.display_name(opponent_id), offer)
+            return
+        view = await offer(self._channel_id(interaction))
         await self._post_challenge(answer, view, choice)
 
     async def _post_challenge(self, answer: Answer, view: GameView, choice: FirstChoice) -> None:
@@ -454,26 +487,17 @@ class Actions(CommunityActions, TournamentActions):
 
     @guarded
     async def history(self, answer: Answer, spec: GameSpec, game: object) -> None:
-        interaction = answer.interaction
-        view = await self._game(interaction, options.game_id("game", game), spec)
-        first, second = view.players or (view.challenger_id, view.opponent_id)
-        record = await self.service.export_record(
-            game_id=view.id,
-            guild_id=interaction.guild_id,
-            site=await self._site(view),
-            first_name=await self.display_name(first),
-            second_name=await self.display_name(second),
-        )
-        name = f"{view.game}-{view.id}.txt"
-        await answer.say(
-            replies.Outgoing(
-                replies.history(view, answer.locale), image=record.encode(), image_name=name
-            )
-        )
+        view = await self._game(answer.interaction, options.game_id("game", game), spec)
+        await answer.say(await self.record_message(view, answer.locale))
 
     @guarded
-    async def replay(self, answer: Answer, spec: GameSpec, game: object) -> None:
+    async def replay(self, answer: Answer, spec: GameSpec, game: object, gif: object) -> None:
+        """`/<game> replay`: the private step-through viewer; with `gif:True` the animated
+        replay, for everyone."""
         view = await self._game(answer.interaction, options.game_id("game", game), spec)
+        if not options.flag("gif", gif):
+            await self.open_viewer(answer, view)
+            return
         await answer.defer(public=True)  # a long game's GIF takes a while
         locale = answer.server_locale  # the replay is posted for everyone
         gif = await images.replay_of(view, self.players(view), self.picture_pool, locale=locale)
@@ -610,20 +634,6 @@ class Actions(CommunityActions, TournamentActions):
                 game_id=game_id, game=game, guild_id=interaction.guild_id
             )
         return await self.service.view(channel_id=self._channel_id(interaction), game=game)
-
-    async def _site(self, view: GameView) -> str:
-        """Where a game is played, for its record: its own server and channel (not the
-        requester's: the record may be asked for from anywhere in the server)."""
-        guild = self.client.get_guild(view.guild_id)
-        channel: object = self.client.get_channel(view.channel_id)
-        if channel is None:
-            try:
-                channel = await self.client.fetch_channel(view.channel_id)
-            except discord.HTTPException:
-                channel = None
-        name = getattr(channel, "name", None)
-        parts = [guild.name if guild else "", f"#{name}" if name else ""]
-        return " ".join(part for part in parts if part)
 
     async def on_its_message(self, interaction: discord.Interaction, game_id: int) -> bool:
         """Whether a click names the game of the message it was made on; refused if not.

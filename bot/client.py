@@ -23,7 +23,7 @@ import yarl
 from discord import app_commands
 
 import words
-from bot import commands, community, components, people, tournaments
+from bot import commands, community, components, people, playing, tournaments
 from bot.actions import Actions
 from bot.boards import BoardKeeper
 from bot.seasons import SeasonDesk
@@ -108,7 +108,8 @@ class KamenMixin:
         # Other modules' items are registered with the components, which answer their
         # orphaned clicks too (components.route_orphan).
         components.register(
-            *community.DYNAMIC_ITEMS, *people.DYNAMIC_ITEMS, *tournaments.DYNAMIC_ITEMS
+            *community.DYNAMIC_ITEMS, *people.DYNAMIC_ITEMS, *tournaments.DYNAMIC_ITEMS,
+            *playing.DYNAMIC_ITEMS,
         )
         self.add_dynamic_items(*components.every_item())  # type: ignore[attr-defined]
         await self.tree.set_translator(CommandWords())  # the commands in Czech too

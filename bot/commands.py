@@ -284,12 +284,16 @@ def _history(spec: GameSpec, actions: Actions) -> app_commands.Command[Any, ...,
 
 def _replay(spec: GameSpec, actions: Actions) -> app_commands.Command[Any, ..., None]:
     async def replay(
-        interaction: discord.Interaction, game: app_commands.Range[int, 1] | None = None
+        interaction: discord.Interaction,
+        game: app_commands.Range[int, 1] | None = None,
+        gif: bool | None = None,
     ) -> None:
-        """An animated replay of a game of {title}, ongoing or finished, move by move."""
-        await actions.replay(interaction, spec, game)
+        """Step through a game of {title} move by move (only for you), or post it as a GIF."""
+        await actions.replay(interaction, spec, game, gif)
 
     _game_id_option(replay)
+    app_commands.describe(gif=_t("command.about.gif"))(replay)
+    app_commands.rename(**_named("gif"))(replay)
     return _command("replay", replay, spec)
 
 

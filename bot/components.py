@@ -30,7 +30,7 @@ import discord
 from discord import ui
 
 import words
-from matches import GameView
+from matches import GameView, Status
 
 PREFIX = "kamen:"
 MAX_OPTIONS = 25
@@ -79,6 +79,12 @@ class Handlers(Protocol):
     async def decline_draw(
         self, interaction: discord.Interaction, game_id: int, ply: int
     ) -> None: ...
+
+    async def rematch(self, interaction: discord.Interaction, game_id: int) -> None: ...
+
+    async def replay_from_board(self, interaction: discord.Interaction, game_id: int) -> None: ...
+
+    async def record_from_board(self, interaction: discord.Interaction, game_id: int) -> None: ...
 
     async def unknown_component(self, interaction: discord.Interaction) -> None: ...
 
@@ -399,6 +405,71 @@ class DrawDecline(_GameButton, template=PREFIX + r"draw-no:" + _ID + ":" + _PLY)
             await handlers.decline_draw(interaction, game_id=self.game_id, ply=self.ply)
 
 
+class _FinishedButton(
+    ui.DynamicItem[ui.Button[ui.View]], template=PREFIX + r"over-x:" + _ID
+):
+    """A button of a finished game's board; subclasses name their action and label."""
+
+    action = "over-x"
+    label = ""
+    style = discord.ButtonStyle.secondary
+
+    def __init__(self, game_id: int, locale: str | None = None) -> None:
+        super().__init__(
+            ui.Button(
+                label=words.say(self.label, locale) if self.label else "·",
+                style=self.style,
+                custom_id=f"{PREFIX}{self.action}:{game_id}",
+            )
+        )
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: ui.Item[Any], match: re.Match[str], /
+    ) -> _FinishedButton:
+        return cls(int(match["game"]))
+
+
+class RematchButton(_FinishedButton, template=PREFIX + r"rematch:" + _ID):
+    """Rematch: the same game again, the sides swapped, the same rules and time."""
+
+    action, label, style = "rematch", "bot.button.rematch", discord.ButtonStyle.primary
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        handlers = await checked(interaction, self.game_id)
+        if handlers is not None:
+            await handlers.rematch(interaction, game_id=self.game_id)
+
+
+class ReplayButton(_FinishedButton, template=PREFIX + r"replay:" + _ID):
+    """Replay: the step-through viewer of the game, privately."""
+
+    action, label = "replay", "bot.button.replay"
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await actions_of(interaction).replay_from_board(interaction, game_id=self.game_id)
+
+
+class RecordButton(_FinishedButton, template=PREFIX + r"record:" + _ID):
+    """Record: the game's record as a file, privately."""
+
+    action, label = "record", "bot.button.record"
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await actions_of(interaction).record_from_board(interaction, game_id=self.game_id)
+
+
+def finished_view(view: GameView, locale: str) -> ui.View:
+    """Rematch (for a game two sides played, not a study), Replay and Record."""
+    items = ui.View(timeout=None)
+    if view.players is not None and len(set(view.players)) == 2:
+        items.add_item(RematchButton(view.id, locale))
+    items.add_item(ReplayButton(view.id, locale))
+    items.add_item(RecordButton(view.id, locale))
+    return stopped(items)
+
+
 def resign_confirm_view(game_id: int, ply: int, locale: str | None = None) -> ui.View:
     """The private confirmation, in the language of the player who asked."""
     items = ui.View(timeout=None)
@@ -412,8 +483,11 @@ def board_view(view: GameView, menu_max: int, locale: str) -> ui.View | None:
     The menu lists every legal move when there are at most `menu_max` (Discord
     allows 25 options), else the pieces that can move, then their moves. None
     once the game is over. While the bot thinks, only Resign is offered. Its words are
-    in `locale`, the server's language (the board is public).
+    in `locale`, the server's language (the board is public). A finished game's board
+    offers Rematch, Replay and Record instead.
     """
+    if view.status is Status.FINISHED:
+        return finished_view(view, locale)
     if view.to_move is None:
         return None
     items = ui.View(timeout=None)
@@ -471,6 +545,9 @@ DYNAMIC_ITEMS: tuple[type[ui.DynamicItem[Any]], ...] = (
     ResignConfirm,
     DrawButton,
     DrawDecline,
+    RematchButton,
+    ReplayButton,
+    RecordButton,
 )
 
 

@@ -205,6 +205,11 @@ def turn_line(view: GameView, locale: str) -> str:
     return words.say("bot.turn", locale, side=name, player=player)
 
 
+def time_option(view: GameView) -> str | None:
+    """The game's time control as the `time:` option writes it (a rematch keeps it)."""
+    return f"{view.move_seconds}s" if view.move_seconds is not None else None
+
+
 def shown_number(view: GameView) -> int:
     """The record's number of the move a board is about: the one to play while the game
     goes on, the last one played once it is over (`games.record.move_number`)."""

@@ -108,7 +108,7 @@ async def test_rules_board_history_replay_and_the_games_of_the_server(tmp_path: 
         record = history.attachments[0].data.decode()
         assert record.startswith('[Game "Oska"]') and '[Result "*"]' in record
 
-        replay = await fake.slash(bob, thread, "oska replay")
+        replay = await fake.slash(bob, thread, "oska replay", gif=True)
         assert replay.type == 5  # deferred: the GIF is built off the event loop
         message = await replay.final()
         [gif] = message.attachments
@@ -183,7 +183,7 @@ async def test_a_click_on_a_button_kamen_no_longer_has(tmp_path: Path) -> None:
         row = {
             "type": 1,
             "components": [
-                {"type": 2, "style": 1, "label": "Old", "custom_id": "kamen:rematch:7"},
+                {"type": 2, "style": 1, "label": "Old", "custom_id": "kamen:teleport:7"},
             ],
         }
         message = fake.core.create_message(

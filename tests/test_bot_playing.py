@@ -15,6 +15,7 @@ from tests.bot_support import (
     start_game,
     to_move,
 )
+from tests.fake_discord import Message
 
 # Short openings that leave the player to move exactly one legal move (a capture).
 FORCED = {"oska": ["a1-b2", "a5-b4", "b2-c3"], "lasca": ["a3-b4"]}
@@ -47,3 +48,70 @@ async def test_a_forced_move_is_one_tap_on_a_play_button(tmp_path: Path, game: s
         assert reply.type == 7 and reply.message is board  # the board, edited in place
         assert f"played {forced}" in board.text
         assert taps == 1  # was 2: open a menu of one, pick its only move
+
+
+def footer(message: Message) -> str:
+    return str(message.embeds[0]["footer"]["text"])
+
+
+@pytest.mark.asyncio
+async def test_a_finished_game_offers_rematch_replay_and_record(tmp_path: Path) -> None:
+    async with process_table(tmp_path) as table:
+        fake, ann, bob, carol = table.fake, table.ann, table.bob, table.carol
+        thread, board = await start_game(table, "oska", time="1h")  # Ann plays Blue, first
+        for mover, move in ((ann, "a1-b2"), (bob, "a5-b4")):
+            reply = await fake.slash(mover, thread, "oska move", move=move)
+            assert not reply.ephemeral, reply.text
+        asked = await fake.slash(bob, thread, "oska resign")
+        assert asked.message is not None
+        await fake.click(bob, asked.message, "Yes, resign")
+        await fake.wait_for(lambda: "Game over" in last_board(table, thread).content,
+                            what="the end")  # fmt: skip
+        board = last_board(table, thread)
+        assert [b["label"] for b in board.buttons] == ["Rematch", "Replay", "Record"]
+
+        # Replay: anyone may step through the game, privately, one tap a move.
+        opened = await fake.click(carol, board, "Replay")
+        viewer = opened.message
+        assert opened.ephemeral and viewer is not None
+        assert viewer.embeds[0]["title"].startswith("Replay · Oska game #")
+        assert footer(viewer) == "The start · 2 moves in all"
+        start_png = viewer.attachments[0].data
+        assert [b["label"] for b in viewer.buttons] == ["⏮", "◀", "▶", "⏭"]
+        assert [bool(b.get("disabled")) for b in viewer.buttons] == [True, True, False, False]
+        step = await fake.click(carol, viewer, "▶")
+        assert step.type == 7  # the viewer, edited in place
+        assert footer(viewer) == "Move 1: Blue played a1-b2 · 1 of 2"
+        assert "**a1-b2**" in str(viewer.embeds[0]["description"])
+        assert viewer.attachments[0].data != start_png  # the board moved on
+        await fake.click(carol, viewer, "⏭")
+        assert footer(viewer) == "Move 1: Red played a5-b4 · 2 of 2"
+        assert [bool(b.get("disabled")) for b in viewer.buttons] == [False, False, True, True]
+        # The viewer outlives a restart: its buttons carry the game and the position.
+        assert table.bot is not None
+        await table.bot.kill()
+        await table.bot.start()
+        await fake.click(carol, viewer, "⏮")
+        assert footer(viewer) == "The start · 2 moves in all"
+
+        # Record: the game's record, privately.
+        recorded = await fake.click(carol, board, "Record")
+        assert recorded.ephemeral
+        [record] = recorded.attachments
+        text = record.data.decode()
+        assert '[Result "1-0"]' in text and "1. a1-b2 a5-b4 1-0" in text
+
+        # Rematch: only a player; the sides swapped, the same time.
+        refused = await fake.click(carol, board, "Rematch")
+        assert refused.ephemeral and "Only a player of game #" in refused.text
+        offered = await fake.click(bob, board, "Rematch")
+        challenge = offered.message
+        assert not offered.ephemeral and challenge is not None
+        assert f"<@{bob.id}> plays Blue and moves first" in challenge.text
+        assert "1 hour" in challenge.text
+        await fake.click(ann, challenge, "Accept")
+        await fake.wait_for(
+            lambda: last_board(table, thread).id != board.id, what="the rematch's board"
+        )
+        again = last_board(table, thread)
+        assert to_move(table, again) is bob  # in the same thread, Bob now moves first

@@ -29,6 +29,7 @@ TEXTS: dict[str, str] = {
     "command.option.level": "level",
     "command.option.move": "move",
     "command.option.game": "game",
+    "command.option.gif": "gif",
     "command.option.record": "record",
     "command.option.file": "file",
     "command.option.threads": "threads",
@@ -55,7 +56,10 @@ TEXTS: dict[str, str] = {
     "command.history": (
         "The moves of a game of {title} so far, and its record as a text file (only for you)."
     ),
-    "command.replay": "An animated replay of a game of {title}, ongoing or finished, move by move.",
+    "command.replay": (
+        "Step through a game of {title} move by move (only for you), or post it as a GIF."
+    ),
+    "command.about.gif": "True: post the game as an animated GIF for everyone instead.",
     "command.rules": (
         "How {title} is played, its variants and how moves are written (only for you)."
     ),

@@ -1,0 +1,183 @@
+"""Looking back at a game: the step-through replay viewer, the record, and the buttons a
+finished game's board carries (Rematch, Replay, Record).
+
+The viewer is a private message: a board image at one position, the moves around it
+with the current one marked, and ⏮ ◀ ▶ ⏭ buttons whose `custom_id` carries the game and
+the position to show, so a viewer opened before a restart still steps. Stepping only
+reads: it needs no check that the game is the message's (any game of the same server
+may be looked at), and the service scopes the game to the server asking.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import discord
+from discord import ui
+
+import words
+from bot import images, replies
+from bot.answers import Answer
+from bot.components import PREFIX
+from bot.replies import NO_MENTIONS, Outgoing
+from bot.table import Table, guarded
+from games.base import MoveInfo
+from games.record import move_number
+from matches import GameView, Status
+
+VIEWER_FILE = "position.png"
+_STEP_LABELS = {"b": "⏮", "p": "◀", "n": "▶", "e": "⏭"}
+WINDOW = 8  # full turns shown before and after the current move in the viewer's list
+_ID = r"(?P<game>[0-9]{1,20})"
+
+
+class PlayingActions(Table):
+    """The handlers of the viewer, the game-over buttons and the record."""
+
+    async def open_viewer(self, answer: Answer, view: GameView, ply: int = 0) -> None:
+        """A private step-through viewer of `view`'s game, at position `ply`."""
+        await answer.say(self.viewer(view, ply, answer.locale))
+
+    @guarded
+    async def replay_step(self, answer: Answer, game_id: int, ply: int) -> None:
+        """A ⏮ ◀ ▶ ⏭ click: the viewer, edited to show position `ply`."""
+        view = await self.service.view(game_id=game_id, guild_id=answer.interaction.guild_id)
+        await answer.update(self.viewer(view, ply, answer.locale))
+
+    @guarded
+    async def replay_from_board(self, answer: Answer, game_id: int) -> None:
+        """The Replay button of a finished game: the viewer, privately, at the start."""
+        view = await self.service.view(game_id=game_id, guild_id=answer.interaction.guild_id)
+        await self.open_viewer(answer, view)
+
+    @guarded
+    async def record_from_board(self, answer: Answer, game_id: int) -> None:
+        """The Record button of a finished game: its record as a file, privately."""
+        view = await self.service.view(game_id=game_id, guild_id=answer.interaction.guild_id)
+        await answer.say(await self.record_message(view, answer.locale))
+
+    async def record_message(self, view: GameView, locale: str) -> Outgoing:
+        """The moves so far and the record as a `.txt` file (what /history answers)."""
+        first, second = view.players or (view.challenger_id, view.opponent_id)
+        record = await self.service.export_record(
+            game_id=view.id,
+            guild_id=view.guild_id,
+            site=await self.site_of(view),
+            first_name=await self.display_name(first),
+            second_name=await self.display_name(second),
+        )
+        return Outgoing(
+            replies.history(view, locale),
+            image=record.encode(),
+            image_name=f"{view.game}-{view.id}.txt",
+        )
+
+    async def site_of(self, view: GameView) -> str:
+        """Where a game is played, for its record: its own server and channel (not the
+        requester's: the record may be asked for from anywhere in the server)."""
+        guild = self.client.get_guild(view.guild_id)
+        channel: object = self.client.get_channel(view.channel_id)
+        if channel is None:
+            try:
+                channel = await self.client.fetch_channel(view.channel_id)
+            except discord.HTTPException:
+                channel = None
+        name = getattr(channel, "name", None)
+        parts = [guild.name if guild else "", f"#{name}" if name else ""]
+        return " ".join(part for part in parts if part)
+
+    def viewer(self, view: GameView, ply: int, locale: str) -> Outgoing:
+        """The viewer at position `ply` (0: the start; clamped to the game's moves)."""
+        moves = view.moves
+        ply = max(0, min(ply, len(moves)))
+        spec, variant = view.state.spec, view.state.variant
+        state = spec.replay(variant, moves[:ply])
+        last: MoveInfo | None = None
+        if ply:
+            last = spec.replay(variant, moves[: ply - 1]).describe(moves[ply - 1])
+        at_end = ply == len(moves) and view.status is Status.FINISHED
+        png = images.board_png(
+            state,
+            last_move=last,
+            players=self.players(view),
+            outcome=view.outcome if at_end else None,
+            locale=locale,
+        )
+        embed = discord.Embed(
+            title=words.say(
+                "bot.viewer.title", locale, title=replies.title(view, locale), id=view.id
+            ),
+            description=movetext(moves, ply) or words.say("bot.history.empty", locale),
+            colour=replies.COLOUR,
+        )
+        embed.set_image(url=f"attachment://{VIEWER_FILE}")
+        if ply:
+            number, mover = move_number(ply - 1)
+            footer = words.say(
+                "bot.viewer.at", locale, number=number, side=replies.side(view, mover, locale),
+                move=moves[ply - 1], ply=ply, total=len(moves),
+            )  # fmt: skip
+        else:
+            footer = words.say("bot.viewer.start", locale, total=len(moves))
+        embed.set_footer(text=footer)
+        return Outgoing("", embed, png, VIEWER_FILE, viewer_buttons(view, ply, locale), NO_MENTIONS)
+
+
+def movetext(moves: tuple[str, ...], ply: int) -> str:
+    """The moves numbered as the record numbers them, the one just played (`ply`) in bold,
+    only the full turns near it when the game is long."""
+    turns = []
+    for start in range(0, len(moves), 2):
+        number = move_number(start)[0]
+        pair = [
+            f"**{move}**" if index + 1 == ply else move
+            for index, move in enumerate(moves[start : start + 2], start=start)
+        ]
+        turns.append(f"{number}. {' '.join(pair)}")
+    current = max(0, (ply - 1) // 2)
+    low, high = max(0, current - WINDOW), min(len(turns), current + WINDOW + 1)
+    shown = " ".join(turns[low:high])
+    return f"{'… ' if low else ''}{shown}{' …' if high < len(turns) else ''}"
+
+
+class ReplayStep(
+    ui.DynamicItem[ui.Button[ui.View]],
+    template=PREFIX + r"rv:" + _ID + r":(?P<ply>[0-9]{1,6}):(?P<key>[bpne])",
+):
+    """⏮ (b), ◀ (p), ▶ (n), ⏭ (e): show position `ply` of the game in the viewer."""
+
+    def __init__(self, game_id: int, ply: int, key: str, disabled: bool = False) -> None:
+        super().__init__(
+            ui.Button(
+                label=_STEP_LABELS[key],
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"{PREFIX}rv:{game_id}:{ply}:{key}",
+                disabled=disabled,
+            )
+        )
+        self.game_id, self.ply = game_id, ply
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: ui.Item[Any], match: re.Match[str], /
+    ) -> ReplayStep:
+        return cls(int(match["game"]), int(match["ply"]), match["key"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        handlers = interaction.client.actions  # type: ignore[attr-defined]
+        await handlers.replay_step(interaction, game_id=self.game_id, ply=self.ply)
+
+
+def viewer_buttons(view: GameView, ply: int, locale: str) -> ui.View:
+    """⏮ ◀ ▶ ⏭, the impossible ones disabled."""
+    last = len(view.moves)
+    items = ui.View(timeout=None)
+    for key, target in (("b", 0), ("p", ply - 1), ("n", ply + 1), ("e", last)):
+        off = (key in "bp" and ply == 0) or (key in "ne" and ply >= last)
+        items.add_item(ReplayStep(view.id, max(0, min(target, last)), key, disabled=off))
+    items.stop()
+    return items
+
+
+DYNAMIC_ITEMS: tuple[type[ui.DynamicItem[Any]], ...] = (ReplayStep,)
