@@ -528,7 +528,7 @@ class Actions(CommunityActions, TournamentActions, PlayingActions):
             raise BadInput("bot.refuse.manage-server")
         on = options.flag("threads", threads)
         chosen = options.choice("language", language, LANGUAGE_CHOICES)
-        current = await self.service.settings(guild_id)
+        before = current = await self.service.settings(guild_id)
         if on is not None:
             current = await self.service.set_threads(guild_id, on)
         if chosen is not None:
@@ -542,7 +542,16 @@ class Actions(CommunityActions, TournamentActions, PlayingActions):
         else:
             now = language_name(self.languages.server(guild_id))
             said = words.say("bot.settings.language.auto", locale, language=now)
-        await answer.say(f"{words.say(code, locale)}\n{said}")
+        lines = [
+            _changed(words.say(code, locale), on, before.threads != current.threads, locale),
+            _changed(said, chosen, before.language != current.language, locale),
+        ]
+        if on is None and chosen is None:
+            lines.append(
+                words.say("bot.settings.how", locale, threads=_option("threads", locale),
+                          language=_option("language", locale))
+            )  # fmt: skip
+        await answer.say("\n".join(lines))
 
     @guarded
     async def my_settings(self, answer: Answer, pings: object, language: object) -> None:
@@ -551,7 +560,7 @@ class Actions(CommunityActions, TournamentActions, PlayingActions):
         on = options.flag("pings", pings)
         chosen = options.choice("language", language, LANGUAGE_CHOICES)
         user = interaction.user.id
-        settings = await self.service.user_settings(user)
+        before = settings = await self.service.user_settings(user)
         if on is not None:
             settings = await self.service.set_pings(user, on)
         if chosen is not None:
@@ -562,7 +571,16 @@ class Actions(CommunityActions, TournamentActions, PlayingActions):
         pings = words.say("bot.pings.on" if settings.pings else "bot.pings.off", locale)
         code = "bot.me.language" if settings.language is not None else "bot.me.language.auto"
         said = words.say(code, locale, language=language_name(locale))
-        await answer.say(f"{pings}\n{said}")
+        lines = [
+            _changed(pings, on, before.pings != settings.pings, locale),
+            _changed(said, chosen, before.language != settings.language, locale),
+        ]
+        if on is None and chosen is None:
+            lines.append(
+                words.say("bot.me.how", locale, pings=_option("pings", locale),
+                          language=_option("language", locale))
+            )  # fmt: skip
+        await answer.say("\n".join(lines))
 
     # ---------------------------------------------------------------- importing
 
@@ -669,6 +687,18 @@ class Actions(CommunityActions, TournamentActions, PlayingActions):
         if interaction.channel_id is None:
             raise BadInput("bot.refuse.no-channel")
         return interaction.channel_id
+
+
+def _option(name: str, locale: str) -> str:
+    """An option's name as the player's Discord shows it (`vlákna` in Czech)."""
+    return words.say(f"command.option.{name}", locale)
+
+
+def _changed(line: str, asked: object, moved: bool, locale: str) -> str:
+    """A setting's line, saying whether this command changed it (or found it so already)."""
+    if asked is None:
+        return line
+    return words.say("bot.settings.changed" if moved else "bot.settings.same", locale, line=line)
 
 
 def hint(text: str, typed: str) -> discord.app_commands.Choice[str]:

@@ -518,17 +518,33 @@ def rules(spec: GameSpec, locale: str) -> discord.Embed:
     return embed
 
 
+def your_games(views: list[GameView], guild_id: int, locale: str) -> str:
+    """A player's games on a server, each with a link to its board (at most ten)."""
+    lines = [words.say("bot.your-games.head", locale, count=len(views))]
+    for view in views[:10]:
+        lines.append(
+            words.say(
+                "bot.your-games.line", locale, title=title(view, locale), id=view.id,
+                where=board_link(view, guild_id),
+            )
+        )  # fmt: skip
+    return "\n".join(lines)
+
+
+def board_link(view: GameView, guild_id: int) -> str:
+    """A link to a game's board, else a mention of its channel."""
+    if view.message_id:
+        return f"https://discord.com/channels/{guild_id}/{view.channel_id}/{view.message_id}"
+    return f"<#{view.channel_id}>"
+
+
 def games_list(views: list[GameView], guild_id: int, locale: str) -> str:
     """`/games`: the server's ongoing games, one a line, with a link to each board."""
     if not views:
         return words.say("bot.games.none", locale)
     lines = [words.say("bot.games.head", locale, count=len(views))]
     for view in views[:40]:
-        where = (
-            f"https://discord.com/channels/{guild_id}/{view.channel_id}/{view.message_id}"
-            if view.message_id
-            else f"<#{view.channel_id}>"
-        )
+        where = board_link(view, guild_id)
         first, second = view.players or (0, 0)
         to_move = view.to_move
         turn = (

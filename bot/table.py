@@ -30,7 +30,15 @@ from bot.answers import Answer
 from bot.languages import Languages
 from games.base import MoveInfo
 from games.record import move_number
-from matches import GameView, MatchError, MatchService, MoveResult, StaleAction, Status
+from matches import (
+    GameView,
+    MatchError,
+    MatchService,
+    MoveResult,
+    NoGameHere,
+    StaleAction,
+    Status,
+)
 from matches.events import Event, GameFinished
 from matches.ratings import RatingChange
 from runtime.metrics import Metrics
@@ -82,6 +90,8 @@ def guarded(
                 await self.refuse_stale(
                     answer, error, game_id if isinstance(game_id, int) else None
                 )
+            except NoGameHere as error:
+                await self.refuse_elsewhere(answer, error)
             except MatchError as error:
                 await answer.refuse(error)
             except (discord.HTTPException, TimeoutError) as error:
@@ -152,6 +162,25 @@ class Table:
         # message shows it): told by the game-finished event, read back after a restart.
         self.rated: OrderedDict[int, tuple[RatingChange, ...]] = OrderedDict()
         service.events.subscribe(self._heard)
+
+    async def refuse_elsewhere(self, answer: Answer, error: NoGameHere) -> None:
+        """No game here: said with the caller's own games on this server and links to
+        them (a move typed in the channel while the game is in its thread)."""
+        interaction = answer.interaction
+        if error.code != "match.no-game-here" or interaction.guild_id is None:
+            await answer.refuse(error)
+            return
+        mine = [
+            view
+            for view in await self.service.open_games_of(interaction.user.id)
+            if view.guild_id == interaction.guild_id and view.status is Status.ACTIVE
+        ]
+        if not mine:
+            await answer.refuse(error)
+            return
+        text = replies.explain(error, answer.locale)
+        listed = replies.your_games(mine, interaction.guild_id, answer.locale)
+        await answer.refuse(error, replies.Outgoing(replies.clip(f"{text}\n{listed}")))
 
     def _heard(self, event: Event) -> None:
         if isinstance(event, GameFinished) and event.ratings:

@@ -75,7 +75,16 @@ async def test_without_threads_the_challenge_becomes_the_board(tmp_path: Path) -
         # a server whose owner turned threads off
         said = await fake.slash(table.guild.owner, table.games, "kamen settings")
         assert ephemeral_text(said).startswith("Threads per game: on")
-        await fake.slash(table.guild.owner, table.games, "kamen settings", threads=False)
+        assert ephemeral_text(said).endswith("To change one, give `threads:` or `language:`.")
+        turned = await fake.slash(table.guild.owner, table.games, "kamen settings", threads=False)
+        lines = ephemeral_text(turned).splitlines()
+        assert lines[0] == (
+            "✅ Changed. Threads per game: off: games are played in the channel where they were"
+            " challenged."
+        )
+        assert lines[1].startswith("Language of public messages")  # untouched, not marked
+        again = await fake.slash(table.guild.owner, table.games, "kamen settings", threads=False)
+        assert ephemeral_text(again).splitlines()[0].endswith("(It already was: nothing changed.)")
         where, board = await start_game(table, "oska")
         assert where is table.games and fake.threads(table.games) == []
         assert to_move(table, board) is ann and options(board)

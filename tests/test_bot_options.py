@@ -146,11 +146,11 @@ async def test_server_settings_need_manage_server_whatever_discord_allows(table:
 async def test_a_player_turns_their_own_pings_off_and_on(table: Table) -> None:
     fake, carol = table.fake, table.carol
     off = await fake.slash(carol, table.games, "kamen me settings", pings=False)
-    assert ephemeral_text(off).startswith("Turn notifications: off.")
+    assert ephemeral_text(off).startswith("✅ Changed. Turn notifications: off.")
     seen = await fake.slash(carol, table.games, "kamen me settings")
     assert ephemeral_text(seen).startswith("Turn notifications: off.")
     on = await fake.slash(carol, table.games, "kamen me settings", pings=True)
-    assert ephemeral_text(on).startswith("Turn notifications: on.")
+    assert ephemeral_text(on).startswith("✅ Changed. Turn notifications: on.")
     bad = await crafted_slash(
         fake, carol, table.games, "kamen me settings", [("pings", INTEGER, 1)]
     )

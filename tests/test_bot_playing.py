@@ -8,10 +8,12 @@ from pathlib import Path
 import pytest
 
 from tests.bot_support import (
+    ephemeral_text,
     last_board,
     options,
     play_button,
     process_table,
+    settle,
     start_game,
     to_move,
 )
@@ -115,3 +117,24 @@ async def test_a_finished_game_offers_rematch_replay_and_record(tmp_path: Path) 
         )
         again = last_board(table, thread)
         assert to_move(table, again) is bob  # in the same thread, Bob now moves first
+
+
+@pytest.mark.asyncio
+async def test_a_move_typed_where_there_is_no_game_links_to_the_players_games(
+    tmp_path: Path,
+) -> None:
+    async with process_table(tmp_path) as table:
+        fake = table.fake
+        thread, board = await start_game(table, "oska")
+        await settle(fake)  # the board recorded as the game's
+        lost = await fake.slash(table.ann, table.games, "oska move", move="a1-b2")
+        assert lost.ephemeral
+        link = f"https://discord.com/channels/{table.guild.id}/{thread.id}/{board.id}"
+        assert ephemeral_text(lost).splitlines() == [
+            "There is no game in this channel.",
+            "Your game on this server:",
+            f"• Oska #{board.embeds[0]['title'].rsplit('#', 1)[1]}: {link}",
+        ]
+        # Someone with no game hears only the refusal.
+        alone = await fake.slash(table.carol, table.games, "oska move", move="a1-b2")
+        assert ephemeral_text(alone) == "There is no game in this channel."

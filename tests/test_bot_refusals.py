@@ -94,8 +94,8 @@ async def test_refusals_in_a_game(table: Table) -> None:
     said = refused(await fake.slash(ann, thread, "lasca move", move="a3-b4"))
     assert said == "The game here is Oska, not Lasca."
     quiet = table.guild.channel("quiet")
-    assert refused(await fake.slash(ann, quiet, "oska move", move="a1-b2")) == (
-        "There is no game in this channel."
+    assert refused(await fake.slash(ann, quiet, "oska move", move="a1-b2")).startswith(
+        "There is no game in this channel.\nYour game on this server:\n• Oska #"
     )
     hint = await fake.autocomplete(bob, thread, "oska move", "move", "a")
     assert [c.name for c in hint] == ["It is not your turn."]

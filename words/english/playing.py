@@ -10,6 +10,16 @@ TEXTS: dict[str, str | Plural] = {
     "bot.button.replay": "Replay",
     "bot.button.record": "Record",
     "bot.refuse.rematch": "Only a player of game #{id} can ask for a rematch, once it is over.",
+    # ------------------------------------------------------------ settings that say what changed
+    "bot.settings.changed": "✅ Changed. {line}",
+    "bot.settings.same": "{line} (It already was: nothing changed.)",
+    "bot.settings.how": "To change one, give `{threads}:` or `{language}:`.",
+    "bot.me.how": "To change one, give `{pings}:` or `{language}:`.",
+    # ------------------------------------------------------------ no game here: yours are there
+    "bot.your-games.head": plural(
+        "count", "Your game on this server:", "Your games on this server:"
+    ),
+    "bot.your-games.line": "• {title} #{id}: {where}",
     # ------------------------------------------------------------ the replay viewer
     "bot.viewer.title": "Replay · {title} game #{id}",
     "bot.viewer.start": plural(
