@@ -600,7 +600,18 @@ class Actions(CommunityActions, TournamentActions, PlayingActions):
         file = options.attachment("file", values.get("file"))
         self.remember(opponent)
         text = await record_text(record, file)
-        self.service.check_record(text, spec.name)  # refused before anything public is posted
+        try:  # refused before anything public is posted
+            self.service.check_record(text, spec.name)
+        except MatchError as error:
+            if error.code in ("match.record-over", "match.record-of-other-game"):
+                raise
+            # A record that does not read: the refusal, and what a record looks like.
+            said = replies.explain(error, answer.locale)
+            said = said[:1].upper() + said[1:]  # a record's fault is worded as a clause
+            shown = words.say("bot.import.example", answer.locale,
+                              example=replies.record_example(spec))  # fmt: skip
+            await answer.refuse(error, replies.Outgoing(replies.clip(f"{said}\n{shown}")))
+            return
         choice = FIRST[terms.first]
 
         def start_import(channel_id: int) -> Awaitable[GameView]:

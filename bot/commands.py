@@ -368,6 +368,15 @@ def kamen_group(actions: Actions) -> app_commands.Group:
     app_commands.rename(**_named("threads", "language"))(settings)
 
     group.add_command(_command("settings", settings))
+
+    async def help(interaction: discord.Interaction, game: str | None = None) -> None:
+        """How to play here: the games, starting one, moving, and what else there is."""
+        await actions.help(interaction, game)
+
+    app_commands.describe(game=_t("command.about.help-game"))(help)
+    app_commands.choices(game=_game_choices())(help)
+    app_commands.rename(**_named("game"))(help)
+    group.add_command(_command("help", help))
     group.add_command(me_group(actions))
     group.add_command(season_group(actions))
     return group

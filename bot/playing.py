@@ -17,14 +17,17 @@ import discord
 from discord import ui
 
 import words
-from bot import images, replies
+from bot import images, options, replies
 from bot.answers import Answer
 from bot.components import PREFIX
 from bot.replies import NO_MENTIONS, Outgoing
 from bot.table import Table, guarded
 from games.base import MoveInfo
 from games.record import move_number
+from games.registry import GAMES
 from matches import GameView, Status
+from words.games import summary
+from words.games import title as words_title
 
 VIEWER_FILE = "position.png"
 _STEP_LABELS = {"b": "⏮", "p": "◀", "n": "▶", "e": "⏭"}
@@ -34,6 +37,14 @@ _ID = r"(?P<game>[0-9]{1,20})"
 
 class PlayingActions(Table):
     """The handlers of the viewer, the game-over buttons and the record."""
+
+    @guarded
+    async def help(self, answer: Answer, game: object) -> None:
+        """`/kamen help [game:]`, for the caller's eyes, in their language."""
+        chosen = options.game_name("game", game) if game is not None else None
+        me = self.client.user
+        embed = help_embed(answer.locale, me.id if me else None, chosen.name if chosen else None)
+        await answer.say(Outgoing("", embed, mentions=NO_MENTIONS))
 
     async def open_viewer(self, answer: Answer, view: GameView, ply: int = 0) -> None:
         """A private step-through viewer of `view`'s game, at position `ply`."""
@@ -178,6 +189,71 @@ def viewer_buttons(view: GameView, ply: int, locale: str) -> ui.View:
         items.add_item(ReplayStep(view.id, max(0, min(target, last)), key, disabled=off))
     items.stop()
     return items
+
+
+def help_embed(locale: str, bot_id: int | None, game: str | None = None) -> discord.Embed:
+    """`/kamen help`: the games, how to start one, how to move, what else there is; every
+    command named as the reader's Discord shows it. `game` puts that game first."""
+
+    def name(code: str) -> str:
+        return words.say(f"command.name.{code}", locale).lower()
+
+    names = list(GAMES)
+    if game in GAMES:
+        names.remove(game)
+        names.insert(0, game)
+    first = name(names[0])
+    embed = discord.Embed(
+        title=words.say("bot.help.title", locale),
+        description=words.say(
+            "bot.help.intro", locale, games=[words_title(n, locale) for n in names]
+        ),
+        colour=replies.COLOUR,
+    )
+    bot = f"<@{bot_id}>" if bot_id else "Kamen"
+    embed.add_field(
+        name=words.say("bot.help.start.name", locale),
+        value=words.say("bot.help.start", locale, game=first, challenge=name("challenge"), bot=bot),
+        inline=False,
+    )
+    embed.add_field(
+        name=words.say("bot.help.move.name", locale),
+        value=words.say("bot.help.move", locale, game=first, move=name("move")),
+        inline=False,
+    )
+    for each in names:
+        embed.add_field(
+            name=words_title(each, locale),
+            value=words.say(
+                "bot.help.game", locale, summary=summary(each, locale), game=name(each),
+                rules=name("rules"),
+            ),
+            inline=False,
+        )  # fmt: skip
+    embed.add_field(
+        name=words.say("bot.help.during.name", locale),
+        value=words.say(
+            "bot.help.during", locale, game=first, board=name("board"), draw=name("draw"),
+            resign=name("resign"), history=name("history"), replay=name("replay"),
+        ),
+        inline=False,
+    )  # fmt: skip
+    embed.add_field(
+        name=words.say("bot.help.community.name", locale),
+        value=words.say(
+            "bot.help.community", locale, leaderboard=name("leaderboard"),
+            profile=name("profile"), tournament=name("tournament"),
+            list=name("tournament.list"),
+        ),
+        inline=False,
+    )  # fmt: skip
+    embed.set_footer(
+        text=words.say(
+            "bot.help.settings", locale, kamen=name("kamen"), me=name("me"),
+            settings=name("settings"),
+        )
+    )  # fmt: skip
+    return embed
 
 
 DYNAMIC_ITEMS: tuple[type[ui.DynamicItem[Any]], ...] = (ReplayStep,)

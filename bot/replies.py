@@ -205,6 +205,19 @@ def turn_line(view: GameView, locale: str) -> str:
     return words.say("bot.turn", locale, side=name, player=player)
 
 
+def record_example(spec: GameSpec, plies: int = 4) -> str:
+    """A record of `spec` in two lines, its first legal moves: what an import looks like."""
+    state, moves = spec.new(), []
+    for _ in range(plies):
+        move = state.legal_moves()[0]
+        moves.append(move)
+        state = state.play(move)
+    turns = [
+        f"{move_number(n)[0]}. {' '.join(moves[n : n + 2])}" for n in range(0, len(moves), 2)
+    ]
+    return f'[Game "{spec.title}"]\n{" ".join(turns)} *'
+
+
 def time_option(view: GameView) -> str | None:
     """The game's time control as the `time:` option writes it (a rematch keeps it)."""
     return f"{view.move_seconds}s" if view.move_seconds is not None else None

@@ -138,3 +138,29 @@ async def test_a_move_typed_where_there_is_no_game_links_to_the_players_games(
         # Someone with no game hears only the refusal.
         alone = await fake.slash(table.carol, table.games, "oska move", move="a1-b2")
         assert ephemeral_text(alone) == "There is no game in this channel."
+
+
+@pytest.mark.asyncio
+async def test_kamen_help_explains_the_games_in_the_players_language(tmp_path: Path) -> None:
+    async with process_table(tmp_path) as table:
+        fake = table.fake
+        shown = await fake.slash(table.carol, table.games, "kamen help")
+        assert shown.ephemeral
+        [embed] = shown.embeds
+        assert embed["title"] == "Kamen · how to play"
+        fields = {f["name"]: f["value"] for f in embed["fields"]}
+        assert list(fields)[2:5] == ["Oska", "Lasca", "Oware"]
+        assert "`/oska challenge`" in fields["Start a game"]
+        assert "`/oska move`" in fields["Move"] and "one tap" in fields["Move"]
+        assert fields["Lasca"].endswith("Rules, variants and notation: `/lasca rules`.")
+        # One game first, when asked.
+        lasca = await fake.slash(table.carol, table.games, "kamen help", game="lasca")
+        names = [f["name"] for f in lasca.embeds[0]["fields"]]
+        assert names[2] == "Lasca" and "`/lasca challenge`" in lasca.embeds[0]["fields"][0]["value"]
+        # A Czech player reads it in Czech, with the commands as a Czech client names them.
+        czech = fake.add_user("jana", locale="cs")
+        cs = await fake.slash(czech, table.games, "kamen help")
+        [embed] = cs.embeds
+        assert embed["title"] == "Kamen · jak hrát"
+        start = next(f["value"] for f in embed["fields"] if f["name"] == "Jak začít partii")
+        assert "`/oska výzva`" in start

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 
+from games.record import load
 from tests.bot_support import (
     Table,
     ephemeral_text,
@@ -75,6 +76,14 @@ async def test_refusals_around_challenges(table: Table) -> None:
 
     bad = await fake.slash(ann, games, "oska import", record='[Game "Oska"] 1. z9-z8 *')
     assert refused(bad).startswith("Blue's move 1: `z9` is not a square. Legal moves: a1-b2")
+    # What a record looks like, in two lines that load as a game of Oska.
+    example = refused(bad).split("```\n")[1].split("\n```")[0]
+    assert example.startswith('[Game "Oska"]\n1. ') and example.count("\n") == 1
+    record, state = load(example)
+    assert record.spec.name == "oska" and len(state.moves) == 4
+    untagged = await fake.slash(ann, games, "oska import", record="1. a1-b2 *")
+    assert refused(untagged).startswith('The record has no [Game "..."] tag')
+    assert '[Game "Oska"]\n1. a1-b2' in refused(untagged)
     lasca = await fake.slash(ann, games, "oska import", record='[Game "Lasca"] *')
     assert refused(lasca) == "This is a record of Lasca, not Oska."
     assert [m for m in fake.messages(games) if "starts a game" in m.content] == []

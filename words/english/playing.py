@@ -20,6 +20,42 @@ TEXTS: dict[str, str | Plural] = {
         "count", "Your game on this server:", "Your games on this server:"
     ),
     "bot.your-games.line": "• {title} #{id}: {where}",
+    # ------------------------------------------------------------ importing
+    "bot.import.example": (
+        "A record has a tag line naming the game, then the numbered moves and `*`"
+        " (the README has the whole format):\n```\n{example}\n```"
+    ),
+    # ------------------------------------------------------------ /kamen help
+    "command.name.help": "help",
+    "command.help": "How to play here: the games, starting one, moving, and what else there is.",
+    "command.about.help-game": "The game to explain first (default: all three, Oska first).",
+    "bot.help.title": "Kamen · how to play",
+    "bot.help.intro": "Play {games:and} here: against each other, or against Kamen itself.",
+    "bot.help.start.name": "Start a game",
+    "bot.help.start": (
+        "`/{game} {challenge}` and pick an opponent; pick {bot} to play Kamen (easy, medium or"
+        " hard). Leave the opponent empty and anyone may accept."
+    ),
+    "bot.help.move.name": "Move",
+    "bot.help.move": (
+        "Pick your move in the menu under the board: one tap when it is the only move. Or type"
+        " `/{game} {move}` and choose from the list of legal moves. When there are many, pick"
+        " the piece first, then where it goes."
+    ),
+    "bot.help.game": "{summary}\nRules, variants and notation: `/{game} {rules}`.",
+    "bot.help.during.name": "During and after a game",
+    "bot.help.during": (
+        "`/{game} {board}` shows the board again, `/{game} {draw}` offers a draw,"
+        " `/{game} {resign}` gives up. Afterwards `/{game} {history}` gives the record and"
+        " `/{game} {replay}` steps through the game; the buttons under the final board do"
+        " too, and offer a rematch."
+    ),
+    "bot.help.community.name": "Ratings and tournaments",
+    "bot.help.community": (
+        "Games between two people are rated: `/{leaderboard}`, `/{profile}`."
+        " This server's tournaments: `/{tournament} {list}`."
+    ),
+    "bot.help.settings": "/{kamen} {me} {settings}: your turn pings and your language.",
     # ------------------------------------------------------------ the replay viewer
     "bot.viewer.title": "Replay · {title} game #{id}",
     "bot.viewer.start": plural(
