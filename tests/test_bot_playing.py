@@ -64,6 +64,11 @@ async def test_a_finished_game_offers_rematch_replay_and_record(tmp_path: Path) 
         for mover, move in ((ann, "a1-b2"), (bob, "a5-b4")):
             reply = await fake.slash(mover, thread, "oska move", move=move)
             assert not reply.ephemeral, reply.text
+        # A rematch crafted on a game still being played is refused, privately.
+        live = last_board(table, thread)
+        number = str(live.embeds[0]["title"]).rsplit("#", 1)[1]
+        early = await fake.click_custom(ann, live, f"kamen:rematch:{number}")
+        assert early.ephemeral and "once it is over" in early.text
         asked = await fake.slash(bob, thread, "oska resign")
         assert asked.message is not None
         await fake.click(bob, asked.message, "Yes, resign")

@@ -61,7 +61,14 @@ async def test_another_servers_game_is_no_game_here(table: Table) -> None:
     for command in ("oska history", "oska replay"):
         reply = await fake.slash(dave, elsewhere, command, game=number)
         assert ephemeral_text(reply) == "There is no such game here.", command
-    assert [m for m in fake.messages(elsewhere) if not m.ephemeral] == []
+    # Nor do crafted viewer, replay or record buttons reach it from there.
+    mine = await fake.slash(dave, elsewhere, "oska challenge")
+    assert mine.message is not None
+    for custom_id in (f"kamen:rv:{number}:1:n", f"kamen:replay:{number}",
+                      f"kamen:record:{number}"):  # fmt: skip
+        reply = await crafted_click(fake, dave, mine.message, custom_id, None)
+        assert ephemeral_text(reply) == "There is no such game here.", custom_id
+    assert [m for m in fake.messages(elsewhere) if not m.ephemeral] == [mine.message]
 
     # From another channel of the game's own server: the record names where it is played.
     quiet = table.guild.channel("quiet")
