@@ -15,7 +15,7 @@ from datetime import timedelta
 
 from games.base import GameError, GameSpec, GameState, Variant
 from games.record import load
-from matches import checks, transitions
+from matches import checks, live_clocks, transitions
 from matches.clock import Clock
 from matches.errors import (
     BadInput,
@@ -28,15 +28,17 @@ from matches.errors import (
 )
 from matches.inputs import (
     MAX_RECORD,
+    TimeControl,
     capped,
     first_choice,
     game_spec,
     level_of,
-    move_seconds,
     snowflake,
+    time_control,
     variant_of,
 )
 from matches.ledger import Draft, Ledger, Loaded, Race, Where
+from matches.live_clocks import LiveControl
 from matches.picker import DEFAULT_LEVEL, MovePicker
 from matches.records import FirstChoice, Status, StoredGame
 from matches.views import GameView, outcome_params
@@ -79,16 +81,17 @@ class Challenges:
         game: str,
         opponent_id: int | None,
         variant: Iterable[str] | str,
-        time: str | timedelta | None,
+        time: str | timedelta | LiveControl | None,
         first: str | FirstChoice,
         level: str | None,
         rated: bool = True,
     ) -> GameView:
+        """`time`: none, a limit per move (`5m`, `1d`) or a live clock (`5+3`)."""
         spec = game_spec(game)
         start = spec.start(variant_of(spec, variant))
         return await self._open(
             guild_id, channel_id, challenger_id, opponent_id, spec, start,
-            move_seconds(time), first_choice(first), level, rated=rated,
+            time_control(time), first_choice(first), level, rated=rated,
         )  # fmt: skip
 
     async def import_record(
@@ -100,16 +103,16 @@ class Challenges:
         text: str,
         game: str | None,
         opponent_id: int | None,
-        time: str | timedelta | None,
+        time: str | timedelta | LiveControl | None,
         first: str | FirstChoice,
         level: str | None,
     ) -> GameView:
         spec, state = self.check_record(text, game)
-        seconds, choice = move_seconds(time), first_choice(first)
+        control, choice = time_control(time), first_choice(first)
         if opponent_id is None:  # studied alone: starts at once (see starts_at_once)
-            return await self._study(guild_id, channel_id, user_id, spec, state, seconds)
+            return await self._study(guild_id, channel_id, user_id, spec, state, control)
         return await self._open(
-            guild_id, channel_id, user_id, opponent_id, spec, state, seconds, choice, level,
+            guild_id, channel_id, user_id, opponent_id, spec, state, control, choice, level,
             rated=False,
         )  # fmt: skip
 
@@ -136,14 +139,14 @@ class Challenges:
         opponent_id: int | None,
         spec: GameSpec,
         state: GameState,
-        seconds: int | None,
+        control: TimeControl,
         choice: FirstChoice,
         level: str | None,
         *,
         rated: bool,
     ) -> GameView:
         row = self._new_row(
-            guild_id, channel_id, challenger_id, spec, state.variant, state, seconds
+            guild_id, channel_id, challenger_id, spec, state.variant, state, control
         )
         row = replace(row, rated=rated)
         if opponent_id is not None and snowflake(opponent_id, "user") == challenger_id:
@@ -168,10 +171,10 @@ class Challenges:
         spec: GameSpec,
         variant: Variant,
         state: GameState,
-        seconds: int | None,
+        control: TimeControl,
     ) -> StoredGame:
         now = self.ledger.clock()
-        return StoredGame(
+        row = StoredGame(
             guild_id=snowflake(guild_id, "server"),
             channel_id=snowflake(channel_id, "channel"),
             game=spec.name,
@@ -181,8 +184,9 @@ class Challenges:
             updated_at=now,
             variant=str(variant),
             moves=state.moves,
-            move_seconds=seconds,
+            move_seconds=control.move_seconds,
         )
+        return live_clocks.chosen(row, control.live)
 
     async def _start_with_bot(
         self, row: StoredGame, spec: GameSpec, state: GameState, level: str | None
@@ -200,9 +204,9 @@ class Challenges:
         user_id: int,
         spec: GameSpec,
         state: GameState,
-        seconds: int | None,
+        control: TimeControl,
     ) -> GameView:
-        row = self._new_row(guild_id, channel_id, user_id, spec, state.variant, state, seconds)
+        row = self._new_row(guild_id, channel_id, user_id, spec, state.variant, state, control)
         return await self._start(replace(row, opponent_id=user_id), spec, state, (user_id, user_id))
 
     async def _start(

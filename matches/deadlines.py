@@ -54,7 +54,7 @@ class Clocks:
                 kind, user_id = SweepKind.EXPIRED, row.challenger_id
             else:
                 side = loaded.state.to_move
-                new = transitions.lost_by(row, side, Termination.TIME, now)
+                new = transitions.lost_by(row, side, Termination.TIME, now, running=side)
                 kind, user_id = SweepKind.TIMEOUT, _player(row, side)
         elif row.status is Status.ACTIVE:
             new = transitions.reminded(row, now)

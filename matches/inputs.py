@@ -2,7 +2,9 @@
 
 Texts are capped (a game name, variant options, a move, a record, names in an
 exported record), ids must be Discord snowflakes, time controls and levels
-must be ones we know. Every refusal is a `BadInput` whose code names the text
+must be ones we know: a time control is a limit per move (`5m`, `1d`) or a
+live clock (`5+3`: minutes of base time, seconds added after each move).
+Every refusal is a `BadInput` whose code names the text
 (`match.input.too-long.move`, ...) and whose params say what is allowed.
 """
 
@@ -10,11 +12,18 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from dataclasses import dataclass
 from datetime import timedelta
 
 from games import registry
 from games.base import GameError, GameSpec, Variant
 from matches.errors import BadInput, from_game_error
+from matches.live_clocks import (
+    MAX_BASE_MINUTES,
+    MAX_INCREMENT_SECONDS,
+    MIN_BASE_MINUTES,
+    LiveControl,
+)
 from matches.picker import LEVELS
 from matches.records import FirstChoice
 from words.catalogue import LANGUAGES
@@ -27,8 +36,15 @@ MAX_NAME = 256
 MIN_MOVE_TIME = timedelta(minutes=1)
 MAX_MOVE_TIME = timedelta(days=14)
 
+# The live controls the bot offers as choices; any `M+S` within the bounds is played.
+LIVE_CONTROLS: tuple[str, ...] = ("3+2", "5+3", "10+5")
+# The limits per move a refusal gives as examples.
+MOVE_LIMITS: tuple[str, ...] = ("5m", "1h", "1d", "3d")
+
 _UNITS = {"s": 1, "m": 60, "min": 60, "h": 3600, "d": 86400}
 _TIME = re.compile(r"^(\d{1,6})\s*(s|m|min|h|d)$")
+_LIVE = re.compile(r"^(\d{1,6})\s*\+\s*(\d{1,6})$")
+_NONE = ("", "none", "off")
 _ID_LIMIT = 2**63
 
 
@@ -69,6 +85,14 @@ def variant_of(spec: GameSpec, texts: Iterable[str] | str) -> Variant:
         raise from_game_error(error) from error
 
 
+@dataclass(frozen=True, slots=True)
+class TimeControl:
+    """What a challenge's `time` asks for: a limit per move, a live clock, or neither."""
+
+    move_seconds: int | None = None
+    live: LiveControl | None = None
+
+
 def move_seconds(time: str | timedelta | None) -> int | None:
     """A per-move limit in seconds, or None for no time control.
 
@@ -78,7 +102,7 @@ def move_seconds(time: str | timedelta | None) -> int | None:
         return None
     if isinstance(time, str):
         text = capped(time, 32, "time-control").strip().lower()
-        if text in ("", "none", "off"):
+        if text in _NONE:
             return None
         match = _TIME.match(text)
         if match is None:
@@ -87,6 +111,37 @@ def move_seconds(time: str | timedelta | None) -> int | None:
     if not MIN_MOVE_TIME <= time <= MAX_MOVE_TIME:
         raise BadInput("match.input.time-range")
     return int(time.total_seconds())
+
+
+def time_control(time: str | timedelta | LiveControl | None) -> TimeControl:
+    """A challenge's time control: none, a limit per move (as `move_seconds`), or a live clock.
+
+    A live clock is written `M+S`: M minutes of base time (1 to 180), S seconds
+    added after each of a player's moves (0 to 60): `3+2`, `5+3`, `10+5`, `1+0`.
+    A text that is neither kind is refused with examples of both.
+    """
+    if isinstance(time, LiveControl):
+        return TimeControl(live=_live_in_bounds(time))
+    if isinstance(time, str):
+        text = capped(time, 32, "time-control").strip().lower()
+        live = _LIVE.match(text)
+        if live is not None:
+            control = LiveControl.of_minutes(int(live.group(1)), int(live.group(2)))
+            return TimeControl(live=_live_in_bounds(control))
+        if text not in _NONE and _TIME.match(text) is None:
+            raise BadInput(
+                "match.clock.bad-time", time=time, live=LIVE_CONTROLS, per_move=MOVE_LIMITS
+            )
+    return TimeControl(move_seconds=move_seconds(time))
+
+
+def _live_in_bounds(control: LiveControl) -> LiveControl:
+    if not control.in_bounds:
+        raise BadInput(
+            "match.clock.live-range", time=str(control), least=MIN_BASE_MINUTES,
+            most=MAX_BASE_MINUTES, increment=MAX_INCREMENT_SECONDS, live=LIVE_CONTROLS,
+        )  # fmt: skip
+    return control
 
 
 def level_of(level: str) -> str:

@@ -68,7 +68,7 @@ class Play:
         row = loaded.row
         lapsed = row.draw_offer_by == mover_id
         offer = None if lapsed else row.draw_offer_by
-        new = transitions.played(row, after, self.ledger.clock(), offer)
+        new = transitions.played(row, after, self.ledger.clock(), offer, mover=side)
         return _Moved(new, after, None, move, mover_id, side, passes, lapsed)
 
     def _result(self, committed: Committed[_Moved]) -> MoveResult:
@@ -132,7 +132,10 @@ class Play:
 
         def resigned(loaded: Loaded) -> Draft:
             side = checks.playing(loaded, user_id, None, clock())
-            return Draft(transitions.lost_by(loaded.row, side, _RESIGNATION, clock()))
+            running = loaded.state.to_move  # a live clock stops with what it shows now
+            return Draft(
+                transitions.lost_by(loaded.row, side, _RESIGNATION, clock(), running=running)
+            )
 
         committed = await self.ledger.change(where, resigned, race=Race.RETRY)
         return self.ledger.view(committed.after)
@@ -147,7 +150,7 @@ class Play:
             if offer == user_id:
                 raise DrawError("match.draw.already-offered")
             if offer is not None:
-                return Draft(transitions.drawn(loaded.row, clock()))
+                return Draft(transitions.drawn(loaded.row, clock(), running=loaded.state.to_move))
             if loaded.row.ai_level is not None:
                 raise DrawError("match.draw.bot")
             return Draft(replace(loaded.row, draw_offer_by=user_id, updated_at=clock()))
@@ -169,7 +172,7 @@ class Play:
             if offer == user_id:
                 raise DrawError("match.draw.own-offer")
             if accept:
-                return Draft(transitions.drawn(loaded.row, clock()))
+                return Draft(transitions.drawn(loaded.row, clock(), running=loaded.state.to_move))
             return Draft(replace(loaded.row, draw_offer_by=None, updated_at=clock()))
 
         after = (await self.ledger.change(where, answered, race=Race.RETRY)).after

@@ -54,6 +54,9 @@ class StoredGame:
     shows, None when nothing is known to show anything; `ping_message_id` is
     the last turn notification. Like `message_id` they describe messages, not
     the game: `set_board`, `set_ping` write them, `update_game` never does.
+    A game has at most one time control: a per-move limit (`move_seconds`) or
+    a live clock (`base_seconds` and the fields after it); `deadline` is when
+    the player to move runs out of time under either.
     `id` is random (unguessable), assigned by the store on creation.
 
     Adding a column: a field here, its column in `store/sqlite.py` `COLUMNS`
@@ -81,6 +84,12 @@ class StoredGame:
     move_seconds: int | None = None
     deadline: datetime | None = None
     remind_at: datetime | None = None
+    # A live clock (`matches.live_clocks`): base time and increment, and each side's time
+    # left in milliseconds (the side to move's as its turn began: it runs out at `deadline`).
+    base_seconds: int | None = None
+    increment_seconds: int | None = None
+    first_left_ms: int | None = None
+    second_left_ms: int | None = None
     board_ply: int | None = None
     board_status: Status | None = None
     ping_message_id: int | None = None

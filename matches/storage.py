@@ -131,6 +131,8 @@ class Store(Protocol):
         """Move every active game's deadline and reminder `by` later; the games changed.
 
         Games without either are left alone. Each changed game's version grows by one.
+        A live clock's stored times left stay as they are: the player to move has
+        what is left to the later deadline, so the time `by` is not theirs to pay.
         """
         ...
 

@@ -12,6 +12,7 @@ from dataclasses import replace
 from datetime import datetime, timedelta
 
 from games.base import GameState, Side, Termination
+from matches import live_clocks
 from matches.records import FirstChoice, Status, StoredGame
 
 PASS = "pass"
@@ -39,9 +40,20 @@ def settle(state: GameState) -> tuple[GameState, tuple[Side, ...]]:
     return state, tuple(passes)
 
 
-def clock(game: StoredGame, now: datetime) -> StoredGame:
-    """A fresh move clock for the player to move: a deadline and a reminder at half time."""
-    if game.move_seconds is None or game.status is not Status.ACTIVE:
+def clock(game: StoredGame, now: datetime, to_move: Side | None = None) -> StoredGame:
+    """A fresh clock for the player to move (`to_move`), from `now`.
+
+    A per-move limit gives a deadline and a reminder at half time; a live clock
+    runs the player's time left out at the deadline, with the low-time warning
+    before it (`matches.live_clocks`; it needs `to_move`).
+    """
+    if game.status is not Status.ACTIVE:
+        return replace(game, deadline=None, remind_at=None)
+    if live_clocks.control_of(game) is not None:
+        if to_move is None:
+            raise ValueError("a live clock starts the side to move's time: give `to_move`")
+        return live_clocks.turn_begins(game, to_move, now)
+    if game.move_seconds is None:
         return replace(game, deadline=None, remind_at=None)
     limit = timedelta(seconds=game.move_seconds)
     return replace(game, deadline=now + limit, remind_at=now + limit / 2)
@@ -59,24 +71,48 @@ def begin(
         moves=state.moves,
         updated_at=now,
     )
-    return clock(started, now)
+    return clock(started, now, state.to_move)
 
 
 def played(
-    game: StoredGame, state: GameState, now: datetime, draw_offer_by: int | None
+    game: StoredGame,
+    state: GameState,
+    now: datetime,
+    draw_offer_by: int | None,
+    *,
+    mover: Side | None = None,
 ) -> StoredGame:
-    """The game after a move that led to `state`: ended by the rules, or the next clock."""
+    """The game after `mover`'s move that led to `state`: ended by the rules, or the next clock.
+
+    A live clock charges the mover the time their turn took and adds the
+    increment (so it needs `mover`); the automatic passes in `state` take none.
+    """
     moved = replace(game, moves=state.moves, draw_offer_by=draw_offer_by, updated_at=now)
+    if live_clocks.control_of(game) is not None:
+        if mover is None:
+            raise ValueError("a live clock charges the mover: give `mover`")
+        moved = live_clocks.charged(moved, mover, now)
     outcome = state.outcome()
     if outcome is not None:
         return finished(moved, outcome.result, outcome.reason, now)
-    return clock(moved, now)
+    return clock(moved, now, state.to_move)
 
 
 def finished(
-    game: StoredGame, result: str | None, reason: Termination, now: datetime
+    game: StoredGame,
+    result: str | None,
+    reason: Termination,
+    now: datetime,
+    *,
+    running: Side | None = None,
 ) -> StoredGame:
-    """A game over: its result (None: none, `*`) and why, its clock stopped, any offer gone."""
+    """A game over: its result (None: none, `*`) and why, its clock stopped, any offer gone.
+
+    `running` is the side whose live clock was running (the side to move): it
+    keeps the time it had left at `now`. Without it, that side keeps the time
+    it had when its turn began.
+    """
+    game = live_clocks.stopped(game, running, now)
     return replace(
         game,
         status=Status.FINISHED,
@@ -89,19 +125,26 @@ def finished(
     )
 
 
-def lost_by(game: StoredGame, loser: Side, reason: Termination, now: datetime) -> StoredGame:
-    """A game `loser` lost (by resigning or on time)."""
-    return finished(game, _RESULT_FOR_LOSER[loser], reason, now)
+def lost_by(
+    game: StoredGame,
+    loser: Side,
+    reason: Termination,
+    now: datetime,
+    *,
+    running: Side | None = None,
+) -> StoredGame:
+    """A game `loser` lost (by resigning or on time); `running` as for `finished`."""
+    return finished(game, _RESULT_FOR_LOSER[loser], reason, now, running=running)
 
 
-def drawn(game: StoredGame, now: datetime) -> StoredGame:
-    """A game the two players agreed to draw."""
-    return finished(game, "1/2-1/2", Termination.AGREEMENT, now)
+def drawn(game: StoredGame, now: datetime, *, running: Side | None = None) -> StoredGame:
+    """A game the two players agreed to draw; `running` as for `finished`."""
+    return finished(game, "1/2-1/2", Termination.AGREEMENT, now, running=running)
 
 
-def abandoned(game: StoredGame, now: datetime) -> StoredGame:
+def abandoned(game: StoredGame, now: datetime, *, running: Side | None = None) -> StoredGame:
     """A game nobody can play on (its channel is gone): over, without a result, not rated."""
-    return finished(game, None, Termination.ABANDONED, now)
+    return finished(game, None, Termination.ABANDONED, now, running=running)
 
 
 def closed(game: StoredGame, status: Status, now: datetime) -> StoredGame:

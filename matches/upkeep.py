@@ -89,7 +89,7 @@ class Upkeep:
         def ended(loaded: Loaded) -> Draft:
             row = loaded.row
             if row.status is Status.ACTIVE:
-                return Draft(transitions.abandoned(row, clock()))
+                return Draft(transitions.abandoned(row, clock(), running=loaded.state.to_move))
             if row.status is Status.CHALLENGE:
                 return Draft(transitions.closed(row, Status.CANCELLED, clock()))
             raise _AlreadyClosed()

@@ -12,10 +12,12 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from games.base import GameSpec, GameState, MoveInfo, Outcome, Side, Termination
+from matches import live_clocks
+from matches.live_clocks import LiveClock, LiveControl
 from matches.records import Status, StoredGame
 
 
@@ -142,7 +144,30 @@ class GameView:
 
     @property
     def deadline(self) -> datetime | None:
+        """When the player to move runs out of time (or a challenge expires); None: never."""
         return self.row.deadline
+
+    # The live clock, if the game has one.
+    @property
+    def live_control(self) -> LiveControl | None:
+        """The live time control (`str(...)` writes it `5+3`); None without a live clock."""
+        return live_clocks.control_of(self.row)
+
+    @property
+    def has_live_clock(self) -> bool:
+        return self.row.base_seconds is not None
+
+    def live_clock(self, now: datetime) -> LiveClock | None:
+        """Both sides' time left at `now`, the side to move's counting down; None if not live.
+
+        Before the game (a challenge) both are full; after it, what each had when it ended.
+        """
+        return live_clocks.clock_of(self.row, self.to_move, now)
+
+    def clock_left(self, side: Side, now: datetime) -> timedelta | None:
+        """The time `side` has left at `now` on its live clock; None without a live clock."""
+        clock = self.live_clock(now)
+        return None if clock is None else clock[side]
 
     @property
     def created_at(self) -> datetime:

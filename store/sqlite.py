@@ -338,6 +338,7 @@ class SqliteStore(PeopleTables, RatingTables, TournamentTables):
         return [_game(row) for row in rows]
 
     async def shift_clocks(self, by: timedelta) -> list[StoredGame]:
+        # A live clock's times left (`first_left_ms`, ...) stay: its deadline carries the credit.
         sql = f"""
             UPDATE games SET deadline = deadline + :by, remind_at = remind_at + :by,
                 version = version + 1
