@@ -33,5 +33,6 @@ async def test_a_move_racing_a_resignation_leaves_the_final_board(tmp_path: Path
             assert resigned.message is not None and "You resigned" in resigned.message.content
             await settle(fake)
             assert "Game over" in board.content and "resigned" in board.text
-            assert options(board) == [] and board.buttons == []
+            assert options(board) == []  # the game's own buttons, no move's
+            assert [b["label"] for b in board.buttons] == ["Rematch", "Replay", "Record"]
         assert table.new_violations() == []
