@@ -466,7 +466,9 @@ class Actions(CommunityActions, TournamentActions, PlayingActions):
     @guarded
     async def show_board(self, answer: Answer, spec: GameSpec) -> None:
         interaction = answer.interaction
-        view = await self.service.view(channel_id=self._channel_id(interaction), game=spec.name)
+        view = await self.service.view_here(
+            channel_id=self._channel_id(interaction), game=spec.name
+        )
         if view.to_move_id != interaction.user.id:
             # Someone just looking: the board for their eyes only, no ping, and the live
             # board (with its menu) stays where it is. It is in their own language.
@@ -662,7 +664,7 @@ class Actions(CommunityActions, TournamentActions, PlayingActions):
             return await self.service.view(
                 game_id=game_id, game=game, guild_id=interaction.guild_id
             )
-        return await self.service.view(channel_id=self._channel_id(interaction), game=game)
+        return await self.service.view_here(channel_id=self._channel_id(interaction), game=game)
 
     async def on_its_message(self, interaction: discord.Interaction, game_id: int) -> bool:
         """Whether a click names the game of the message it was made on; refused if not.

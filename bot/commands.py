@@ -26,7 +26,7 @@ import words
 from bot import people
 from bot.actions import LANGUAGE_AUTO, LANGUAGE_CHOICES, Actions, language_name
 from bot.community import THEMES
-from bot.options import FIRSTS, MAX_RECORD_OPTION, TIMES
+from bot.options import CHALLENGE_TIMES, FIRSTS, MAX_RECORD_OPTION, TIMES
 from bot.seasons import SeasonDesk
 from bot.tournaments import FORMATS
 from games import registry
@@ -127,8 +127,12 @@ def _language_choices() -> list[_Choice[str]]:
     return [auto, *(_Choice(name=named(code), value=code) for code in LANGUAGE_CHOICES[1:])]
 
 
-def _time_choices() -> list[_Choice[str]]:
-    return [_Choice(name=_t(f"bot.choice.time.{value}"), value=value) for value in TIMES]
+def _time_choices(times: tuple[str, ...] = TIMES) -> list[_Choice[str]]:
+    """Each time control, labelled `bot.choice.time.<value>` (`3+2` as `3-plus-2`)."""
+    return [
+        _Choice(name=_t(f"bot.choice.time.{value.replace('+', '-plus-')}"), value=value)
+        for value in times
+    ]
 
 
 def _level_choices() -> list[_Choice[str]]:
@@ -166,7 +170,9 @@ def game_group(spec: GameSpec, actions: Actions) -> app_commands.Group:
         description=_t("command.game", game=spec.name),
         guild_only=True,
     )
-    for build in (_challenge, _move, _board, _resign, _draw, _history, _replay, _rules, _import):
+    for build in (
+        _challenge, _move, _board, _resign, _draw, _takeback, _history, _replay, _rules, _import
+    ):
         group.add_command(build(spec, actions))
     return group
 
@@ -203,7 +209,7 @@ def _challenge(spec: GameSpec, actions: Actions) -> app_commands.Command[Any, ..
     descriptions.update(_game_options(spec))
     descriptions["rated"] = _t("command.about.rated")
     renames.update(_named("rated"))
-    choices["time"] = _time_choices()
+    choices["time"] = _time_choices(CHALLENGE_TIMES)
     choices["first"] = _first_choices(spec)
     choices["level"] = _level_choices()
     challenge.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
@@ -257,6 +263,14 @@ def _draw(spec: GameSpec, actions: Actions) -> app_commands.Command[Any, ..., No
         await actions.draw(interaction, spec=spec)
 
     return _command("draw", draw, spec)
+
+
+def _takeback(spec: GameSpec, actions: Actions) -> app_commands.Command[Any, ..., None]:
+    async def takeback(interaction: discord.Interaction) -> None:
+        """Ask to take back your last move in this channel's game of {title} (unrated games)."""
+        await actions.ask_takeback(interaction, spec)
+
+    return _command("takeback", takeback, spec)
 
 
 def _game_id_option(func: Any) -> None:
@@ -329,9 +343,9 @@ def _import(spec: GameSpec, actions: Actions) -> app_commands.Command[Any, ..., 
         opponent=_t("command.about.import-opponent"),
         **_game_options(spec),
     )(import_)
-    app_commands.choices(time=_time_choices(), first=_first_choices(spec), level=_level_choices())(
-        import_
-    )
+    app_commands.choices(
+        time=_time_choices(CHALLENGE_TIMES), first=_first_choices(spec), level=_level_choices()
+    )(import_)
     app_commands.rename(**_named("record", "file", "opponent", "time", "first", "level"))(import_)
     return _command("import", import_, spec)
 

@@ -21,6 +21,7 @@ from functools import partial
 import render
 from games.base import GameState, MoveInfo, Outcome
 from matches import GameView
+from matches.live_clocks import LiveClock
 
 BOARD_SIZE = 640
 
@@ -32,8 +33,10 @@ def board_png(
     players: tuple[str, str] | None = None,
     outcome: Outcome | None = None,
     locale: str | None = None,
+    clock: LiveClock | None = None,
 ) -> bytes:
-    """The board of `state` as a PNG, the last move highlighted, worded in `locale`."""
+    """The board of `state` as a PNG, the last move highlighted, worded in `locale`; a live
+    clock's times shown on it."""
     return render.board(
         state,
         last_move=last_move,

@@ -19,8 +19,11 @@ import discord
 from games import registry
 from games.base import GameSpec
 from matches import LEVELS, BadInput
+from matches.inputs import LIVE_CONTROLS
 
 TIMES = ("none", "5m", "1h", "1d", "3d")  # each labelled `bot.choice.time.<value>`
+# A challenge may also choose a live clock (minutes + seconds added per move).
+CHALLENGE_TIMES = (*TIMES, *LIVE_CONTROLS)
 FIRSTS = ("random", "me", "them")  # each labelled `bot.choice.first.<value>`
 MAX_RECORD_OPTION = 6000  # the `record` option's declared length (Discord's most)
 MAX_GAME_ID = 2**63 - 1  # what the database holds
@@ -114,7 +117,7 @@ def terms(spec: GameSpec, values: Mapping[str, object], names: Mapping[str, str]
     return Terms(
         opponent=user("opponent", values.get("opponent")),
         variant=tuple(variant),
-        time=choice("time", values.get("time"), TIMES),
+        time=choice("time", values.get("time"), CHALLENGE_TIMES),
         first=choice("first", values.get("first"), FIRSTS) or "random",
         level=choice("level", values.get("level"), LEVELS),
         rated=flag("rated", values.get("rated")) is not False,

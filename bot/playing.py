@@ -19,13 +19,13 @@ from discord import ui
 import words
 from bot import images, options, replies
 from bot.answers import Answer
-from bot.components import PREFIX
+from bot.components import PREFIX, checked
 from bot.replies import NO_MENTIONS, Outgoing
 from bot.table import Table, guarded
-from games.base import MoveInfo
+from games.base import GameSpec, MoveInfo
 from games.record import move_number
 from games.registry import GAMES
-from matches import GameView, Status
+from matches import BadInput, GameView, Status, TakebackEvent, TakebackResult
 from words.games import summary
 from words.games import title as words_title
 
@@ -37,6 +37,56 @@ _ID = r"(?P<game>[0-9]{1,20})"
 
 class PlayingActions(Table):
     """The handlers of the viewer, the game-over buttons and the record."""
+
+    @guarded
+    async def ask_takeback(self, answer: Answer, spec: GameSpec) -> None:
+        """`/<game> takeback`: ask to take back one's last move in this channel's game."""
+        interaction = answer.interaction
+        if interaction.channel_id is None:
+            raise BadInput("bot.refuse.no-channel")
+        result = await self.service.ask_takeback(
+            interaction.user.id, channel_id=interaction.channel_id, game=spec.name,
+            guild_id=interaction.guild_id,
+        )  # fmt: skip
+        answer.public = True
+        await answer.send(self.takeback_message(result, answer.server_locale))
+        if result.event is TakebackEvent.TAKEN:
+            await self.update_board(result.view, self.board(result.view))
+
+    @guarded
+    async def answer_takeback(self, answer: Answer, game_id: int, ply: int, accept: bool) -> None:
+        """Take it back / No, on a takeback request: the request message says what became
+        of it (without its buttons), and the board goes back when it is granted."""
+        interaction = answer.interaction
+        result = await self.service.answer_takeback(
+            interaction.user.id, accept, game_id=game_id, expected_ply=ply,
+            guild_id=interaction.guild_id,
+        )  # fmt: skip
+        await answer.update(self.takeback_message(result, answer.server_locale))
+        if result.event is TakebackEvent.TAKEN:
+            await self.update_board(result.view, self.board(result.view))
+
+    def takeback_message(self, result: TakebackResult, locale: str) -> Outgoing:
+        view = result.view
+        asker = replies.mention(result.asker_id)
+        if result.event is TakebackEvent.TAKEN:
+            text = words.say("bot.takeback.taken", locale, player=asker,
+                             moves=", ".join(result.taken), count=len(result.taken))  # fmt: skip
+            return Outgoing(text, mentions=NO_MENTIONS)
+        if result.event is TakebackEvent.DECLINED:
+            text = words.say("bot.takeback.declined", locale,
+                             player=replies.mention(_other(view, result.asker_id)))  # fmt: skip
+            return Outgoing(text, mentions=NO_MENTIONS)
+        opponent = _other(view, result.asker_id)
+        text = words.say(
+            "bot.takeback.asked", locale, opponent=replies.mention(opponent), player=asker,
+            move=view.moves[-1], title=replies.title(view, locale), id=view.id,
+        )  # fmt: skip
+        buttons = ui.View(timeout=None)
+        for yes in (True, False):
+            buttons.add_item(TakebackAnswer(view.id, view.ply, yes, locale))
+        buttons.stop()
+        return Outgoing(text, components=buttons, mentions=replies.mentions_of(opponent))
 
     @guarded
     async def help(self, answer: Answer, game: object) -> None:
@@ -133,6 +183,42 @@ class PlayingActions(Table):
             footer = words.say("bot.viewer.start", locale, total=len(moves))
         embed.set_footer(text=footer)
         return Outgoing("", embed, png, VIEWER_FILE, viewer_buttons(view, ply, locale), NO_MENTIONS)
+
+
+def _other(view: GameView, user_id: int) -> int:
+    first, second = view.players or (user_id, user_id)
+    return second if user_id == first else first
+
+
+class TakebackAnswer(
+    ui.DynamicItem[ui.Button[ui.View]],
+    template=PREFIX + r"tb-(?P<answer>yes|no):" + _ID + r":(?P<ply>[0-9]{1,6})",
+):
+    """Take it back (yes) or No, on a request to take a move back: for the opponent."""
+
+    def __init__(self, game_id: int, ply: int, yes: bool, locale: str | None = None) -> None:
+        code = "bot.button.takeback-yes" if yes else "bot.button.takeback-no"
+        super().__init__(
+            ui.Button(
+                label=words.say(code, locale),
+                style=discord.ButtonStyle.success if yes else discord.ButtonStyle.secondary,
+                custom_id=f"{PREFIX}tb-{'yes' if yes else 'no'}:{game_id}:{ply}",
+            )
+        )
+        self.game_id, self.ply, self.yes = game_id, ply, yes
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: ui.Item[Any], match: re.Match[str], /
+    ) -> TakebackAnswer:
+        return cls(int(match["game"]), int(match["ply"]), match["answer"] == "yes")
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        handlers = await checked(interaction, self.game_id)
+        if handlers is not None:
+            await handlers.answer_takeback(  # type: ignore[attr-defined]
+                interaction, game_id=self.game_id, ply=self.ply, accept=self.yes
+            )
 
 
 def movetext(moves: tuple[str, ...], ply: int) -> str:
@@ -256,4 +342,4 @@ def help_embed(locale: str, bot_id: int | None, game: str | None = None) -> disc
     return embed
 
 
-DYNAMIC_ITEMS: tuple[type[ui.DynamicItem[Any]], ...] = (ReplayStep,)
+DYNAMIC_ITEMS: tuple[type[ui.DynamicItem[Any]], ...] = (ReplayStep, TakebackAnswer)

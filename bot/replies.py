@@ -23,6 +23,7 @@ from games.base import GameSpec, Side
 from games.record import move_number
 from matches import FirstChoice, GameView, MatchError, Status
 from matches.glicko2 import PROVISIONAL_RD
+from matches.live_clocks import LiveClock, clock_text
 from matches.ratings import RatingChange
 from words.catalogue import DEFAULT_LOCALE, source_text
 from words.games import option_help, outcome_text, rules_card, side_names, summary
@@ -62,6 +63,26 @@ def time_text(seconds: int | None, locale: str) -> str:
             count = seconds // size
             return words.say(f"bot.time.{unit}", locale, count=count)
     return words.say("bot.time.seconds", locale, count=seconds)
+
+
+def control_text(view: GameView, locale: str) -> str:
+    """A game's time control: `5+3 live clock`, or the per-move limit."""
+    control = view.live_control
+    if control is not None:
+        return words.say("bot.time.live", locale, control=str(control))
+    return time_text(view.move_seconds, locale)
+
+
+def clocks_line(view: GameView, clock: LiveClock, locale: str) -> str:
+    """`⏱ Blue 4:32 · Red 2:10`, the running one in bold."""
+    shown = []
+    for each in (Side.FIRST, Side.SECOND):
+        left = clock_text(clock[each])
+        shown.append(f"**{left}**" if clock.running is each else left)
+    return words.say(
+        "bot.board.clocks", locale, first=side(view, Side.FIRST, locale), first_left=shown[0],
+        second=side(view, Side.SECOND, locale), second_left=shown[1],
+    )  # fmt: skip
 
 
 def variant_text(view: GameView, locale: str) -> str:
@@ -220,6 +241,8 @@ def record_example(spec: GameSpec, plies: int = 4) -> str:
 
 def time_option(view: GameView) -> str | None:
     """The game's time control as the `time:` option writes it (a rematch keeps it)."""
+    if view.live_control is not None:
+        return str(view.live_control)
     return f"{view.move_seconds}s" if view.move_seconds is not None else None
 
 
@@ -256,11 +279,13 @@ def board(
     *,
     headline: str | None = None,
     components: discord.ui.View | None = None,
+    clock: LiveClock | None = None,
 ) -> Outgoing:
     """The message that shows a game: who plays, what just happened, whose turn, the board.
 
     `headline` is the service's line about the move just played (it names the
-    side to move, or the result); without one, the turn is spelled out.
+    side to move, or the result); without one, the turn is spelled out. `clock`
+    is a live clock's two times, as they are when the message is drawn.
     """
     lines = [players_line(view, locale)]
     if headline:
@@ -278,6 +303,8 @@ def board(
             lines.append(words.say("bot.board.how", locale, game=command_name(view, locale)))
     elif not headline:
         lines.append(result_line(view, locale))
+    if clock is not None:
+        lines.append(clocks_line(view, clock, locale))
     embed = discord.Embed(
         title=words.say("bot.board.title", locale, title=title(view, locale), id=view.id),
         description="\n".join(line for line in lines if line),
@@ -290,7 +317,7 @@ def board(
             locale,
             number=shown_number(view),
             variant=variant_text(view, locale),
-            time=time_text(view.move_seconds, locale),
+            time=control_text(view, locale),
         )
     )
     # A live board names the player to move without notifying them: the turn's ping is
@@ -358,7 +385,7 @@ def challenge(
     )
     embed.add_field(
         name=words.say("bot.challenge.field.time", locale),
-        value=time_text(view.move_seconds, locale),
+        value=control_text(view, locale),
     )
     embed.add_field(
         name=words.say("bot.challenge.field.first", locale),

@@ -16,6 +16,7 @@ from bot import replies
 from bot.actions import Actions
 from games.record import move_number
 from matches import SweepEvent, SweepKind
+from matches.live_clocks import clock_text
 
 log = logging.getLogger(__name__)
 
@@ -52,6 +53,20 @@ class Sweeper:
                 replies.closed_challenge(view, locale).content,
                 allowed_mentions=replies.MENTION_USERS,
             )
+        elif event.kind is SweepKind.REMINDER and view.has_live_clock:
+            mover = view.to_move
+            now = self.actions.service.clock()
+            left = view.clock_left(mover, now) if mover is not None else None
+            text = words.say(
+                "bot.reminder.low-time",
+                locale,
+                player=replies.mention(event.user_id),
+                left=clock_text(left) if left is not None else "0:00",
+                number=move_number(view.ply)[0],
+                title=replies.title(view, locale),
+                id=view.id,
+            )
+            await channel.send(text, allowed_mentions=replies.MENTION_USERS)
         elif event.kind is SweepKind.REMINDER:
             deadline = int(view.deadline.timestamp()) if view.deadline else None
             text = words.say(

@@ -31,6 +31,7 @@ from bot.languages import Languages
 from games.base import MoveInfo
 from games.record import move_number
 from matches import (
+    ChallengeRepeated,
     GameView,
     MatchError,
     MatchService,
@@ -92,6 +93,8 @@ def guarded(
                 )
             except NoGameHere as error:
                 await self.refuse_elsewhere(answer, error)
+            except ChallengeRepeated as error:
+                await self.refuse_repeated(answer, error)
             except MatchError as error:
                 await answer.refuse(error)
             except (discord.HTTPException, TimeoutError) as error:
@@ -162,6 +165,16 @@ class Table:
         # message shows it): told by the game-finished event, read back after a restart.
         self.rated: OrderedDict[int, tuple[RatingChange, ...]] = OrderedDict()
         service.events.subscribe(self._heard)
+
+    async def refuse_repeated(self, answer: Answer, error: ChallengeRepeated) -> None:
+        """The same challenge again: refused, with a link to the first."""
+        text = replies.explain(error, answer.locale)
+        guild_id, params = answer.interaction.guild_id, error.params
+        if guild_id is not None and params.get("message_id"):
+            link = (f"https://discord.com/channels/{guild_id}/{params['channel_id']}/"
+                    f"{params['message_id']}")  # fmt: skip
+            text = f"{text}\n{words.say('bot.challenge-repeated.link', answer.locale, link=link)}"
+        await answer.refuse(error, replies.Outgoing(replies.clip(text)))
 
     async def refuse_elsewhere(self, answer: Answer, error: NoGameHere) -> None:
         """No game here: said with the caller's own games on this server and links to
@@ -256,15 +269,17 @@ class Table:
         """The game's board message: the image (drawn here, ~4 ms), text and components, in
         its server's language (or in `locale`, for one player's eyes)."""
         locale = locale or self.locale_of(view)
+        clock = view.live_clock(self.service.clock())
         png = images.board_png(
             view.state,
             last_move=last_move,
             players=self.players(view),
             outcome=view.outcome,
             locale=locale,
+            clock=clock,
         )
         menu = components.board_view(view, self.settings.move_menu_max, locale)
-        out = replies.board(view, png, locale, headline=headline, components=menu)
+        out = replies.board(view, png, locale, headline=headline, components=menu, clock=clock)
         changes = self.rated.get(view.id, ()) if view.status is Status.FINISHED else ()
         if changes and out.embed is not None:
             out.embed.description = "\n".join(

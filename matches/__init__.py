@@ -13,6 +13,7 @@ from matches.errors import (
     CannotChallengeYourself,
     ChallengeClosed,
     ChallengeExpired,
+    ChallengeRepeated,
     DrawError,
     GameAlreadyHere,
     GameOver,
@@ -32,6 +33,7 @@ from matches.positions import ReplayError
 from matches.records import FirstChoice, GuildSettings, Status, StoredGame, UserSettings
 from matches.service import MatchService
 from matches.storage import ChannelBusy, Store, StoreError
+from matches.takebacks import TakebackEvent, TakebackResult
 from matches.views import (
     DrawEvent,
     DrawResult,
@@ -49,6 +51,7 @@ __all__ = [
     "CannotChallengeYourself",
     "ChallengeClosed",
     "ChallengeExpired",
+    "ChallengeRepeated",
     "ChannelBusy",
     "Clock",
     "DrawError",
@@ -86,6 +89,8 @@ __all__ = [
     "StoredGame",
     "SweepEvent",
     "SweepKind",
+    "TakebackEvent",
+    "TakebackResult",
     "UserSettings",
     "ordered_moves",
     "origin",

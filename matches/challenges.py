@@ -21,6 +21,7 @@ from matches.errors import (
     BadInput,
     CannotChallengeYourself,
     ChallengeExpired,
+    ChallengeRepeated,
     GameAlreadyHere,
     NotAPlayer,
     NotChallenged,
@@ -160,6 +161,11 @@ class Challenges:
         settings = await store.guild_settings(guild_id)
         if not settings.threads and await store.active_game_in(channel_id) is not None:
             raise GameAlreadyHere()
+        for open_row in await store.open_games_of(row.challenger_id):
+            if open_row.status is Status.CHALLENGE and _same_offer(open_row, row):
+                raise ChallengeRepeated(
+                    id=open_row.id, channel_id=open_row.channel_id, message_id=open_row.message_id
+                )
         row = replace(row, deadline=row.created_at + self.challenge_ttl)
         return self.ledger.view(await self.ledger.create(row, spec, state))
 
@@ -268,3 +274,12 @@ class Challenges:
 def _expired(row: StoredGame, clock: Clock) -> Draft:
     """Close a challenge found past its deadline, then refuse (whoever wrote first)."""
     return Draft(transitions.closed(row, Status.EXPIRED, clock()), refusal=ChallengeExpired())
+
+
+def _same_offer(one: StoredGame, other: StoredGame) -> bool:
+    """Two challenges that offer the same game: same server, challenger and opponent (or both
+    open to anyone), game, rules, time control, sides and rating."""
+    keys = ("guild_id", "challenger_id", "opponent_id", "game", "variant", "move_seconds",
+            "base_seconds", "increment_seconds", "first_choice", "rated")  # fmt: skip
+    return all(getattr(one, key) == getattr(other, key) for key in keys)
+

@@ -57,6 +57,13 @@ class GameAlreadyHere(MatchError):
     code = "match.game-already-here"
 
 
+class ChallengeRepeated(MatchError):
+    """The same challenge is already open: params `id` is it, `channel_id` and
+    `message_id` (None if not shown yet) say where, for a link to it."""
+
+    code = "match.challenge-repeated"
+
+
 class GameOver(MatchError):
     code = "match.game-over"
 

@@ -81,6 +81,7 @@ class StoredGame:
     result: str | None = None
     reason: Termination | None = None
     draw_offer_by: int | None = None
+    takeback_by: int | None = None  # who asked to take their last move back, pending
     move_seconds: int | None = None
     deadline: datetime | None = None
     remind_at: datetime | None = None

@@ -29,7 +29,7 @@ from matches.challenges import Challenges
 from matches.clock import Clock, system_clock
 from matches.community import Community
 from matches.deadlines import Announce, Clocks
-from matches.errors import BadInput
+from matches.errors import BadInput, NoGameHere
 from matches.events import Events
 from matches.inputs import MAX_NAME, capped, known_language, snowflake
 from matches.ledger import Ledger, Where
@@ -40,6 +40,7 @@ from matches.positions import Positions
 from matches.records import FirstChoice, GuildSettings, Status, UserSettings
 from matches.seasons import Seasons
 from matches.storage import Store
+from matches.takebacks import TakebackResult, Takebacks
 from matches.tournaments import Tournaments
 from matches.upkeep import Upkeep
 from matches.views import DrawResult, GameView, MoveResult, SweepEvent
@@ -75,6 +76,7 @@ class MatchService:
             challenge_ttl=challenge_ttl,
         )
         self.play = Play(self.ledger, picker=picker, bot_user_id=bot_user_id)
+        self.takebacks = Takebacks(self.ledger, bot_user_id=bot_user_id)
         self.clocks = Clocks(self.ledger)
         self.upkeep = Upkeep(self.ledger)
         self.boards = Boards(self.ledger)
@@ -264,6 +266,32 @@ class MatchService:
         """Offer a draw, or accept the opponent's offer if one is pending."""
         return await self.play.offer_draw(Where(game_id, channel_id, game, guild_id), user_id)
 
+    async def ask_takeback(
+        self,
+        user_id: int,
+        *,
+        game_id: int | None = None,
+        channel_id: int | None = None,
+        game: str | None = None,
+        guild_id: int | None = None,
+    ) -> TakebackResult:
+        """Ask to take back one's last move (against Kamen at `easy`: taken back at once)."""
+        where = Where(game_id, channel_id, game, guild_id)
+        return await self.takebacks.ask(where, user_id)
+
+    async def answer_takeback(
+        self,
+        user_id: int,
+        accept: bool,
+        *,
+        game_id: int,
+        expected_ply: int | None = None,
+        guild_id: int | None = None,
+    ) -> TakebackResult:
+        """Grant (the move is taken back) or decline the opponent's takeback request."""
+        where = Where(game_id, guild_id=guild_id)
+        return await self.takebacks.answer(where, user_id, accept, expected_ply)
+
     async def accept_draw(
         self,
         user_id: int,
@@ -365,6 +393,21 @@ class MatchService:
         """A game as it stands, with its whole move list (the history)."""
         where = Where(game_id, channel_id, game, guild_id)
         return self.ledger.view(await self.ledger.load(where))
+
+    async def view_here(
+        self, *, channel_id: int, game: str | None = None, guild_id: int | None = None
+    ) -> GameView:
+        """The game of a channel or thread: the one being played, else the last that ended
+        there (a finished game's thread keeps its game for /history, /replay, /board)."""
+        try:
+            return await self.view(channel_id=channel_id, game=game, guild_id=guild_id)
+        except NoGameHere as error:
+            if error.code != NoGameHere.code:
+                raise
+            row = await self.store.last_finished_in(snowflake(channel_id, "channel"))
+            if row is None:
+                raise
+            return await self.view(game_id=row.id, game=game, guild_id=guild_id)
 
     async def active_games(self, guild_id: int) -> list[GameView]:
         """The games being played in a server, oldest first."""

@@ -72,6 +72,10 @@ class Store(Protocol):
         """How many games are being played in each server, by guild id (one query)."""
         ...
 
+    async def last_finished_in(self, channel_id: int) -> StoredGame | None:
+        """The game that ended last in a channel or thread, if any."""
+        ...
+
     async def open_games_of(self, user_id: int) -> list[StoredGame]:
         """Challenges and active games the user plays in or was challenged to."""
         ...

@@ -87,7 +87,9 @@ def played(
     A live clock charges the mover the time their turn took and adds the
     increment (so it needs `mover`); the automatic passes in `state` take none.
     """
-    moved = replace(game, moves=state.moves, draw_offer_by=draw_offer_by, updated_at=now)
+    moved = replace(
+        game, moves=state.moves, draw_offer_by=draw_offer_by, takeback_by=None, updated_at=now
+    )
     if live_clocks.control_of(game) is not None:
         if mover is None:
             raise ValueError("a live clock charges the mover: give `mover`")

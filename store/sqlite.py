@@ -256,6 +256,14 @@ class SqliteStore(PeopleTables, RatingTables, TournamentTables):
         rows = await self._read(sql, (channel_id,))
         return _game(rows[0]) if rows else None
 
+    async def last_finished_in(self, channel_id: int) -> StoredGame | None:
+        sql = (
+            f"SELECT {_SELECT} FROM games INDEXED BY games_finished_by_channel"
+            " WHERE channel_id = ? AND status = 'finished' ORDER BY updated_at DESC, id LIMIT 1"
+        )
+        rows = await self._read(sql, (channel_id,))
+        return _game(rows[0]) if rows else None
+
     async def open_games_in(self, channel_id: int) -> list[StoredGame]:
         sql = (
             f"SELECT {_SELECT} FROM games WHERE channel_id = ? AND status IN {_OPEN}"

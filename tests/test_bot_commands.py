@@ -47,6 +47,7 @@ async def test_the_commands_are_generated_from_the_registry_and_teach(tmp_path: 
                 "board",
                 "resign",
                 "draw",
+                "takeback",
                 "history",
                 "replay",
                 "rules",
@@ -66,6 +67,9 @@ async def test_the_commands_are_generated_from_the_registry_and_teach(tmp_path: 
                 "1h",
                 "1d",
                 "3d",
+                "3+2",
+                "5+3",
+                "10+5",
             ]
             assert sub(sub(group, "move"), "move")["autocomplete"] is True
             assert challenge["description"] == (

@@ -65,9 +65,9 @@ async def test_challenge_options_of_the_wrong_type_or_value_are_refused_privatel
     kamen_is = ("opponent", USER, str(kamen.id))
     cases: list[tuple[str, list[tuple[str, int, Any]], list[Any], str]] = [
         ("oska challenge", [bob_is, ("time", INTEGER, 5)], [bob],
-         "`time` is one of none, 5m, 1h, 1d, 3d, not `5`."),
+         "`time` is one of none, 5m, 1h, 1d, 3d, 3+2, 5+3, 10+5, not `5`."),
         ("oska challenge", [bob_is, ("time", STRING, "7m")], [bob],
-         "`time` is one of none, 5m, 1h, 1d, 3d, not `7m`."),
+         "`time` is one of none, 5m, 1h, 1d, 3d, 3+2, 5+3, 10+5, not `7m`."),
         ("oska challenge", [("opponent", STRING, "bob")], [],
          "`opponent` is a member of this server: pick one from the list."),
         ("oska challenge", [("opponent", USER, str(bob.id))], [],  # not resolved: a bare id

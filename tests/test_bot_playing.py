@@ -3,6 +3,7 @@ taps per move counted where that is the point."""
 
 from __future__ import annotations
 
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
@@ -10,6 +11,7 @@ import pytest
 from tests.bot_support import (
     ephemeral_text,
     last_board,
+    mentions,
     options,
     play_button,
     process_table,
@@ -77,6 +79,13 @@ async def test_a_finished_game_offers_rematch_replay_and_record(tmp_path: Path) 
         board = last_board(table, thread)
         assert [b["label"] for b in board.buttons] == ["Rematch", "Replay", "Record"]
 
+        # The thread keeps its finished game: history, replay and board still mean it.
+        history = await fake.slash(carol, thread, "oska history")
+        assert "1. a1-b2 a5-b4" in ephemeral_text(history)
+        looked = await fake.slash(carol, thread, "oska board")
+        assert looked.ephemeral and "Game over" in looked.text
+        stepped = await fake.slash(carol, thread, "oska replay")
+        assert stepped.ephemeral and footer(stepped.message) == "The start · 2 moves in all"  # type: ignore[arg-type]
         # Replay: anyone may step through the game, privately, one tap a move.
         opened = await fake.click(carol, board, "Replay")
         viewer = opened.message
@@ -169,3 +178,96 @@ async def test_kamen_help_explains_the_games_in_the_players_language(tmp_path: P
         assert embed["title"] == "Kamen · jak hrát"
         start = next(f["value"] for f in embed["fields"] if f["name"] == "Jak začít partii")
         assert "`/oska výzva`" in start
+
+
+@pytest.mark.asyncio
+async def test_the_same_challenge_twice_is_refused_with_a_link_to_the_first(
+    tmp_path: Path,
+) -> None:
+    async with process_table(tmp_path) as table:
+        fake, ann, bob = table.fake, table.ann, table.bob
+        first = await fake.slash(ann, table.games, "oska challenge", opponent=bob, time="5m")
+        assert first.message is not None and not first.ephemeral
+        await settle(fake)  # its message recorded
+        again = await fake.slash(ann, table.games, "oska challenge", opponent=bob, time="5m")
+        assert again.ephemeral
+        number = str(first.message.embeds[0]["title"]).rsplit("#", 1)[1]
+        link = f"https://discord.com/channels/{table.guild.id}/{table.games.id}/{first.message.id}"
+        assert ephemeral_text(again).splitlines() == [
+            f"You already made this same challenge (game #{number}): it is still open.",
+            f"It is here: {link}",
+        ]
+        other = await fake.slash(ann, table.games, "oska challenge", opponent=bob, time="1h")
+        assert not other.ephemeral  # another time control: another challenge
+
+
+@pytest.mark.asyncio
+async def test_a_move_is_taken_back_when_the_opponent_agrees(tmp_path: Path) -> None:
+    async with process_table(tmp_path) as table:
+        fake, ann, bob = table.fake, table.ann, table.bob
+        thread, board = await start_game(table, "oska", rated=False)  # Ann moves first
+        await fake.slash(ann, thread, "oska move", move="a1-b2")
+        asked = await fake.slash(ann, thread, "oska takeback")
+        request = asked.message
+        assert not asked.ephemeral and request is not None
+        assert request.content.startswith(f"<@{bob.id}>: <@{ann.id}> asks to take back their move")
+        assert bob.id in mentions(request.content)
+        # Only the opponent answers; Ann's own click is refused privately.
+        own = await fake.click(ann, request, "Take it back")
+        assert own.ephemeral and "your own request" in own.text
+        await fake.click(bob, request, "Take it back")
+        assert request.content == f"<@{ann.id}> took back a1-b2." and request.buttons == []
+        await settle(fake)
+        board = last_board(table, thread)
+        assert to_move(table, board) is ann and "a1-b2" in options(board)
+        # A rated game refuses it, privately, saying why.
+        rated_thread, _ = await start_game(table, "lasca")
+        await fake.slash(ann, rated_thread, "lasca move", move="a3-b4")
+        refused = await fake.slash(ann, rated_thread, "lasca takeback")
+        assert refused.ephemeral and "only in unrated games" in refused.text
+
+
+@pytest.mark.asyncio
+async def test_a_live_clock_shows_both_times_and_warns_when_time_runs_low(
+    tmp_path: Path,
+) -> None:
+    async with process_table(tmp_path) as table:
+        fake, ann, bob = table.fake, table.ann, table.bob
+        thread, board = await start_game(table, "oska", time="3+2")  # Ann (Blue) first
+        assert str(board.embeds[0]["footer"]["text"]).endswith("· 3+2 live clock")
+        assert clocks_of(board) == ("Blue", True, "Red", False)
+        assert 175 <= clock_seconds(board, 0) <= 180 and clock_seconds(board, 1) == 180
+        table.advance(timedelta(seconds=20))
+        moved = await fake.slash(ann, thread, "oska move", move="a1-b2")
+        assert not moved.ephemeral
+        board = last_board(table, thread)
+        # Blue spent about 20 s and gained 2; now Red's time runs.
+        assert clocks_of(board) == ("Blue", False, "Red", True)
+        assert 157 <= clock_seconds(board, 0) <= 162 and 175 <= clock_seconds(board, 1) <= 180
+        # Red lets time run low: a warning at 30 s left, pinging Red only.
+        table.advance(timedelta(seconds=152))
+        await fake.wait_for(
+            lambda: any("left on your clock" in m.content for m in fake.messages(thread)),
+            what="the low-time warning", timeout=15,
+        )  # fmt: skip
+        [warning] = [m for m in fake.messages(thread) if "left on your clock" in m.content]
+        assert warning.content.startswith(f"<@{bob.id}>, only 0:")
+        assert warning in fake.notifications(bob)
+
+
+def _clock_line(board: Message) -> list[str]:
+    [line] = [line for line in board.text.splitlines() if line.startswith("⏱ ")]
+    return [part.strip() for part in line.removeprefix("⏱ ").split(" · ")]
+
+
+def clocks_of(board: Message) -> tuple[str, bool, str, bool]:
+    """The clock line's sides and which one runs (in bold)."""
+    (first, first_time), (second, second_time) = (p.split(" ") for p in _clock_line(board))
+    return first, first_time.startswith("**"), second, second_time.startswith("**")
+
+
+def clock_seconds(board: Message, index: int) -> int:
+    """A side's time on the clock line, in whole seconds (`2:41` or `**2:41**`)."""
+    shown = _clock_line(board)[index].split(" ")[1].strip("*")
+    minutes, seconds = shown.split(":")
+    return int(minutes) * 60 + int(float(seconds))

@@ -137,7 +137,7 @@ async def test_refusals_in_a_game(table: Table) -> None:
     over = await fake.select(bob, board, menu, [first], stale=True)
     assert refused(over) == "This game is over: 0-1 (Blue resigned)."
     gone = await fake.slash(ann, thread, "oska resign")
-    assert refused(gone) == "There is no game in this channel."
+    assert refused(gone) == "This game is over: there is nothing to resign."
 
 
 @pytest.mark.asyncio

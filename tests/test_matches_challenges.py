@@ -15,6 +15,7 @@ from matches import (
     CannotChallengeYourself,
     ChallengeClosed,
     ChallengeExpired,
+    ChallengeRepeated,
     FirstLegalMove,
     GameAlreadyHere,
     GameView,
@@ -164,7 +165,21 @@ async def test_without_threads_a_busy_channel_refuses_new_challenges(env: Env) -
     assert settings.threads is False and (await env.service.settings(GUILD)).threads is False
     with pytest.raises(GameAlreadyHere):
         await challenge(env, challenger_id=CAROL)
-    assert await challenge(env, challenger_id=CAROL, channel_id=12)
+    assert await challenge(env, challenger_id=CAROL, channel_id=12, game="oware")
+
+
+async def test_the_same_challenge_twice_is_refused_naming_the_first(env: Env) -> None:
+    first = await challenge(env)
+    with pytest.raises(ChallengeRepeated) as caught:
+        await challenge(env, channel_id=12)  # the same offer, from anywhere
+    assert caught.value.params["id"] == first.id
+    assert caught.value.params["channel_id"] == first.channel_id
+    # Any difference makes it another challenge: the rules, the time, the game.
+    assert await challenge(env, game="lasca")
+    assert await challenge(env, time="5m")
+    # Once the first is answered, the same challenge may be made again.
+    await env.service.decline(first.id, BOB)
+    assert await challenge(env)
 
 
 async def test_a_player_may_play_in_several_channels(env: Env) -> None:
@@ -213,7 +228,7 @@ async def test_cancel_is_for_the_challenger_only(env: Env) -> None:
 
 async def test_a_challenge_expires_after_24_hours(env: Env) -> None:
     late = await challenge(env)
-    in_time = await challenge(env, channel_id=12)
+    in_time = await challenge(env, channel_id=12, game="lasca")
     env.clock.advance(timedelta(hours=24) - timedelta(seconds=1))
     assert (await env.service.accept(in_time.id, BOB)).status is Status.ACTIVE
     env.clock.advance(1)
@@ -321,6 +336,7 @@ async def test_time_controls_are_read_in_the_usual_units(env: Env) -> None:
     for text, seconds in (("5m", 300), ("5 min", 300), ("1h", 3600), ("3d", 259200)):
         offered = await challenge(env, time=text)
         assert offered.move_seconds == seconds
+        await env.service.cancel(offered.id, ALICE)  # or the next would repeat it
     assert (await challenge(env, time="none")).move_seconds is None
 
 

@@ -400,7 +400,7 @@ async def test_a_version_12_database_upgrades_and_its_games_play_on(tmp_path: Pa
     path, clock = tmp_path / "old.db", ManualClock()
     make_version_12(path)
     async with running(path, clock) as service:
-        assert await service.store.schema_version() == 13
+        assert await service.store.schema_version() >= 13  # and any migration after
         old = await service.view(game_id=7)
         assert old.move_seconds == 300 and not old.has_live_clock
         clock.advance(MINUTE)

@@ -53,7 +53,7 @@ async def test_open_creates_the_folder_and_sets_the_pragmas(tmp_path: Path) -> N
 
 
 async def test_a_fresh_database_has_every_migration(store: SqliteStore) -> None:
-    assert await store.schema_version() == len(migrations(MIGRATIONS)) == 13
+    assert await store.schema_version() == len(migrations(MIGRATIONS)) == 14
 
 
 def test_migrations_split_into_statements() -> None:

@@ -15,6 +15,7 @@ TEXTS: dict[str, str | Plural] = {
     "bot.settings.same": "{line} (It already was: nothing changed.)",
     "bot.settings.how": "To change one, give `{threads}:` or `{language}:`.",
     "bot.me.how": "To change one, give `{pings}:` or `{language}:`.",
+    "bot.challenge-repeated.link": "It is here: {link}",
     # ------------------------------------------------------------ no game here: yours are there
     "bot.your-games.head": plural(
         "count", "Your game on this server:", "Your games on this server:"
@@ -56,6 +57,40 @@ TEXTS: dict[str, str | Plural] = {
         " This server's tournaments: `/{tournament} {list}`."
     ),
     "bot.help.settings": "/{kamen} {me} {settings}: your turn pings and your language.",
+    # ------------------------------------------------------------ takebacks
+    "match.takeback.already-asked": "You have already asked to take that move back.",
+    "match.takeback.own": "You cannot answer your own request to take a move back.",
+    "match.takeback.none": "There is no request to take a move back in this game.",
+    "match.takeback.rated": (
+        "Moves are taken back only in unrated games: this one counts for the ratings."
+        " (A challenge with `rated:False` is unrated.)"
+    ),
+    "match.takeback.live-clock": "Moves cannot be taken back in a game on a live clock.",
+    "match.takeback.level": (
+        "Kamen lets you take moves back only at level easy; this game is at {level}."
+    ),
+    "match.takeback.study": "Studying alone, you can go back with a new import instead.",
+    "match.takeback.answered": (
+        "Your opponent has already answered that move: only a move not yet answered can be"
+        " taken back."
+    ),
+    "match.takeback.no-move": "There is no move of yours to take back yet.",
+    "bot.takeback.asked": (
+        "{opponent}: {player} asks to take back their move {move} in {title} game #{id}:"
+        " do you agree?"
+    ),
+    "bot.takeback.taken": plural(
+        "count",
+        "{player} took back {moves}.",
+        "{player} took back {moves} (with Kamen's reply).",
+    ),
+    "bot.takeback.declined": "{player} declined to take the move back: the game goes on.",
+    "bot.button.takeback-yes": "Take it back",
+    "bot.button.takeback-no": "No",
+    "command.name.takeback": "takeback",
+    "command.takeback": (
+        "Ask to take back your last move in this channel's game of {title} (unrated games)."
+    ),
     # ------------------------------------------------------------ the replay viewer
     "bot.viewer.title": "Replay · {title} game #{id}",
     "bot.viewer.start": plural(

@@ -39,6 +39,9 @@ TEXTS: dict[str, str | Plural] = {
     "match.no-game.declined": "This challenge was declined: there is no game.",
     "match.no-game.expired": "This challenge expired: there is no game.",
     "match.no-game.cancelled": "This challenge was cancelled: there is no game.",
+    "match.challenge-repeated": (
+        "You already made this same challenge (game #{id}): it is still open."
+    ),
     "match.game-already-here": (
         "A game is already being played here: finish it, or play in another channel."
     ),
