@@ -67,13 +67,13 @@ TEXTS: dict[str, str | Plural] = {
     "rules.heading.end": "End of the game",
     # The command line (python -m games).
     "cli.error": "error: {text}",
-    "cli.bad-move": "error: move {ply} ({side}): {text}",
+    "cli.bad-move": "error: move {number} ({side}): {text}",
     "cli.outcome": "outcome: {label}",
     "cli.title": "{title}. {help}",
     "cli.title.variant": "{title} ({variant}). {help}",
     "cli.help": "Type a move, `undo`, `record` or `quit`.",
     "cli.game-over": "Game over: {outcome} ({result}).",
     "cli.legal-moves": "Legal moves: {moves:spaces}",
-    "cli.prompt": "{side}> ",
+    "cli.prompt": "Move {number}, {side}> ",
     "cli.nothing-to-undo": "Nothing to undo.",
 }
