@@ -5,9 +5,12 @@
 For each game a seeded random game is played (60 moves, or a whole Oska game,
 which never lasts that long); every position of it is rendered with its last
 move highlighted, as the service does after a move (`last_move` given), and
-the median time to render and encode one board and the PNG sizes are printed.
-Then the replay GIF of that game is built a few times. Caches are warmed
-first: a running bot has drawn its boards before.
+the median time to render and encode one board and the PNG sizes are printed;
+then the same boards with the hints of the player to move (`hints=True`) and
+with a piece picked (`selected`, the first legal move's origin). Then the
+replay GIF of that game is built a few times, and how long it plays is
+printed; last, the replay of a 150-move Oware game (capped at 30 s of play).
+Caches are warmed first: a running bot has drawn its boards before.
 Budgets (DESIGN.md §6): a board <= 5 ms and <= 40 KiB; a 60-move replay
 <= 1 s and <= 2 MiB.
 """
@@ -15,9 +18,13 @@ Budgets (DESIGN.md §6): a board <= 5 ms and <= 40 KiB; a 60-move replay
 from __future__ import annotations
 
 import argparse
+import io
 import random
 import statistics
 import time
+from collections.abc import Callable
+
+from PIL import Image
 
 import render
 from games.base import GameState, MoveInfo
@@ -55,22 +62,64 @@ def positions(name: str, game: GameState) -> list[tuple[GameState, MoveInfo | No
     return out
 
 
-def board_figures(name: str, game: GameState, rounds: int) -> tuple[float, float, int, int]:
+Draw = Callable[[GameState, MoveInfo | None], bytes]
+
+
+def plain(state: GameState, info: MoveInfo | None) -> bytes:
+    return render.board(state, last_move=info)
+
+
+def hinted(state: GameState, info: MoveInfo | None) -> bytes:
+    return render.board(state, last_move=info, hints=True)
+
+
+def picked(state: GameState, info: MoveInfo | None) -> bytes:
+    legal = state.legal_moves()
+    path = state.describe(legal[0]).path if legal else ()
+    selected = path[0] if path else None
+    return render.board(state, last_move=info, hints=True, selected=selected)
+
+
+def board_figures(
+    name: str, game: GameState, rounds: int, draw: Draw = plain
+) -> tuple[float, float, int, int]:
     """Median and 95th-percentile ms per board, median and largest PNG in bytes."""
     shots = positions(name, game)
     for state, info in shots:  # warm the caches
-        render.board(state, last_move=info)
+        draw(state, info)
     times: list[float] = []
     sizes: list[int] = []
     for _ in range(rounds):
         for state, info in shots:
             began = time.perf_counter()
-            data = render.board(state, last_move=info)
+            data = draw(state, info)
             times.append((time.perf_counter() - began) * 1000)
             sizes.append(len(data))
     times.sort()
     p95 = times[int(len(times) * 0.95)]
     return statistics.median(times), p95, int(statistics.median(sizes)), max(sizes)
+
+
+def plays_for(data: bytes) -> float:
+    """How long a GIF plays once through, in seconds."""
+    gif = Image.open(io.BytesIO(data))
+    total = 0
+    for index in range(getattr(gif, "n_frames", 1)):
+        gif.seek(index)
+        total += int(gif.info.get("duration", 0))
+    return total / 1000
+
+
+def long_oware(seed: int, plies: int = 150) -> GameState:
+    """The first `plies` moves of the first seeded random Oware game that lasts that long."""
+    for attempt in range(200):
+        rng = random.Random(seed + attempt)
+        state = GAMES["oware"].new()
+        while (legal := state.legal_moves()) and len(state.moves) < plies:
+            state = state.play(rng.choice(legal))
+        if len(state.moves) == plies:
+            return state
+    raise LookupError(f"no random Oware game of {plies} moves")
 
 
 def replay_figures(game: GameState, builds: int) -> tuple[float, float, int]:
@@ -93,24 +142,36 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     print(
-        f"{'game':<7}{'moves':>6}{'board ms':>10}{'p95 ms':>8}{'PNG KiB':>9}{'max KiB':>9}"
-        f"{'GIF s':>8}{'first s':>9}{'GIF KiB':>9}  verdict"
+        f"{'game':<7}{'moves':>6}{'board ms':>10}{'p95 ms':>8}{'hints ms':>10}{'picked ms':>11}"
+        f"{'PNG KiB':>9}{'max KiB':>9}{'GIF s':>8}{'first s':>9}{'GIF KiB':>9}{'plays s':>9}"
+        "  verdict"
     )
     for name in GAMES:
         game = sample_game(name, args.seed)
         median_ms, p95_ms, png, largest = board_figures(name, game, args.rounds)
+        hints_ms, _, _, hints_largest = board_figures(name, game, args.rounds, hinted)
+        picked_ms, _, _, picked_largest = board_figures(name, game, args.rounds, picked)
         first, gif_s, gif = replay_figures(game, args.builds)
+        plays = plays_for(render.replay(game))
         ok = (
-            median_ms <= BOARD_MS
-            and largest <= BOARD_KIB * 1024
+            max(median_ms, hints_ms, picked_ms) <= BOARD_MS
+            and max(largest, hints_largest, picked_largest) <= BOARD_KIB * 1024
             and gif_s <= REPLAY_S
             and gif <= REPLAY_KIB * 1024
         )
         print(
-            f"{name:<7}{len(game.moves):>6}{median_ms:>10.2f}{p95_ms:>8.2f}{png / 1024:>9.1f}"
-            f"{largest / 1024:>9.1f}{gif_s:>8.3f}{first:>9.3f}{gif / 1024:>9.0f}  "
-            f"{'ok' if ok else 'OVER BUDGET'}"
+            f"{name:<7}{len(game.moves):>6}{median_ms:>10.2f}{p95_ms:>8.2f}{hints_ms:>10.2f}"
+            f"{picked_ms:>11.2f}{png / 1024:>9.1f}{largest / 1024:>9.1f}{gif_s:>8.3f}"
+            f"{first:>9.3f}{gif / 1024:>9.0f}{plays:>9.1f}  {'ok' if ok else 'OVER BUDGET'}"
         )
+    long = long_oware(args.seed)
+    began = time.perf_counter()
+    data = render.replay(long)
+    took = time.perf_counter() - began
+    print(
+        f"oware replay of {len(long.moves)} moves: built in {took:.2f} s, "
+        f"{len(data) / 1024:.0f} KiB, plays {plays_for(data):.1f} s"
+    )
 
 
 if __name__ == "__main__":

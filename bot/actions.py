@@ -334,11 +334,17 @@ class Actions(CommunityActions, TournamentActions, PlayingActions):
         if not moves:
             raise BadInput("bot.refuse.no-move-from", square=square)
         menu = components.destination_view(view, moves, answer.locale)
+        # Privately, the board with the picked piece and where it can go marked.
+        picked = square if square in {components.origin(view, move) for move in moves} else None
+        png = images.board_png(view.state, players=self.players(view), locale=answer.locale,
+                               selected=picked)  # fmt: skip
+        alt = images.board_alt(view.state, players=self.players(view), locale=answer.locale)
         await answer.say(
             replies.Outgoing(
-                words.say("bot.moves-from", answer.locale, square=square), components=menu
+                words.say("bot.moves-from", answer.locale, square=square), image=png,
+                components=menu, mentions=discord.AllowedMentions.none(), alt=alt,
             )
-        )
+        )  # fmt: skip
 
     async def autocomplete(
         self, interaction: discord.Interaction, spec: GameSpec, typed: str

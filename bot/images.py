@@ -21,7 +21,7 @@ from functools import partial
 import render
 from games.base import GameState, MoveInfo, Outcome
 from matches import GameView
-from matches.live_clocks import LiveClock
+from matches.live_clocks import LiveClock, clock_text
 
 BOARD_SIZE = 640
 
@@ -34,17 +34,33 @@ def board_png(
     outcome: Outcome | None = None,
     locale: str | None = None,
     clock: LiveClock | None = None,
+    hints: bool = False,
+    selected: str | None = None,
 ) -> bytes:
     """The board of `state` as a PNG, the last move highlighted, worded in `locale`; a live
     clock's times shown on it."""
     return render.board(
         state,
         last_move=last_move,
+        hints=hints,
+        selected=selected,
         size=BOARD_SIZE,
         players=players,
         outcome=outcome,
         locale=locale,
+        clocks=None if clock is None else (clock_text(clock.left[0]), clock_text(clock.left[1])),
     )
+
+
+def board_alt(
+    state: GameState,
+    *,
+    players: tuple[str, str] | None = None,
+    outcome: Outcome | None = None,
+    locale: str | None = None,
+) -> str:
+    """The board image's alt text: the position in words, for a screen reader."""
+    return render.describe(state, locale=locale, players=players, outcome=outcome)
 
 
 def replay_gif(

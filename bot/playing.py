@@ -182,7 +182,10 @@ class PlayingActions(Table):
         else:
             footer = words.say("bot.viewer.start", locale, total=len(moves))
         embed.set_footer(text=footer)
-        return Outgoing("", embed, png, VIEWER_FILE, viewer_buttons(view, ply, locale), NO_MENTIONS)
+        alt = images.board_alt(state, players=self.players(view),
+                               outcome=view.outcome if at_end else None, locale=locale)  # fmt: skip
+        buttons = viewer_buttons(view, ply, locale)
+        return Outgoing("", embed, png, VIEWER_FILE, buttons, NO_MENTIONS, alt)
 
 
 def _other(view: GameView, user_id: int) -> int:

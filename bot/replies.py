@@ -135,9 +135,12 @@ class Outgoing:
     image_name: str = BOARD_FILE
     components: discord.ui.View | None = None
     mentions: discord.AllowedMentions = MENTION_USERS  # a look at a board pings nobody
+    alt: str | None = None  # the image's description (alt text), for screen readers
 
     def file(self) -> discord.File | None:
-        return None if self.image is None else discord.File(io.BytesIO(self.image), self.image_name)
+        if self.image is None:
+            return None
+        return discord.File(io.BytesIO(self.image), self.image_name, description=self.alt)
 
     def send_kwargs(self) -> dict[str, Any]:
         """For `send_message`, `followup.send` and `channel.send`."""

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import functools
 import logging
 from collections import OrderedDict
@@ -270,16 +271,21 @@ class Table:
         its server's language (or in `locale`, for one player's eyes)."""
         locale = locale or self.locale_of(view)
         clock = view.live_clock(self.service.clock())
+        players = self.players(view)
         png = images.board_png(
             view.state,
             last_move=last_move,
-            players=self.players(view),
+            players=players,
             outcome=view.outcome,
             locale=locale,
             clock=clock,
+            # The player to move sees what can move (Kamen needs no hints).
+            hints=view.status is Status.ACTIVE and not view.bot_to_move,
         )
         menu = components.board_view(view, self.settings.move_menu_max, locale)
         out = replies.board(view, png, locale, headline=headline, components=menu, clock=clock)
+        alt = images.board_alt(view.state, players=players, outcome=view.outcome, locale=locale)
+        out = dataclasses.replace(out, alt=alt)
         changes = self.rated.get(view.id, ()) if view.status is Status.FINISHED else ()
         if changes and out.embed is not None:
             out.embed.description = "\n".join(

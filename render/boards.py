@@ -11,6 +11,7 @@ from PIL import Image
 from games import registry
 from games.base import GameError, GameState, MoveInfo, Outcome, Side, play_on
 from render.draw import png
+from render.hints import hints_of
 from render.painters import painter_for
 from render.scene import Painter, Scene, caption, mover
 from render.theme import THEME, Theme, check_size
@@ -21,35 +22,46 @@ def board(
     *,
     last_move: MoveInfo | None = None,
     hints: bool = False,
+    selected: str | None = None,
     perspective: Side = Side.FIRST,
     size: int = 640,
     players: tuple[str, str] | None = None,
     outcome: Outcome | None = None,
     theme: Theme = THEME,
     locale: str | None = None,
+    clocks: tuple[str, str] | None = None,
 ) -> bytes:
     """The PNG of `state`, at most `size` pixels on its longest side.
 
     `last_move` is what to highlight (`before.describe(move)`); when None it is
     found by replaying the state's moves, which a state set up from text
-    cannot do, and then nothing is highlighted. `hints` marks the legal moves
-    of the player to move. `perspective` is the side at the bottom. `players`
+    cannot do, and then nothing is highlighted. `hints` marks the pieces
+    (Oware: the pits) the player to move can move. `selected` is a square or
+    pit whose piece the player picked: it is marked with the squares its legal
+    moves can end on (Oware: the pit its last seed reaches); ValueError when
+    it is not a square or its piece cannot move. When the rules compel a
+    capture, these marks are the capture's and the caption says a capture is
+    compulsory. `perspective` is the side at the bottom. `players`
     names the first and second player in the caption. `outcome` overrides the
     engine's (a resignation, a draw by agreement, a loss on time). `locale`
     is the reader's language (`cs`, `en-US`): the caption and the names on
     the board are worded in it, in English when None or it has no catalogue.
+    `clocks` are a live clock's two times as the caption shows them (`2:41`), the
+    first side's then the second's.
     """
     return png(
         frame(
             state,
             last_move=last_move,
             hints=hints,
+            selected=selected,
             perspective=perspective,
             size=size,
             players=players,
             outcome=outcome,
             theme=theme,
             locale=locale,
+            clocks=clocks,
         )
     )
 
@@ -59,12 +71,14 @@ def frame(
     *,
     last_move: MoveInfo | None = None,
     hints: bool = False,
+    selected: str | None = None,
     perspective: Side = Side.FIRST,
     size: int = 640,
     players: tuple[str, str] | None = None,
     outcome: Outcome | None = None,
     theme: Theme = THEME,
     locale: str | None = None,
+    clocks: tuple[str, str] | None = None,
 ) -> Image.Image:
     """The image `board` encodes, in palette mode (what replays and tests use)."""
     check_size(size)
@@ -74,10 +88,10 @@ def frame(
         last_move = last_move_of(state)
     if outcome is None:
         outcome = state.outcome()
-    words = caption(spec, painter, state, last_move, outcome, players, locale)
-    legal = state.legal_moves() if hints and outcome is None else ()
+    marked = hints_of(state, painter, hints=hints, selected=selected, over=outcome is not None)
+    words = caption(spec, painter, state, last_move, outcome, players, locale, clocks)
     mover_of_last = _mover_of_last(state)
-    scene = Scene(last_move, mover_of_last, legal, words, Side(perspective), size, theme, locale)
+    scene = Scene(last_move, mover_of_last, marked, words, Side(perspective), size, theme, locale)
     return painter.paint(state, scene)
 
 

@@ -80,6 +80,23 @@ def _over(state: GameState) -> bool:
     return state.outcome() is not None
 
 
+def _must_capture(state: GameState) -> bool:
+    """A position whose every legal move is a capture (compulsory in Oska and Lasca)."""
+    legal = state.legal_moves()
+    return len(state.moves) >= 6 and bool(legal) and all("x" in move for move in legal)
+
+
+def _free(state: GameState) -> bool:
+    """A middle game whose player to move has several stones free to step, no capture due."""
+    legal = state.legal_moves()
+    return len(state.moves) >= 4 and len(legal) >= 4 and not any("x" in move for move in legal)
+
+
+def _first_origin(state: GameState) -> str:
+    """The square (pit) the first legal move starts from: a piece to show picked."""
+    return state.describe(state.legal_moves()[0]).path[0]
+
+
 def shots() -> list[Shot]:
     """Every image of the demo set, in the order a reader should look at them."""
     oska_mid = search("oska", _oska_capture)
@@ -89,6 +106,9 @@ def shots() -> list[Shot]:
     lasca_end = search("lasca", _over)
     oware_mid = search("oware", _oware_middle)
     oware_end = search("oware", _over)
+    oska_must = search("oska", _must_capture)
+    oska_free = search("oska", _free)
+    lasca_must = search("lasca", _must_capture)
     names = ("Ann", "Bartholomew")
     czech = ("Anna", "Bartoloměj")
     start = {name: GAMES[name].new() for name in GAMES}
@@ -102,8 +122,23 @@ def shots() -> list[Shot]:
         ),
         Shot(
             "oska-3-hints.png",
-            lambda: board(oska_mid, hints=True),
-            "the same position with the legal moves marked",
+            lambda: board(oska_free, hints=True),
+            "a middle game, the stones that can move ringed",
+        ),
+        Shot(
+            "oska-3-selected.png",
+            lambda: board(oska_free, selected=_first_origin(oska_free), perspective=Side.SECOND),
+            "a stone picked, from Red's side: its brick green, dots where it can go",
+        ),
+        Shot(
+            "oska-3-compulsory.png",
+            lambda: board(oska_must, hints=True),
+            "a compulsory capture: gold spiked rings, and the note says so",
+        ),
+        Shot(
+            "oska-3-compulsory-selected.png",
+            lambda: board(oska_must, selected=_first_origin(oska_must)),
+            "the capturing stone picked: a gold brick, a gold sight where it lands",
         ),
         Shot(
             "oska-4-red-view.png",
@@ -130,7 +165,22 @@ def shots() -> list[Shot]:
         Shot(
             "lasca-3-hints.png",
             lambda: board(lasca_mid, hints=True, perspective=Side.SECOND),
-            "the same from Black's side with the legal moves marked",
+            "the same from Black's side, the columns that can move framed",
+        ),
+        Shot(
+            "lasca-3-compulsory.png",
+            lambda: board(lasca_must, hints=True),
+            "a compulsory Lasca capture: gold frames with corner wedges",
+        ),
+        Shot(
+            "lasca-3-compulsory-selected.png",
+            lambda: board(lasca_must, selected=_first_origin(lasca_must)),
+            "the capturing column picked, with where it can land",
+        ),
+        Shot(
+            "lasca-3-czech-400.png",
+            lambda: board(lasca_mid, locale="cs", size=400),
+            "a Czech Lasca board at a phone's 400 px: the legend in Czech",
         ),
         Shot("lasca-4-end.png", lambda: board(lasca_end), "a finished Lasca game"),
         Shot(
@@ -143,6 +193,11 @@ def shots() -> list[Shot]:
             "oware-2-middle.png",
             lambda: board(oware_mid, hints=True),
             "an Oware capture, a pit of 12+ seeds, both stores holding seeds, hints",
+        ),
+        Shot(
+            "oware-2-selected.png",
+            lambda: board(oware_mid, hints=True, selected=_first_origin(oware_mid)),
+            "a pit picked: a bold ring, and a beaded ring where its last seed falls",
         ),
         Shot(
             "oware-3-north-view.png",

@@ -12,6 +12,7 @@ one palette.
 from __future__ import annotations
 
 import io
+import math
 from collections.abc import Callable, Iterable, Sequence
 
 from PIL import Image, ImageDraw, ImageFont
@@ -95,6 +96,68 @@ def crown(
         (x + w / 2, y), (x + w, y - h), (x + w, y + h),
     ]  # fmt: skip
     draw.polygon(points, fill=fill, outline=edge, width=max(1, round(width / 12)))
+
+
+def ring(
+    diameter: int,
+    stroke: float,
+    colours: tuple[RGB, RGB],
+    *,
+    spikes: bool = False,
+    dotted: bool = False,
+) -> Image.Image:
+    """A hint's ring of `diameter` (its outer edge), `stroke` wide, lined on both sides.
+
+    `colours` are the ring's and its lining's. `spikes` adds four short bars
+    outward on the diagonals (the mark of a compulsory capture; the sprite is
+    larger by them); `dotted` draws the ring as beads (where a sowing ends).
+    """
+    fill, edge = colours
+    reach = 1.28 if spikes else 1.0
+    size = round(diameter * reach) | 1
+
+    def paint(draw: ImageDraw.ImageDraw, k: float) -> None:
+        c = size * k / 2
+        outer = diameter * k / 2 - k  # the lining's outer edge
+        middle = outer - k - stroke * k / 2  # the middle of the ring's stroke
+        if spikes:
+            tip = size * k / 2 - (stroke / 2 + 1.5) * k
+            for dx, dy in ((1, 1), (1, -1), (-1, 1), (-1, -1)):
+                a = (c + dx * middle * 0.7071, c + dy * middle * 0.7071)
+                b = (c + dx * tip * 0.7071, c + dy * tip * 0.7071)
+                for width, colour in ((stroke + 2) * k, edge), (stroke * k, fill):
+                    draw.line((a, b), fill=colour, width=round(width))
+                    ellipse(draw, b, width / 2, width / 2, colour)
+        if dotted:
+            beads = 12
+            for i in range(beads):
+                angle = 2 * math.pi * (i + 0.5) / beads
+                at = (c + middle * math.cos(angle), c + middle * math.sin(angle))
+                ellipse(draw, at, (stroke / 2 + 1) * k, (stroke / 2 + 1) * k, edge)
+                ellipse(draw, at, stroke * k / 2, stroke * k / 2, fill)
+            return
+        ellipse(draw, (c, c), outer, outer, None, edge, (stroke + 2) * k)
+        ellipse(draw, (c, c), outer - k, outer - k, None, fill, stroke * k)
+
+    return sprite(size, size, paint)
+
+
+def spot(radius: int, colours: tuple[RGB, RGB], *, sight: bool = False) -> Image.Image:
+    """A hint's dot where a move may end; with `sight`, ringed too (a capture ends there)."""
+    fill, edge = colours
+    size = round(radius * (3.6 if sight else 2)) | 1
+
+    def paint(draw: ImageDraw.ImageDraw, k: float) -> None:
+        c = size * k / 2
+        inner = radius * k - k
+        ellipse(draw, (c, c), inner, inner, fill, edge, 1.5 * k)
+        if sight:
+            stroke = max(2.0, radius / 4)
+            r = size * k / 2 - k
+            ellipse(draw, (c, c), r, r, None, edge, (stroke + 2) * k)
+            ellipse(draw, (c, c), r - k, r - k, None, fill, stroke * k)
+
+    return sprite(size, size, paint)
 
 
 # ----------------------------------------------------------------- text

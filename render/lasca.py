@@ -6,8 +6,13 @@ colour: an officer's edge carries a stripe of its owner's colour and the
 commander's face, if it is an officer, a crown. A column taller than
 `VISIBLE_PIECES` shows its top pieces and a badge counting the rest.
 
+Under the board a legend shows both sides' soldier and officer, named in the
+reader's language. The player to move's columns that may move are framed
+(gold with corner wedges when the rules compel a capture); a column picked
+sits on a square of the frame's colour, with dots where it may land.
+
 Squares and labels are drawn once per size and perspective; a stack is built
-once per size and column text (`bbW`) and pasted.
+once per size and column text (`bbW`) and pasted, the legend once per locale.
 """
 
 from __future__ import annotations
@@ -18,9 +23,21 @@ from functools import lru_cache
 from PIL import Image, ImageDraw
 
 import words
-from games.base import Side
+from games.base import Side, Variant
 from games.lasca import FILES, QUIET_LIMIT, SQUARES, LascaState
-from render.draw import cross, crown, ellipse, indexed, palette, pill, put, sprite, write
+from render.draw import (
+    cross,
+    crown,
+    ellipse,
+    fitted,
+    indexed,
+    palette,
+    pill,
+    put,
+    spot,
+    sprite,
+    write,
+)
 from render.scene import (
     Box,
     Caption,
@@ -52,13 +69,14 @@ class _Geometry:
     square: int
     board: Box
     boxes: dict[tuple[int, int], Box]  # (file, rank) -> the square's box, every square
+    legend: Box  # the band under the file letters: how a soldier and an officer look
 
 
 def _geometry(size: int, perspective: Side) -> _Geometry:
     scale = Scale(size)
     margin, label = scale(SIZES.margin), scale(SIZES.label)
     top = scale(SIZES.caption) + scale(6)
-    square = (size - top - label - margin) // 7
+    square = (size - top - label - scale(SIZES.legend) - margin) // 7
     left = margin + label
     flipped = perspective is Side.SECOND
     boxes = {}
@@ -74,7 +92,9 @@ def _geometry(size: int, perspective: Side) -> _Geometry:
         centres[name] = ((x0 + x1) // 2, (y0 + y1) // 2)
     width = left + 7 * square + label + margin
     layout = Layout(width, size, caption_box(scale, width), centres)
-    return _Geometry(layout, square, (left, top, left + 7 * square, top + 7 * square), boxes)
+    board = (left, top, left + 7 * square, top + 7 * square)
+    legend = (margin, board[3] + label, width - margin, board[3] + label + scale(SIZES.legend))
+    return _Geometry(layout, square, board, boxes, legend)
 
 
 def layout(size: int, perspective: Side, theme: Theme) -> Layout:
@@ -195,7 +215,7 @@ class _Kit:
     geometry: _Geometry
     scale: Scale
     base: Image.Image
-    marks: dict[str, Image.Image]  # `dot` (hint target), `x` (captured, empty), `corner_x`
+    marks: dict[str, Image.Image]  # `dot`, `dot!` (may land), `x` (captured, empty), `corner_x`
     chips: tuple[Image.Image, Image.Image]
     palette: Image.Image
 
@@ -211,7 +231,8 @@ def _kit(size: int, perspective: Side, theme: Theme) -> _Kit:
         scale=scale,
         base=_base(geometry, scale, theme),
         marks={
-            "dot": _spot(scale(SIZES.dot) * 2 + 1, theme.hint, theme.hint_edge),
+            "dot": spot(scale(SIZES.dot), (theme.hint, theme.hint_edge)),
+            "dot!": spot(scale(SIZES.dot), (theme.must, theme.must_edge), sight=True),
             "x": _cross(round(square * 0.6) | 1, scale, theme),
             "corner_x": _cross(round(square * 0.34) | 1, scale, theme),
         },
@@ -219,14 +240,6 @@ def _kit(size: int, perspective: Side, theme: Theme) -> _Kit:
         palette=Image.new("P", (1, 1)),
     )
     return _with_palette(kit, theme)
-
-
-def _spot(diameter: int, fill: RGB, edge: RGB) -> Image.Image:
-    def paint(draw: ImageDraw.ImageDraw, k: float) -> None:
-        r = diameter * k / 2
-        ellipse(draw, (r, r), r - k, r - k, fill, edge, 1.5 * k)
-
-    return sprite(diameter, diameter, paint)
 
 
 def _cross(size: int, scale: Scale, theme: Theme) -> Image.Image:
@@ -267,12 +280,13 @@ def _with_palette(kit: _Kit, theme: Theme) -> _Kit:
     columns = dict(
         zip(names, ("w", "b", "W", "B", "wbWB", "BWbw", "bbbwwwW", "wwwbbbB"), strict=False)
     )
+    kinds = ("from", "path", "to", "chosen", "chosen!") * 2
     plan = _Plan(
         columns=columns,
-        tiles={name: kind for name, kind in zip(names, ("from", "path", "to") * 3, strict=False)},
+        tiles={name: kind for name, kind in zip(names, kinds, strict=False)},
         captured=frozenset(names[8:12]),
-        dots=frozenset(names[12:16]),
-        origins=frozenset(names[:4]),
+        dots={name: index % 2 == 1 for index, name in enumerate(names[12:16])},
+        origins={name: index % 2 == 1 for index, name in enumerate(names[:4])},
     )
     # Specimen text, never shown: it seeds the palette with shades of antialiased glyphs
     # (not words for players, so not in `words`; new text would shift every image's palette).
@@ -291,8 +305,8 @@ class _Plan:
     columns: dict[str, str]
     tiles: dict[str, str]  # square -> `from`, `path` or `to`
     captured: frozenset[str]
-    dots: frozenset[str]
-    origins: frozenset[str]
+    dots: dict[str, bool]  # where the column picked may land: True for a forced capture
+    origins: dict[str, bool]  # the columns that may move: True for a forced capture
 
 
 def _compose(
@@ -302,25 +316,23 @@ def _compose(
     draw = ImageDraw.Draw(canvas)
     geometry = kit.geometry
     edge = kit.scale(SIZES.edge)
-    fills = {"from": theme.came_from_dark, "path": theme.went_to, "to": theme.went_to}
+    fills = {
+        "from": theme.came_from_dark,
+        "path": theme.went_to,
+        "to": theme.went_to,
+        "chosen": theme.hint,
+        "chosen!": theme.must,
+    }
     for square, kind in plan.tiles.items():
         box = _inclusive(geometry.boxes[_COORD[square]])
         draw.rectangle(box, fill=fills[kind])
         if kind == "to":
             draw.rectangle(box, outline=theme.went_to_edge, width=edge)
-    for square in plan.origins:
-        # A green frame lined with light, unlike the plain dark frame of the square reached.
-        x0, y0, x1, y1 = _inclusive(geometry.boxes[_COORD[square]])
-        draw.rectangle((x0, y0, x1, y1), outline=theme.hint, width=edge + 1)
-        inset = edge + 1
-        draw.rectangle(
-            (x0 + inset, y0 + inset, x1 - inset, y1 - inset),
-            outline=theme.hint_edge,
-            width=max(1, edge // 3),
-        )
+    for square, forced in plan.origins.items():
+        _frame(draw, _inclusive(geometry.boxes[_COORD[square]]), edge, theme, forced)
     centres = geometry.layout.centres
-    for square in plan.dots:
-        put(canvas, kit.marks["dot"], centres[square])
+    for square, forced in plan.dots.items():
+        put(canvas, kit.marks["dot!" if forced else "dot"], centres[square])
     for square, column in plan.columns.items():
         _put_column(canvas, kit, theme, square, column, locale)
     for square in plan.captured:
@@ -332,7 +344,55 @@ def _compose(
             put(canvas, kit.marks["x"], centres[square])
     chip = kit.chips[words.side] if words.side is not None else None
     paint_caption(canvas, geometry.layout.caption, words, kit.scale, theme, chip)
+    legend = _legend(kit.scale.size, geometry.legend, theme, locale)
+    canvas.paste(legend, geometry.legend[:2], legend)
     return canvas
+
+
+def _frame(draw: ImageDraw.ImageDraw, box: Box, edge: int, theme: Theme, forced: bool) -> None:
+    """The frame of a column that may move: green lined with light, unlike the plain dark
+    frame of the square reached; gold lined with dark and wedged in the corners when the
+    move is a capture the rules compel."""
+    x0, y0, x1, y1 = box
+    colour, lining = (theme.must, theme.must_edge) if forced else (theme.hint, theme.hint_edge)
+    width = edge + 1 if not forced else edge + 2
+    draw.rectangle(box, outline=colour, width=width)
+    draw.rectangle(
+        (x0 + width, y0 + width, x1 - width, y1 - width), outline=lining, width=max(1, edge // 3)
+    )
+    if forced:
+        wedge = (x1 - x0) // 5
+        for cx, cy, dx, dy in ((x0, y0, 1, 1), (x1, y0, -1, 1), (x0, y1, 1, -1), (x1, y1, -1, -1)):
+            corner = [(cx, cy), (cx + dx * wedge, cy), (cx, cy + dy * wedge)]
+            draw.polygon(corner, fill=colour, outline=lining)
+
+
+@lru_cache(maxsize=8)
+def _legend(size: int, box: Box, theme: Theme, locale: str | None) -> Image.Image:
+    """The legend band: both sides' soldier, named, then both sides' officer, named."""
+    scale = Scale(size)
+    width, height = box[2] - box[0], box[3] - box[1]
+    image = Image.new("RGBA", (width, height), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(image)
+    chip = scale(SIZES.legend + 10)  # a square whose disc is as tall as the band allows
+    gap = scale(6)
+    names = (
+        ("wb", words.say("board.lasca.legend.soldiers", locale)),
+        ("WB", words.say("board.lasca.legend.officers", locale)),
+    )
+    x = 0
+    for index, (pieces, name) in enumerate(names):
+        if index:
+            x += scale(18)
+        for piece in pieces:
+            disc = _stack(chip, theme, piece)
+            image.alpha_composite(disc, (x, (height - disc.height) // 2))
+            x += disc.width + gap // 2
+        x += gap
+        text, face = fitted(name, scale(SIZES.legend_font), width - x, scale(SIZES.smallest_font))
+        write(draw, (x, height / 2), text, face, theme.muted, anchor="lm")
+        x += round(face.getlength(text))
+    return image
 
 
 def _put_column(
@@ -362,7 +422,12 @@ def paint(state: LascaState, scene: Scene) -> Image.Image:
     if seen.went_to:
         tiles[seen.went_to] = "to"
     columns = {square: column for square in SQUARES if (column := state.column(square))}
-    plan = _Plan(columns, tiles, frozenset(seen.captured), seen.targets, seen.origins)
+    hints = scene.hints
+    if hints.selected is not None:
+        tiles[hints.selected] = "chosen!" if hints.forced else "chosen"
+    origins = dict.fromkeys(hints.origins - {hints.selected}, hints.forced)
+    dots = dict.fromkeys(hints.targets, hints.forced)
+    plan = _Plan(columns, tiles, frozenset(seen.captured), dots, origins)
     canvas = _compose(kit, plan, scene.caption, scene.theme, scene.locale)
     return indexed(canvas, kit.palette)
 
@@ -374,4 +439,9 @@ def note(state: LascaState, locale: str | None = None) -> str:
     return ""
 
 
-PAINTER = Painter(layout, paint, note, "board.taking")
+def compulsory(variant: Variant) -> bool:
+    """Capturing is compulsory in Lasca under every variant (games/RULES.md)."""
+    return True
+
+
+PAINTER = Painter(layout, paint, note, "board.taking", compulsory)

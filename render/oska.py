@@ -16,9 +16,9 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from games.base import Side
+from games.base import Side, Variant
 from games.oska import SQUARES, OskaState
-from render.draw import cross, ellipse, indexed, palette, put, sprite, write
+from render.draw import cross, ellipse, indexed, palette, put, ring, spot, sprite, write
 from render.scene import Caption, Layout, Painter, Point, Scene, caption_box, marks, paint_caption
 from render.theme import BRICK_RATIO, RGB, SIZES, STONE, Scale, Theme, font
 
@@ -98,26 +98,6 @@ def _ghost(diameter: int, colour: RGB, theme: Theme, scale: Scale) -> Image.Imag
     return sprite(diameter | 1, diameter | 1, paint)
 
 
-def _dot(radius: int, theme: Theme) -> Image.Image:
-    def paint(draw: ImageDraw.ImageDraw, k: float) -> None:
-        r = radius * k
-        ellipse(draw, (r, r), r - k, r - k, theme.hint, theme.hint_edge, k * 1.5)
-
-    return sprite(2 * radius | 1, 2 * radius | 1, paint)
-
-
-def _ring(diameter: int, theme: Theme, scale: Scale) -> Image.Image:
-    """Around a stone that may move: a light edge keeps it apart from the stone's dark one."""
-
-    def paint(draw: ImageDraw.ImageDraw, k: float) -> None:
-        r = diameter * k / 2
-        stroke = scale(SIZES.ring) * k
-        ellipse(draw, (r, r), r - k, r - k, None, theme.hint_edge, stroke + 2 * k)
-        ellipse(draw, (r, r), r - 2 * k, r - 2 * k, None, theme.hint, stroke)
-
-    return sprite(diameter | 1, diameter | 1, paint)
-
-
 def _label(text: str, pixels: int, colour: RGB) -> Image.Image:
     face = font(pixels)
     left, top, right, bottom = (round(edge) for edge in face.getbbox(text))
@@ -133,12 +113,12 @@ class _Kit:
     geometry: _Geometry
     scale: Scale
     base: Image.Image
-    tiles: dict[str, Image.Image]  # a brick coloured for `from`, `path`, `to`
+    tiles: dict[str, Image.Image]  # a brick coloured for `from`, `path`, `to`, `chosen`...
     names: dict[str, tuple[Image.Image, Point]]  # each brick's corner name and where it goes
+    inked_names: dict[str, dict[str, Image.Image]]  # kind -> names in an ink for that brick
     stones: tuple[Image.Image, Image.Image]  # Blue, Red
     ghosts: tuple[Image.Image, Image.Image]
-    dot: Image.Image
-    ring: Image.Image
+    hints: dict[str, Image.Image]  # `ring`/`dot` (a move), `ring!`/`dot!` (a forced capture)
     chips: tuple[Image.Image, Image.Image]
     palette: Image.Image
 
@@ -153,6 +133,9 @@ def _kit(size: int, perspective: Side, theme: Theme) -> _Kit:
         "from": _brick(scale, brick, theme.came_from, None),
         "path": _brick(scale, brick, theme.went_to, None),
         "to": _brick(scale, brick, theme.went_to, theme.went_to_edge),
+        # The stone picked, its moves shown: a brick of the hint's colour, or the capture's.
+        "chosen": _brick(scale, brick, theme.hint, theme.hint_edge),
+        "chosen!": _brick(scale, brick, theme.must, theme.must_edge),
     }
     corner = scale(SIZES.corner_font)
     names: dict[str, tuple[Image.Image, Point]] = {}
@@ -161,6 +144,11 @@ def _kit(size: int, perspective: Side, theme: Theme) -> _Kit:
         inset = scale(SIZES.gap) // 2 + scale(5)
         at = (x - brick[0] // 2 + inset, y - brick[1] // 2 + inset)
         names[name] = (image, at)
+    # The bricks of the stone picked are green or gold: their names in light or dark ink.
+    inked_names = {
+        kind: {name: _label(name, corner, ink) for name in names}
+        for kind, ink in (("chosen", theme.hint_edge), ("chosen!", theme.must_edge))
+    }
     diameter = round(brick[1] * STONE)
     chip = scale(SIZES.chip)
     kit = _Kit(
@@ -169,6 +157,7 @@ def _kit(size: int, perspective: Side, theme: Theme) -> _Kit:
         base=_base(geometry, scale, theme, tiles["plain"], names),
         tiles=tiles,
         names=names,
+        inked_names=inked_names,
         stones=(
             _stone(diameter, theme.blue, theme.blue_rim, theme),
             _stone(diameter, theme.red, theme.red_rim, theme),
@@ -177,8 +166,7 @@ def _kit(size: int, perspective: Side, theme: Theme) -> _Kit:
             _ghost(diameter, theme.blue, theme, scale),
             _ghost(diameter, theme.red, theme, scale),
         ),
-        dot=_dot(scale(SIZES.dot), theme),
-        ring=_ring(round(diameter * 1.17), theme, scale),
+        hints=_hints(diameter, scale, theme),
         chips=(
             _stone(chip, theme.blue, theme.blue_rim, theme),
             _stone(chip, theme.red, theme.red_rim, theme),
@@ -186,6 +174,22 @@ def _kit(size: int, perspective: Side, theme: Theme) -> _Kit:
         palette=Image.new("P", (1, 1)),
     )
     return _with_palette(kit, theme)
+
+
+def _hints(diameter: int, scale: Scale, theme: Theme) -> dict[str, Image.Image]:
+    """Rings round a stone that may move, dots where the stone picked may go.
+
+    A light lining keeps a move's green ring apart from the stone's dark edge;
+    a forced capture's ring is gold lined with dark and spiked, its dots ringed.
+    """
+    around, stroke, dot = round(diameter * 1.17), scale(SIZES.ring), scale(SIZES.dot)
+    move, must = (theme.hint, theme.hint_edge), (theme.must, theme.must_edge)
+    return {
+        "ring": ring(around, stroke, move),
+        "ring!": ring(around, stroke, must, spikes=True),
+        "dot": spot(dot, move),
+        "dot!": spot(dot, must, sight=True),
+    }
 
 
 def _base(
@@ -216,12 +220,13 @@ def _base(
 def _with_palette(kit: _Kit, theme: Theme) -> _Kit:
     """The kit with a palette made from a frame that shows every sprite on every tile."""
     squares = list(kit.geometry.layout.centres)
+    kinds = ("from", "path", "to", "chosen", "chosen!", "plain") * 2
     plan = _Plan(
         stones={sq: Side(i % 2) for i, sq in enumerate(squares[:12])},
-        tiles={sq: kind for sq, kind in zip(squares[:12], ("from", "path", "to") * 4, strict=True)},
+        tiles={sq: kind for sq, kind in zip(squares[:12], kinds, strict=True)},
         ghosts={squares[12]: Side.FIRST, squares[13]: Side.SECOND},
-        dots=frozenset(squares[14:]),
-        rings=frozenset(squares[:2]),
+        dots={squares[14]: False, squares[15]: True},
+        rings={squares[0]: False, squares[1]: True, squares[3]: False, squares[4]: True},
     )
     # Specimen text, never shown: it seeds the palette with shades of antialiased glyphs
     # (not words for players, so not in `words`; new text would shift every image's palette).
@@ -241,8 +246,8 @@ class _Plan:
     stones: dict[str, Side]
     tiles: dict[str, str]
     ghosts: dict[str, Side]
-    dots: frozenset[str]
-    rings: frozenset[str]
+    dots: dict[str, bool]  # where the stone picked may go: True for a forced capture
+    rings: dict[str, bool]  # the stones that may move: True for a forced capture
 
 
 def _compose(kit: _Kit, plan: _Plan, words: Caption, theme: Theme) -> Image.Image:
@@ -251,15 +256,16 @@ def _compose(kit: _Kit, plan: _Plan, words: Caption, theme: Theme) -> Image.Imag
     for square, kind in plan.tiles.items():
         put(canvas, kit.tiles[kind], centres[square])
         image, at = kit.names[square]
+        image = kit.inked_names.get(kind, {}).get(square, image)
         canvas.paste(image, at, image)
     for square, side in plan.ghosts.items():
         put(canvas, kit.ghosts[side], centres[square])
-    for square in plan.dots:
-        put(canvas, kit.dot, centres[square])
+    for square, forced in plan.dots.items():
+        put(canvas, kit.hints["dot!" if forced else "dot"], centres[square])
     for square, side in plan.stones.items():
         put(canvas, kit.stones[side], centres[square])
-    for square in plan.rings:
-        put(canvas, kit.ring, centres[square])
+    for square, forced in plan.rings.items():
+        put(canvas, kit.hints["ring!" if forced else "ring"], centres[square])
     chip = kit.chips[words.side] if words.side is not None else None
     paint_caption(canvas, kit.geometry.layout.caption, words, kit.scale, theme, chip)
     return canvas
@@ -282,7 +288,11 @@ def paint(state: OskaState, scene: Scene) -> Image.Image:
     removal = scene.last is not None and ":" in scene.last.text
     ghosts.update({square: mover.other if removal else mover for square in seen.forfeited})
     stones = {square: side for side in Side for square in state.stones(side)}
-    plan = _Plan(stones, tiles, ghosts, seen.targets, seen.origins)
+    hints = scene.hints
+    if hints.selected is not None:
+        tiles[hints.selected] = "chosen!" if hints.forced else "chosen"
+    rings = dict.fromkeys(hints.origins - {hints.selected}, hints.forced)
+    plan = _Plan(stones, tiles, ghosts, dict.fromkeys(hints.targets, hints.forced), rings)
     return indexed(_compose(kit, plan, scene.caption, scene.theme), kit.palette)
 
 
@@ -291,4 +301,9 @@ def note(state: OskaState, locale: str | None = None) -> str:
     return ""
 
 
-PAINTER = Painter(layout, paint, note, "board.taking")
+def compulsory(variant: Variant) -> bool:
+    """Capturing is a must under `capture=forced` only; the huffs and `optional` let one decline."""
+    return variant["capture"] == "forced"
+
+
+PAINTER = Painter(layout, paint, note, "board.taking", compulsory)

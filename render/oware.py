@@ -16,9 +16,9 @@ from functools import lru_cache
 from PIL import Image, ImageDraw
 
 import words
-from games.base import Side
-from games.oware import PITS, SPEC, OwareState
-from render.draw import cross, ellipse, indexed, palette, pill, put, sprite, write
+from games.base import MoveInfo, Side, Variant
+from games.oware import LAST, PITS, SPEC, OwareState
+from render.draw import cross, ellipse, indexed, palette, pill, put, ring, sprite, write
 from render.scene import (
     Box,
     Caption,
@@ -125,16 +125,12 @@ def _heap(width: int, height: int, seed: int, count: int, full: int, theme: Them
     return sprite(width | 1, height | 1, paint)
 
 
-def _ring(diameter: int, colour: RGB, stroke: int, edge: RGB | None = None) -> Image.Image:
-    """A ring round a pit; `edge` lines it on both sides, to stand out on dark wood too."""
+def _ring(diameter: int, colour: RGB, stroke: int) -> Image.Image:
+    """A plain ring round a pit: the one just sown."""
 
     def paint(draw: ImageDraw.ImageDraw, k: float) -> None:
         r = diameter * k / 2
-        if edge is None:
-            ellipse(draw, (r, r), r - k, r - k, None, colour, stroke * k)
-        else:
-            ellipse(draw, (r, r), r - k, r - k, None, edge, (stroke + 2) * k)
-            ellipse(draw, (r, r), r - 2 * k, r - 2 * k, None, colour, stroke * k)
+        ellipse(draw, (r, r), r - k, r - k, None, colour, stroke * k)
 
     return sprite(diameter | 1, diameter | 1, paint)
 
@@ -159,6 +155,8 @@ class _Kit:
     seed: int
     sown: Image.Image
     playable: Image.Image
+    chosen: Image.Image  # the pit picked: a bolder ring
+    lands: Image.Image  # where the pit picked sows its last seed: a beaded ring
     taken: Image.Image
     palette: Image.Image
 
@@ -174,6 +172,8 @@ def _kit(size: int, perspective: Side, theme: Theme) -> _Kit:
         c = pit * k / 2
         cross(draw, (c, c), pit * k * 0.2, scale(SIZES.cross) * k, theme.taken, theme.taken_edge)
 
+    around = pit + 2 * scale(SIZES.ring)
+    hint = (theme.hint, theme.hint_edge)
     kit = _Kit(
         geometry=geometry,
         scale=scale,
@@ -181,9 +181,9 @@ def _kit(size: int, perspective: Side, theme: Theme) -> _Kit:
         pit=pit,
         seed=seed,
         sown=_ring(pit + 2 * scale(SIZES.ring), theme.went_to, scale(SIZES.ring)),
-        playable=_ring(
-            pit + 2 * scale(SIZES.ring), theme.hint, scale(SIZES.ring) - 1, theme.hint_edge
-        ),
+        playable=ring(around, scale(SIZES.ring) - 1, (theme.hint, theme.hint_edge)),
+        chosen=ring(around + 2 * scale(4), scale(SIZES.ring) + scale(6), hint),
+        lands=ring(around + 2 * scale(2), scale(SIZES.ring) + scale(4), hint, dotted=True),
         taken=sprite(pit, pit, taken),
         palette=Image.new("P", (1, 1)),
     )
@@ -220,7 +220,7 @@ def _base(geometry: _Geometry, scale: Scale, theme: Theme, pit: int) -> Image.Im
 def _with_palette(kit: _Kit, theme: Theme) -> _Kit:
     """The kit with a palette made from a frame holding every mark and a crowd of seeds."""
     pits = tuple(range(12))
-    plan = _Plan(pits, (10, 30), frozenset("AB"), frozenset("cd"), frozenset("EF"))
+    plan = _Plan(pits, (10, 30), frozenset("AB"), frozenset("cd"), frozenset("EF"), "f", "a")
     # Specimen text, never shown: it seeds the palette with shades of antialiased glyphs
     # (not words for players, so not in `words`; new text would shift every image's palette).
     words = Caption(
@@ -240,6 +240,8 @@ class _Plan:
     sown: frozenset[str]
     taken: frozenset[str]
     playable: frozenset[str]
+    chosen: str | None = None  # the pit picked
+    lands: str | None = None  # where its last seed goes
 
 
 def _compose(
@@ -256,6 +258,10 @@ def _compose(
         put(canvas, kit.playable, centres[pit_name])
     for pit_name in plan.sown:
         put(canvas, kit.sown, centres[pit_name])
+    if plan.chosen is not None:
+        put(canvas, kit.chosen, centres[plan.chosen])
+    if plan.lands is not None:
+        put(canvas, kit.lands, centres[plan.lands])
     for index, pit_name in enumerate(PITS):
         seeds = plan.pits[index]
         x, y = centres[pit_name]
@@ -305,7 +311,10 @@ def paint(state: OwareState, scene: Scene) -> Image.Image:
     last = scene.last
     sown = frozenset(last.path) if last else frozenset()
     taken = frozenset(last.captured) if last else frozenset()
-    plan = _Plan(state.pits, state.stores, sown, taken, frozenset(scene.hints))
+    hints = scene.hints
+    # A sowing of 12 or more seeds can end in its own pit's neighbour or go round: one target.
+    lands = next(iter(hints.targets), None)
+    plan = _Plan(state.pits, state.stores, sown, taken, hints.origins, hints.selected, lands)
     names = sides(state.spec, scene.locale)
     return indexed(_compose(kit, plan, scene.caption, scene.theme, names), kit.palette)
 
@@ -318,4 +327,15 @@ def note(state: OwareState, locale: str | None = None) -> str:
     return ""
 
 
-PAINTER = Painter(layout, paint, note, "board.capturing")
+def lands(state: OwareState, move: MoveInfo) -> str:
+    """The pit a sowing's last seed falls in: where the move ends."""
+    origin = PITS.index(move.path[0])
+    return PITS[LAST[origin][state.pits[origin]]]
+
+
+def compulsory(variant: Variant) -> bool:
+    """Oware never compels a capture: a capture is where the last seed happens to fall."""
+    return False
+
+
+PAINTER = Painter(layout, paint, note, "board.capturing", compulsory, lands)

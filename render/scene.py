@@ -11,7 +11,6 @@ outcome's own sentence from `words.games.outcome_text`.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -19,7 +18,8 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 import words
-from games.base import GameSpec, GameState, MoveInfo, Outcome, Side
+from games.base import GameSpec, GameState, MoveInfo, Outcome, Side, Variant
+from games.record import move_number
 from render.draw import fitted, put, write
 from render.theme import SIZES, Scale, Theme
 from words.games import outcome_text, side_names, title
@@ -40,12 +40,25 @@ class Caption:
 
 
 @dataclass(frozen=True, slots=True)
+class Hints:
+    """What a board marks for the player to move (`board`'s `hints` and `selected`)."""
+
+    origins: frozenset[str] = frozenset()  # the pieces (Oware: pits) that may move
+    selected: str | None = None  # the piece picked, whose moves are shown
+    targets: frozenset[str] = frozenset()  # where the selected piece may end its move
+    forced: bool = False  # every legal move is a capture the rules compel: marked as such
+
+
+NO_HINTS = Hints()
+
+
+@dataclass(frozen=True, slots=True)
 class Scene:
     """Everything a board painter needs besides the position."""
 
     last: MoveInfo | None
     mover: Side | None  # who played `last`
-    hints: tuple[str, ...]
+    hints: Hints
     caption: Caption
     perspective: Side
     size: int
@@ -78,38 +91,29 @@ class Painter:
     paint: Callable[[Any, Scene], Image.Image]
     note: Callable[[Any, str | None], str]  # what the board cannot show, in a locale; or ""
     took: str  # the words code of what a move captured: `board.taking`, `board.capturing`
+    compulsory: Callable[[Variant], bool]  # whether the rules of a variant make capturing a must
+    lands: Callable[[Any, MoveInfo], str] = lambda state, move: move.path[-1]
+    """Where a legal move ends: its last landing square (Oware: the pit of its last seed)."""
 
 
 @dataclass(frozen=True, slots=True)
 class Marks:
-    """The squares a board marks, read from the last move and the hints."""
+    """The squares a square board (Oska, Lasca) marks for the last move."""
 
     came_from: str | None = None
     passed: tuple[str, ...] = ()  # landings before the last of a capture sequence
     went_to: str | None = None
     captured: tuple[str, ...] = ()
     forfeited: tuple[str, ...] = ()
-    origins: frozenset[str] = frozenset()  # hints: what may move
-    targets: frozenset[str] = frozenset()  # hints: where it may go
 
 
 def marks(scene: Scene) -> Marks:
-    """The marks of a square board (Oska, Lasca) from a scene."""
-    origins: set[str] = set()
-    targets: set[str] = set()
-    for move in scene.hints:
-        # Past an Oska removal (`a1:g5-f4`) and before a huff forfeit (`c1-d2/a1`).
-        squares = re.split(r"[-x]", move.rpartition(":")[2].partition("/")[0])
-        if len(squares) > 1:
-            origins.add(squares[0])
-            targets.add(squares[-1])
+    """The marks of the last move on a square board (Oska, Lasca) from a scene."""
     last = scene.last
     if last is None:
-        return Marks(origins=frozenset(origins), targets=frozenset(targets))
+        return Marks()
     if not last.path:  # a pass, or an Oska removal that ended the game (`a1:`)
-        return Marks(
-            forfeited=last.forfeited, origins=frozenset(origins), targets=frozenset(targets)
-        )
+        return Marks(forfeited=last.forfeited)
     path = last.path
     return Marks(
         came_from=path[0],
@@ -117,8 +121,19 @@ def marks(scene: Scene) -> Marks:
         went_to=path[-1] if len(path) > 1 else None,
         captured=last.captured,
         forfeited=last.forfeited,
-        origins=frozenset(origins),
-        targets=frozenset(targets),
+    )
+
+
+def compulsory_capture(painter: Painter, state: GameState, legal: tuple[str, ...]) -> bool:
+    """Whether every legal move of `state` is a capture because the rules compel one.
+
+    Under rules that let a player decline a capture (Oska's huff and optional
+    variants, all of Oware) a position with only captures left is no obligation.
+    """
+    return (
+        bool(legal)
+        and painter.compulsory(state.variant)
+        and all(state.describe(move).captured for move in legal)
     )
 
 
@@ -153,9 +168,12 @@ def caption(
     outcome: Outcome | None,
     players: tuple[str, str] | None,
     locale: str | None = None,
+    clocks: tuple[str, str] | None = None,
 ) -> Caption:
     """The caption of `state`, whose last real move (passes after it aside) is `last`,
-    in the language of `locale` (English when None or when it has no catalogue)."""
+    in the language of `locale` (English when None or when it has no catalogue).
+    `clocks`: a live clock's two times, shown first on the note line while the game
+    goes on (the rules line, which the message's footer also gives, makes way)."""
     moves = state.moves
     passes = 0
     while passes < len(moves) and moves[len(moves) - 1 - passes] == "pass":
@@ -171,13 +189,22 @@ def caption(
         return Caption(heading, move_line, _sentence(reason), outcome.winner, True)
     note = painter.note(state, locale)
     legal = state.legal_moves()
+    side = sides(spec, locale)[state.to_move]
     if legal == ("pass",):
-        note = words.say("board.must-pass", locale, side=sides(spec, locale)[state.to_move])
+        note = words.say("board.must-pass", locale, side=side)
+    elif compulsory_capture(painter, state, legal):
+        note = words.say("board.capture-compulsory", locale, side=side)
     heading = words.say("board.to-move", locale, player=who(spec, state.to_move, players, locale))
-    return Caption(heading, move_line, note or _rules(spec, state, locale), state.to_move)
+    if clocks is not None:
+        names = sides(spec, locale)
+        shown = words.say("board.clocks", locale, first=names[0], first_left=clocks[0],
+                          second=names[1], second_left=clocks[1])  # fmt: skip
+        note = words.say("board.clocks.and", locale, clocks=shown, note=note) if note else shown
+    return Caption(heading, move_line, note or rules_line(spec, state, locale), state.to_move)
 
 
-def _rules(spec: GameSpec, state: GameState, locale: str | None) -> str:
+def rules_line(spec: GameSpec, state: GameState, locale: str | None) -> str:
+    """`Oska, standard rules` or `Oska, capture=huff`: the game and its variant."""
     name = title(spec.name, locale)
     variant = " ".join(state.variant.changes())
     if variant:
@@ -201,11 +228,12 @@ def _move_line(
     ply = len(moves) - 1 - passes
     if ply < 0:
         side = mover(state, len(moves) - 1)
-        number = (len(moves) - 1) // 2 + 1
+        number, _ = move_number(len(moves) - 1)
         return words.say("board.passed", locale, number=number, side=names[side])
     side = mover(state, ply)
     text = (last.text if last else moves[ply]).partition("/")[0]
-    line = words.say("board.played", locale, number=ply // 2 + 1, side=names[side], move=text)
+    number, _ = move_number(ply)  # the record's numbering; the side is counted from the end
+    line = words.say("board.played", locale, number=number, side=names[side], move=text)
     if last and last.captured:
         line = words.say(painter.took, locale, line=line, squares=squares(last.captured, locale))
     if last and last.forfeited:

@@ -66,6 +66,9 @@ class Theme:
     taken_edge: RGB = rgb("#FFFFFF")
     hint: RGB = rgb("#0C6C50")
     hint_edge: RGB = rgb("#E8F4EC")
+    # A capture the rules compel: gold lined with dark, where a hint is green lined with light.
+    must: RGB = rgb("#F4C430")
+    must_edge: RGB = rgb("#3C2A08")
 
     # Oska: sand bricks, blue and red stones.
     brick: RGB = rgb("#E8D4AC")
@@ -127,13 +130,15 @@ class Sizes:
     edge: int = 4  # the border of the square a piece went to
     cross: int = 5  # the stroke of a captured piece's cross
     ring: int = 5  # the stroke of a ring: a stone or pit that may move, a pit sown, a ghost
-    dot: int = 9  # the radius of a hint dot
+    dot: int = 11  # the radius of a dot where the piece picked may go
     chip: int = 26  # the piece before the caption's title
     smallest_font: int = 12  # a caption line shrinks to this before it is cut
     store: int = 66  # the width of an Oware store
     plate_pad: int = 12  # between the Oware board's edge and its pits
     store_name_font: int = 14
     store_count_font: int = 26
+    legend: int = 34  # Lasca's band under the board saying how soldiers and officers look
+    legend_font: int = 17
 
 
 SIZES = Sizes()

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from PIL import GifImagePlugin, Image
 
+import render
 from games.registry import GAMES
 from tests.bot_support import (
     ephemeral_text,
@@ -166,9 +167,19 @@ async def test_the_two_step_pick_when_the_menu_would_be_too_long(tmp_path: Path)
         assert pieces["placeholder"] == "Pick a piece to move"
         assert [o["value"] for o in pieces["options"]] == ["a3", "c3", "e3", "g3"]
         assert pieces["options"][1]["description"] == "2 moves"
+        # The public board marks what can move, and says it in words for screen readers.
+        start = GAMES["lasca"].new()
+        [image] = board.attachments
+        assert image.data == render.board(start, hints=True, players=("ann", "bob"))
+        assert image.data != render.board(start, players=("ann", "bob"))
+        assert image.description == render.describe(start, players=("ann", "bob"))
+        assert image.description is not None and "ann (White) to move" in image.description
         step = await fake.select(ann, board, "Pick a piece to move", ["c3"])
         assert "The moves from c3" in ephemeral_text(step)
         assert step.message is not None
+        # Privately, the board with the picked piece and its destinations marked.
+        [picked] = step.message.attachments
+        assert picked.data == render.board(start, selected="c3", players=("ann", "bob"))
         [targets] = step.message.selects
         assert [o["value"] for o in targets["options"]] == ["c3-b4", "c3-d4"]
         done = await fake.select(ann, step.message, "Pick its move", ["c3-d4"])

@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+import render
+from games.registry import GAMES
 from tests.bot_support import (
     ephemeral_text,
     last_board,
@@ -244,6 +246,13 @@ async def test_a_live_clock_shows_both_times_and_warns_when_time_runs_low(
         # Blue spent about 20 s and gained 2; now Red's time runs.
         assert clocks_of(board) == ("Blue", False, "Red", True)
         assert 157 <= clock_seconds(board, 0) <= 162 and 175 <= clock_seconds(board, 1) <= 180
+        # The image shows the same two times on its note line.
+        times = tuple(part.split(" ")[1].strip("*") for part in _clock_line(board))
+        state = GAMES["oska"].new().play("a1-b2")
+        [image] = board.attachments
+        assert image.data == render.board(
+            state, hints=True, players=("ann", "bob"), clocks=(times[0], times[1])
+        )
         # Red lets time run low: a warning at 30 s left, pinging Red only.
         table.advance(timedelta(seconds=152))
         await fake.wait_for(

@@ -251,16 +251,19 @@ def test_a_removed_stone_is_crossed_out_in_its_owners_colour_and_said() -> None:
     assert said.endswith("Red played c1:g5-f4, removing c1"), said
 
 
-def test_hints_mark_the_stones_that_may_move_and_where_they_may_go() -> None:
+def test_hints_ring_the_stones_that_may_move_and_leave_where_they_may_go_unmarked() -> None:
+    # Where a stone may go is shown once it is picked (`selected`: tests/test_render_hints.py).
     state = GAMES["oska"].new()
     plain = rgb(render.board(state))
     hinted = rgb(render.board(state, hints=True))
     for target in ("b2", "d2", "f2"):
         centre = render.centre("oska", target)
-        assert pixel(plain, centre) == THEME.brick
-        assert pixel(hinted, centre) == THEME.hint
-    x, y = render.centre("oska", "c3")
-    assert pixel(hinted, (x, y)) == THEME.brick  # nobody can go there yet
+        assert pixel(plain, centre) == pixel(hinted, centre) == THEME.brick
+    x, y = render.centre("oska", "c1")
+    ring = colours_in(hinted, (x - STONE_RADIUS * 5 // 4, y - 1, x - STONE_RADIUS + 2, y + 1))
+    assert THEME.hint in ring
+    assert THEME.hint not in colours_in(plain, (x - STONE_RADIUS * 5 // 4, y - 1, x, y + 1))
+    assert pixel(hinted, (x, y)) == THEME.blue  # the stone itself is not covered
 
 
 def test_hints_read_the_move_after_a_removal() -> None:
@@ -269,8 +272,9 @@ def test_hints_read_the_move_after_a_removal() -> None:
     diagram = "5 r . . .\n4 b r .\n3 b .\n2 . . b\n1 . . . .\nRed to move\nRed removes one of: c3"
     state = oska.from_text(diagram, oska.SPEC.variant("capture=huff-opponent"))
     assert state.legal_moves() == ("c3:d4-c3", "c3:d4-e3", "c3:a5xc3")
-    hinted = rgb(render.board(state, hints=True))
-    assert pixel(hinted, render.centre("oska", "e3")) == THEME.hint
+    picked = rgb(render.board(state, selected="d4"))
+    assert pixel(picked, render.centre("oska", "e3")) == THEME.hint
+    assert pixel(picked, render.centre("oska", "d4")) == THEME.red
 
 
 # ------------------------------------------------------------------- Lasca

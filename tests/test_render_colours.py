@@ -119,6 +119,16 @@ MARKS: list[tuple[str, RGB, RGB]] = [
     ("captured cross and pit", T.taken, T.pit),
     ("hint and brick", T.hint, T.brick),
     ("hint and dark square", T.hint, T.dark_square),
+    ("hint and light square", T.hint, T.light_square),
+    ("hint and square left", T.hint, T.came_from_dark),
+    ("compulsory capture and hint", T.must, T.hint),
+    ("compulsory capture and brick", T.must, T.brick),
+    ("compulsory capture and dark square", T.must, T.dark_square),
+    ("compulsory capture and light square", T.must, T.light_square),
+    ("compulsory capture and square reached", T.must, T.went_to),
+    ("compulsory capture and captured cross", T.must, T.taken),
+    ("compulsory capture and red stone", T.must, T.red),
+    ("compulsory capture and white officer", T.must, T.white_officer_face),
 ]
 
 
@@ -149,6 +159,9 @@ TEXT: list[tuple[str, RGB, RGB, float]] = [
     ("caption on the panel", T.text, T.panel, 7.0),
     ("coordinates on the panel", T.muted, T.panel, 4.5),
     ("square names on a brick", T.brick_label, T.brick, 3.0),
+    ("square names on the brick of a stone picked", T.hint_edge, T.hint, 3.0),
+    ("square names on the brick of a stone picked to capture", T.must_edge, T.must, 3.0),
+    ("Lasca's legend on the panel", T.muted, T.panel, 4.5),
     ("pit counts in their badge", T.count_text, T.count, 7.0),
     ("a column's count in its badge", T.badge_text, T.badge, 4.5),
     ("store names and counts on a store", T.text, T.pit, 4.5),

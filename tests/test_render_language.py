@@ -86,17 +86,21 @@ def test_a_czech_oska_caption_is_worded_in_czech() -> None:
     words = caption_of(play("oska", *MIDDLE["oska"].split()), "cs")
     assert words.title == "Na tahu je Anna (Modrý)"
     assert words.move == "Tah 3: Červený táhl d4xf2, vzal na e3"
-    assert words.note == "Oska, standardní pravidla"
+    assert words.note == "Modrý musí brát: braní je povinné"  # c3 can jump d4
     english = caption_of(play("oska", *MIDDLE["oska"].split()), None)
     assert english.title == "Anna (Blue) to move"
     assert english.move == "Move 3: Red played d4xf2, taking e3"
+    assert english.note == "Blue must capture: capturing is compulsory"
+    calm = caption_of(play("oska", *MIDDLE["oska"].split()[:4]), "cs")
+    assert calm.note == "Oska, standardní pravidla"
 
 
 def test_a_czech_lasca_caption_names_laska_and_its_sides_in_czech() -> None:
     words = caption_of(play("lasca", *MIDDLE["lasca"].split()), "cs")
     assert words.title == "Na tahu je Bartoloměj (Černý)"
     assert words.move == "Tah 22: Bílý táhl b6xd4xf2, vzal na c5 i e3"  # an officer
-    assert words.note == "Laska, standardní pravidla"
+    assert words.note == "Černý musí brát: braní je povinné"
+    assert caption_of(play("lasca"), "cs").note == "Laska, standardní pravidla"
     assert not any(name in text_of(words) for name in english_names("lasca"))
 
 
@@ -163,7 +167,7 @@ def test_an_oware_obligation_is_worded_in_czech() -> None:
 def test_a_locale_without_a_catalogue_and_none_are_english() -> None:
     state = play("lasca", *MIDDLE["lasca"].split())
     english = caption_of(state, None)
-    assert english.note == "Lasca, standard rules"
+    assert english.note == "Black must capture: capturing is compulsory"
     assert caption_of(state, "en-GB") == english
     assert caption_of(state, "ja") == english
     assert caption_of(state, "cs") != english
@@ -188,6 +192,10 @@ SAMPLES: dict[str, Any] = {
     "a": 24,
     "b": 19,
     "name": NAMES[1],
+    "first_left": "2:41",
+    "second_left": "0:09.5",
+    "clocks": "Modrý 2:41 · Červený 0:09.5",
+    "note": "Modrý musí brát",
 }
 
 

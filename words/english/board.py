@@ -32,6 +32,7 @@ TEXTS: dict[str, str | Plural] = {
     "board.rules.standard": "{title}, standard rules",
     "board.rules.variant": "{title}, {variant}",
     "board.must-pass": "{side} has no move and must pass",
+    "board.capture-compulsory": "{side} must capture: capturing is compulsory",
     "board.lasca.quiet": plural(
         "limit",
         "{count} of {limit} move without a capture or a soldier move",
@@ -40,4 +41,10 @@ TEXTS: dict[str, str | Plural] = {
     "board.oware.must-play-12": "{side} must play a pit with more than 11 seeds",
     # Marks on the board.
     "board.lasca.hidden": "+{count}",  # the pieces of a tall column not drawn
+    # Lasca's legend under the board, each after a picture of both sides' pieces of that rank.
+    "board.lasca.legend.soldiers": "soldiers",
+    "board.lasca.legend.officers": "officers, crowned",
+    # A live clock's two times on the image's note line (`2:41`).
+    "board.clocks": "{first} {first_left} · {second} {second_left}",
+    "board.clocks.and": "{clocks} · {note}",
 }

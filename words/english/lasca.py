@@ -90,9 +90,12 @@ TEXTS: dict[str, str | Plural] = {
     ),
     "lasca.rules.move": (
         "A square holds a column of one or more pieces; its top piece, the commander, decides "
-        "whose column it is and how it moves. A soldier column steps one square diagonally "
-        "forward, an officer column forward or backward, always onto an empty square. "
-        "A soldier that ends its move on the far rank is turned over: it becomes an officer."
+        "whose column it is and how it moves. Every piece starts as a soldier: a soldier column "
+        "steps one square diagonally forward, onto an empty square. A soldier that ends its move "
+        "on the far rank (rank 7 for White, rank 1 for Black) is promoted to an officer, and an "
+        "officer column steps diagonally forward or backward. On the board an officer is the "
+        "soldier's disc turned over and crowned: red for White, blue for Black; soldiers are "
+        "plain white or black discs."
     ),
     "lasca.rules.capture": (
         "Jump diagonally over a neighbouring enemy column onto the empty square right behind it "
