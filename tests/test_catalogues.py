@@ -81,8 +81,8 @@ def test_czech_plurals_take_the_form_of_the_number() -> None:
 
 def test_lists_are_joined_in_the_language() -> None:
     moves = ["a1", "b2", "c3"]
-    assert "a1 nebo b2 nebo c3" in words.say("oska.name-the-forfeit", "cs", move="x", choices=moves)
-    assert "a1 or b2 or c3" in words.say("oska.name-the-forfeit", "en", move="x", choices=moves)
+    assert "a1, b2 nebo c3" in words.say("oska.name-the-forfeit", "cs", move="x", choices=moves)
+    assert "a1, b2 or c3" in words.say("oska.name-the-forfeit", "en", move="x", choices=moves)
 
 
 @pytest.mark.parametrize(

@@ -285,7 +285,7 @@ def test_every_variant_and_record_refusal_can_be_said() -> None:
 def test_lists_are_joined_as_the_template_asks(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(TEXTS, "test.joiners", "{a}|{a:or}|{a:and}|{a:spaces}|{a:lines}|{b:or}")
     said = words.say("test.joiners", a=("x", "y", "z"), b=("one",))
-    assert said == "x, y, z|x or y or z|x and y and z|x y z|x\ny\nz|one"
+    assert said == "x, y, z|x, y or z|x, y and z|x y z|x\ny\nz|one"
     monkeypatch.setitem(TEXTS, "test.number", "{n:>3}")
     assert words.say("test.number", n=7) == "  7"
 

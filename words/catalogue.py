@@ -76,7 +76,11 @@ class _Formatter(string.Formatter):
         if isinstance(value, Sequence) and not isinstance(value, str):
             joiner = _joiner(self.language, format_spec)
             if joiner is not None:
-                return joiner.join(str(item) for item in value)
+                items = [str(item) for item in value]
+                if format_spec in ("or", "and") and len(items) > 2:
+                    # "a1, b2 or c3": commas, the word only before the last.
+                    return ", ".join(items[:-1]) + joiner + items[-1]
+                return joiner.join(items)
         return str(super().format_field(value, format_spec))
 
 
