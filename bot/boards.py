@@ -6,6 +6,11 @@ commit, Discord failing the interaction's answer), the game's recorded board
 (`board_ply`, `board_status`) stays behind its moves; the keeper, run at
 start-up and then every few seconds, edits that board (or posts a new one if
 it is gone), tells the player to move, and lets Kamen move where it is its turn.
+
+With several processes (shards), each repairs only the boards of the servers it
+serves: every server is on one shard and every shard in one process, so each
+repair is done by exactly one process, and a process that died repairs its own
+at its next start.
 """
 
 from __future__ import annotations
@@ -13,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Callable
 from datetime import timedelta
 
 import discord
@@ -29,13 +35,15 @@ REPAIRED = (Status.ACTIVE, Status.FINISHED)
 # posted, its message id not yet recorded): the keeper leaves it to its handler.
 SETTLE = timedelta(seconds=3)
 RETRY_AFTER = 3.5  # seconds from a failed answer to the first repair
+LAGGING_READ = 500  # lagging boards read per pass, this process's and others'
 
 
 class BoardKeeper:
     """Repairs the boards of `service.lagging_boards()` through the table."""
 
-    def __init__(self, table: Table) -> None:
+    def __init__(self, table: Table, *, serves: Callable[[int], bool] | None = None) -> None:
         self.table = table
+        self.serves = serves if serves is not None else (lambda guild_id: True)
 
     async def repair_all(self) -> int:
         """Bring every lagging board up to date; how many were repaired.
@@ -47,7 +55,10 @@ class BoardKeeper:
         repaired = 0
         service = self.table.service
         settled = max(service.clock() - SETTLE, self.table.started)
-        for view in await service.lagging_boards():
+        # Another process's boards (its servers) may lag too: read past them.
+        for view in await service.lagging_boards(LAGGING_READ):
+            if not self.serves(view.guild_id):
+                continue
             # A board never recorded (a game from before boards were recorded) is left as it
             # is: only a board known to show an older state of its game is repaired.
             lost_challenge = view.status is Status.CHALLENGE and view.message_id is None

@@ -6,6 +6,15 @@ installs the commands and the dynamic components, and syncs the command
 tree (to `DEV_GUILD_ID` only, when set, where it shows at once). Once the
 gateway is ready it resumes the bot's pending moves and starts the sweeper and the
 seasons' upkeep.
+
+Several processes may share one database, each serving some shards
+(`SHARD_COUNT`, `SHARD_IDS`). Each item of background work is then done by
+exactly one of them: a deadline by the process whose versioned write lands
+(any process sweeps every game), a season's end by the one holding its claim,
+the tournaments' catch-up pass by the process serving shard 0; a board's
+repair and Kamen's moves resumed after a start by the process serving the
+game's server (`serves`); the downtime credit by the process serving shard 0
+(`Upkeep.credit_downtime`).
 Only the non-privileged `guilds` intent is asked for: interactions carry all
 else the bot needs.
 """
@@ -103,7 +112,7 @@ class KamenMixin:
         await self.actions.languages.load()
         self.upkeep = Upkeep(self, service, self.actions.languages)  # type: ignore[arg-type]
         # Before any interaction or sweep: time Kamen was away is no player's loss.
-        await self.upkeep.credit_downtime()
+        await self.upkeep.credit_downtime(leader=self.serves_shard_zero())
         self.clocks_credited = True
         # Other modules' items are registered with the components, which answer their
         # orphaned clicks too (components.route_orphan).
@@ -136,7 +145,9 @@ class KamenMixin:
             self.upkeep.beat_forever(self.settings.heartbeat_interval)
         )
         self._repair_task = asyncio.create_task(
-            BoardKeeper(self.actions).run_forever(self.settings.repair_interval)
+            BoardKeeper(self.actions, serves=self.serves).run_forever(
+                self.settings.repair_interval
+            )
         )
         sweeper = Sweeper(self.actions)
         self._sweeper_task = asyncio.create_task(
@@ -148,11 +159,27 @@ class KamenMixin:
         self._season_task = asyncio.create_task(
             SeasonDesk.of(self.actions).run_forever(self.settings.sweep_interval)
         )
-        # Tournaments due start, and what happened while Kamen was away is caught up.
-        self._tournament_task = asyncio.create_task(
-            self.actions.run_tournaments(self.settings.sweep_interval)
-        )
-        await self.actions.resume_bot_turns()
+        # Tournaments due start, and what happened while Kamen was away is caught up: by
+        # shard 0's process alone (its catch-up hands every caller the pairings to open).
+        if self.serves_shard_zero():
+            self._tournament_task = asyncio.create_task(
+                self.actions.run_tournaments(self.settings.sweep_interval)
+            )
+        await self.resume_bot_turns()
+
+    async def resume_bot_turns(self) -> None:
+        """After a start: Kamen moves where it is its turn, in the servers this process
+        serves (another process resumes its own; Kamen's move is a versioned write)."""
+        for view in await self.actions.service.bot_turns():
+            if self.serves(view.guild_id):
+                self.actions.let_bot_move(view)
+
+    def serves(self, guild_id: int | None) -> bool:
+        """Whether this process serves the server `guild_id` (None: a DM, shard 0's)."""
+        return serves(self.settings, guild_id)
+
+    def serves_shard_zero(self) -> bool:
+        return serves(self.settings, None)
 
     async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
         await self._gone(channel.id, None)
@@ -246,6 +273,21 @@ class ShardedKamenClient(KamenMixin, discord.AutoShardedClient):
             **client_options(),
         )
         self._kamen_init(settings, store, picker, clock, metrics)
+
+
+def shard_of(guild_id: int, shard_count: int) -> int:
+    """The shard Discord puts a server on."""
+    return (guild_id >> 22) % shard_count
+
+
+def serves(settings: Settings, guild_id: int | None) -> bool:
+    """Whether a process run with `settings` serves `guild_id` (None: DMs, on shard 0).
+
+    Unsharded, or sharded without `SHARD_IDS`, a process serves every shard."""
+    count, ids = settings.shard_count, settings.shard_ids
+    if count is None or ids is None:
+        return True
+    return (0 if guild_id is None else shard_of(guild_id, count)) in ids
 
 
 def client_options() -> dict[str, Any]:

@@ -6,6 +6,15 @@ and each game so helped is told. While it runs, Kamen writes a heartbeat
 every few seconds, which is what the next start-up measures the downtime by.
 When a game's channel or thread is deleted, the game ends as abandoned and
 its players are told where they can still be reached.
+
+With several processes on one database the heartbeat is Kamen's, not a
+process's: while any process beats, the clocks run (a process that restarts
+while another beats gives nothing back). The credit after Kamen was away is
+given by one process alone, the one serving shard 0 (the leader): two
+processes starting together after an outage would otherwise both read the old
+heartbeat and give the time back twice. Any other process finding the
+heartbeat old waits for the leader's credit (its fresh heartbeat), and only if
+none comes within `LEADER_WAIT` (no process serves shard 0) gives it itself.
 """
 
 from __future__ import annotations
@@ -20,8 +29,12 @@ import words
 from bot import replies
 from bot.languages import Languages
 from matches import GameView, MatchService
+from matches.upkeep import DOWNTIME
 
 log = logging.getLogger(__name__)
+
+LEADER_WAIT = 2 * DOWNTIME  # how long a process waits for shard 0's process to credit
+LEADER_POLL = 1.0  # seconds between looks at the heartbeat while waiting
 
 
 class Upkeep:
@@ -32,13 +45,38 @@ class Upkeep:
         self.service = service
         self.languages = languages
 
-    async def credit_downtime(self) -> None:
-        """Give the time Kamen was away back to the clocks, and say so in each game."""
+    async def credit_downtime(self, *, leader: bool = True) -> None:
+        """Give the time Kamen was away back to the clocks, and say so in each game.
+
+        Not the `leader`: first wait for the leader's credit if the heartbeat is old."""
+        if not leader and not await self._leader_credited():
+            log.warning(
+                "no process serving shard 0 gave the downtime back within %s s: this one does",
+                LEADER_WAIT.total_seconds(),
+            )
         for view, away in await self.service.credit_downtime():
             try:
                 await self._tell_downtime(view, away)
             except discord.HTTPException as error:
                 log.warning("could not tell game #%s about the downtime: %s", view.id, error)
+
+    async def _leader_credited(self) -> bool:
+        """Whether the heartbeat is fresh (Kamen was not away, or the leader credited it),
+        waiting up to `LEADER_WAIT` for it to become so."""
+        clock = self.service.clock
+        give_up = clock() + LEADER_WAIT
+        waited = False
+        while True:
+            last = await self.service.store.last_beat()
+            now = clock()
+            if last is None or now - last <= DOWNTIME:
+                return True
+            if now >= give_up:
+                return False
+            if not waited:
+                log.info("Kamen was away: waiting for shard 0's process to give the time back")
+                waited = True
+            await asyncio.sleep(LEADER_POLL)
 
     async def _tell_downtime(self, view: GameView, away: timedelta) -> None:
         minutes = max(1, round(away.total_seconds() / 60))

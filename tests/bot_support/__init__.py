@@ -32,8 +32,19 @@ MENTION = re.compile(r"<@!?(\d+)>")
 FAST = {"KAMEN_SWEEP_INTERVAL": "0.1", "LOG_LEVEL": "INFO", "HEALTH_PORT": "off"}
 
 
+def shared_database_url(tmp: Path, name: str = "kamen.db") -> str:
+    """The database the bot processes of a test share: `KAMEN_TEST_DATABASE_URL` when set
+    (e.g. a PostgreSQL database made for the test), else a SQLite file in `tmp`."""
+    return os.environ.get("KAMEN_TEST_DATABASE_URL", "").strip() or f"sqlite:///{tmp / name}"
+
+
 class BotProcess:
-    """`python -m bot` as a child process, its log kept in a file."""
+    """`python -m bot` as a child process, its log kept in a file.
+
+    `shards` (with `shard_count`): the process serves those shards only
+    (`SHARD_IDS`, `SHARD_COUNT`); `start` waits until each is identified, `kill` until
+    each is gone, while other processes' shards stay connected.
+    """
 
     def __init__(
         self,
@@ -41,11 +52,20 @@ class BotProcess:
         database_url: str,
         log_path: Path,
         env: Mapping[str, str] | None = None,
+        *,
+        shards: tuple[int, ...] | None = None,
+        shard_count: int | None = None,
     ) -> None:
         self.fake = fake
         self.database_url = database_url
         self.log_path = log_path
         self.env = dict(env or {})
+        self.shards: list[tuple[int, int]] = []
+        if shard_count is not None:
+            ids = shards if shards is not None else tuple(range(shard_count))
+            self.env["SHARD_COUNT"] = str(shard_count)
+            self.env["SHARD_IDS"] = ",".join(map(str, ids))
+            self.shards = [(shard, shard_count) for shard in ids]
         self.process: asyncio.subprocess.Process | None = None
         self.starts = 0
 
@@ -67,15 +87,19 @@ class BotProcess:
         )
         log.close()
         self.starts += 1
-        sessions = len(self.fake.sessions)
-        await self.fake.wait_for(
-            lambda: (
-                len(self.fake.sessions) > sessions
-                and bool(self.fake.hub.live_sessions())
-                and self.fake.core.command_syncs >= self.starts
-            ),
-            timeout=timeout,
-            what="the bot process to identify and sync",
+        fake = self.fake
+        before = {session.id for session in fake.sessions}
+        syncs = fake.core.command_syncs
+        wanted = set(self.shards)
+
+        def ready() -> bool:
+            new = [s for s in fake.hub.live_sessions() if s.id not in before]
+            identified = {s.shard for s in new} >= wanted if wanted else bool(new)
+            return identified and fake.core.command_syncs > syncs
+
+        # Shards after the first identify 5 s apart (discord.py's pace for Discord's limit).
+        await fake.wait_for(
+            ready, timeout=timeout + 5 * len(wanted), what="the bot process to identify and sync"
         )
         return loop.time() - began
 
@@ -84,7 +108,7 @@ class BotProcess:
         assert self.process is not None
         self.process.send_signal(signal.SIGKILL)
         await self.process.wait()
-        await self.fake.wait_disconnected()
+        await self.fake.wait_disconnected(shards=self.shards or None)
 
     async def stop(self) -> None:
         if self.process is not None and self.process.returncode is None:
@@ -338,4 +362,4 @@ def ephemeral_text(reply: Reply) -> str:
     return reply.text
 
 
-__all__ = ["BotProcess", "Table", "perms"]
+__all__ = ["BotProcess", "Table", "perms", "shared_database_url"]

@@ -40,6 +40,18 @@ class Snowflakes:
         self._last = max(candidate, self._last + 1)
         return self._last
 
+    def next_on_shard(self, shard_id: int, count: int) -> int:
+        """The next snowflake whose guild would be on shard `shard_id` of `count`
+        (Discord's formula, `(id >> 22) % count`): its timestamp a few ms on, if need be."""
+        ms = max(int(self._clock.now() * 1000) - DISCORD_EPOCH_MS, self._last >> 22)
+        while True:
+            if ms % count == shard_id:
+                candidate = max((ms << 22) | (1 << 17), self._last + 1)
+                if candidate >> 22 == ms:
+                    self._last = candidate
+                    return candidate
+            ms += 1
+
 
 def snowflake_time(snowflake: int) -> float:
     return ((snowflake >> 22) + DISCORD_EPOCH_MS) / 1000

@@ -244,21 +244,54 @@ class FakeDiscord(Driver):
         """Until `predicate()` holds; it is checked whenever the fake's state changes."""
         await self.core.wait_until(predicate, timeout, what)
 
-    async def wait_ready(self, *, commands: bool = True, timeout: float = 10.0) -> None:
-        """Until a bot session is identified and live (and, with `commands`, has synced)."""
+    async def wait_ready(
+        self,
+        *,
+        commands: bool = True,
+        timeout: float = 10.0,
+        shards: Iterable[tuple[int, int]] | None = None,
+    ) -> None:
+        """Until a bot session is identified and live (and, with `commands`, has synced).
+
+        `shards`: until each `(shard_id, shard_count)` has a live session (an unsharded
+        session is `(0, 1)`); a process with several shards identifies them 5 s apart.
+        """
+        wanted = set(shards or ())
         await self.core.wait_until(
             lambda: (
-                bool(self.hub.live_sessions()) and (not commands or self.core.command_syncs > 0)
+                bool(self.hub.live_sessions())
+                and wanted <= self.live_shards()
+                and (not commands or self.core.command_syncs > 0)
             ),
             timeout,
-            "the bot to identify" + (" and sync its commands" if commands else ""),
+            "the bot to identify"
+            + (f" shards {sorted(wanted)}" if wanted else "")
+            + (" and sync its commands" if commands else ""),
         )
 
-    async def wait_disconnected(self, timeout: float = 10.0) -> None:
-        """Until no bot session is connected (e.g. after its process was killed)."""
+    async def wait_disconnected(
+        self, timeout: float = 10.0, *, shards: Iterable[tuple[int, int]] | None = None
+    ) -> None:
+        """Until no bot session is connected (e.g. after its process was killed); with
+        `shards`, until none of those shards is (another process's stay connected)."""
+        gone = set(shards) if shards is not None else None
         await self.core.wait_until(
-            lambda: not self.hub.live_sessions(), timeout, "the bot to disconnect"
+            lambda: (
+                not self.hub.live_sessions() if gone is None else not gone & self.live_shards()
+            ),
+            timeout,
+            "the bot to disconnect" + (f" shards {sorted(gone)}" if gone else ""),
         )
+
+    def live_shards(self) -> set[tuple[int, int]]:
+        """The `(shard_id, shard_count)` of every live session (`(0, 1)`: unsharded)."""
+        return {s.shard or (0, 1) for s in self.hub.live_sessions()}
+
+    @staticmethod
+    def shard_of(guild: Guild | int, shard_count: int) -> int:
+        """The shard Discord puts a server on: `(guild_id >> 22) % shard_count`."""
+        guild_id = guild if isinstance(guild, int) else guild.id
+        return (guild_id >> 22) % shard_count
 
     async def wait_resumed(self, count: int = 1, timeout: float = 10.0) -> None:
         """Until `count` RESUMEs have succeeded since the fake started."""
@@ -513,11 +546,21 @@ class FakeDiscord(Driver):
         everyone_permissions: Any = perms.EVERYONE_DEFAULT,
         locale: str = "en-US",
         with_bot: bool = True,
+        shard: tuple[int, int] | None = None,
     ) -> Guild:
-        """A server with text channels, an owner (`guild.owner`), and the bot as a member."""
+        """A server with text channels, an owner (`guild.owner`), and the bot as a member.
+
+        `shard=(shard_id, shard_count)`: its id is one Discord would put on that shard
+        (`(id >> 22) % shard_count == shard_id`)."""
         world = self.world
         now = world.now()
-        guild_id = world.ids.next()
+        if shard is not None:
+            shard_id, count = shard
+            if not 0 <= shard_id < count:
+                raise ProtocolError(f"shard {shard!r}: the id must be below the count")
+            guild_id = world.ids.next_on_shard(shard_id, count)
+        else:
+            guild_id = world.ids.next()
         owner = self._new_user(_slug(name) + "-owner")
         guild = Guild(
             id=guild_id, name=name, owner_id=owner.id, created_at=now, preferred_locale=locale

@@ -203,9 +203,13 @@ class GatewayHub:
         intent: int | None,
         strip_content: bool,
     ) -> None:
-        for session in list(self.sessions.values()):
-            if session.invalid or not session.owns(guild_id):
-                continue
+        sessions = [s for s in self.sessions.values() if not s.invalid and s.owns(guild_id)]
+        if event == "INTERACTION_CREATE":
+            # Discord hands an interaction to one connection: the live session of the
+            # guild's shard (the newest, if several), or else the newest session to resume.
+            live = [s for s in sessions if s.conn is not None and not s.conn.closed]
+            sessions = (live or sessions)[-1:]
+        for session in sessions:
             if intent is not None and not session.intents & intent:
                 continue
             payload = data
