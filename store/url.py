@@ -6,7 +6,9 @@ writes it). SQLite fsyncs its log at every commit (`synchronous=FULL`, about
 2 ms a move here), so an acknowledged move survives even a power cut;
 `?synchronous=normal` trades that for speed (no commit is lost when the
 process dies, only, at worst, the last ones when the machine loses power).
-`postgresql://…` is reserved for the PostgreSQL backend, not built yet.
+`postgresql://user:password@host:5432/kamen` (or `postgres://…`) opens the
+PostgreSQL backend, for several processes sharing one database; the URL is
+libpq's, options included (`?sslmode=require`), and goes to asyncpg as it is.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from collections.abc import Mapping
 from urllib.parse import parse_qs, urlsplit
 
 from matches.storage import Store, StoreError
+from store.postgres import PostgresStore, shown
 from store.sqlite import SqliteStore
 
 DEFAULT_DATABASE_URL = "sqlite:///data/kamen.db"
@@ -31,13 +34,19 @@ def store_for(url: str) -> Store:
     """The store a URL names, not yet opened; StoreError says what is wrong with the URL."""
     scheme, sep, _ = url.partition("://")
     if not sep:
-        raise StoreError(f"DATABASE_URL `{url}` has no scheme: write sqlite:///path/to/kamen.db")
+        raise StoreError(
+            f"DATABASE_URL `{url}` has no scheme: write sqlite:///path/to/kamen.db"
+            " or postgresql://user@host/database"
+        )
     scheme = scheme.lower()
     if scheme == "sqlite":
         return _sqlite(url)
     if scheme in ("postgres", "postgresql"):
-        raise StoreError("the PostgreSQL backend is not built yet: use sqlite:///path")
-    raise StoreError(f"DATABASE_URL scheme `{scheme}` is not supported: use sqlite:///path")
+        return _postgres(url)
+    raise StoreError(
+        f"DATABASE_URL scheme `{scheme}` is not supported: use sqlite:///path"
+        " or postgresql://user@host/database"
+    )
 
 
 async def open_store(url: str = DEFAULT_DATABASE_URL) -> Store:
@@ -60,3 +69,12 @@ def _sqlite(url: str) -> SqliteStore:
         names = ", ".join(sorted(unknown))
         raise StoreError(f"`{url}`: unknown option {names} (the one option is synchronous)")
     return SqliteStore(path, synchronous=options.get("synchronous", "FULL"))
+
+
+def _postgres(url: str) -> PostgresStore:
+    parts = urlsplit(url)
+    if not parts.path.strip("/") and not parse_qs(parts.query).get("dbname"):
+        raise StoreError(
+            f"`{shown(url)}`: name the database, e.g. postgresql://kamen@localhost:5432/kamen"
+        )
+    return PostgresStore(url)

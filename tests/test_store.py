@@ -1,4 +1,5 @@
-"""The store on real SQLite files: pragmas, migrations, versioned writes, queries, URLs."""
+"""The store on real SQLite files and on PostgreSQL: pragmas, migrations, versioned
+writes, queries, URLs. The tests of the contract (`store`) run on both backends."""
 
 from __future__ import annotations
 
@@ -15,9 +16,15 @@ import pytest
 from matches.records import FirstChoice, GuildSettings, Status, UserSettings
 from matches.storage import ChannelBusy, Store, StoreError
 from store import DEFAULT_DATABASE_URL, database_url, open_store, store_for
+from store.postgres import MIGRATIONS as POSTGRES_MIGRATIONS
+from store.postgres import PostgresStore
 from store.schema import migrations
 from store.sqlite import MIGRATIONS, SqliteStore
+from tests import store_support
 from tests.store_support import NOW, a_game
+
+# The contract tests here (`store`) run on a SQLite file and on PostgreSQL.
+store_url, store = store_support.store_url, store_support.any_store
 
 # ----------------------------------------------------------------- connection
 
@@ -52,8 +59,10 @@ async def test_open_creates_the_folder_and_sets_the_pragmas(tmp_path: Path) -> N
         await store.close()
 
 
-async def test_a_fresh_database_has_every_migration(store: SqliteStore) -> None:
-    assert await store.schema_version() == len(migrations(MIGRATIONS)) == 14
+async def test_a_fresh_database_has_every_migration(store: Store) -> None:
+    package = MIGRATIONS if isinstance(store, SqliteStore) else POSTGRES_MIGRATIONS
+    assert await store.schema_version() == len(migrations(package))
+    assert len(migrations(MIGRATIONS)) == 14
 
 
 def test_migrations_split_into_statements() -> None:
@@ -64,12 +73,13 @@ def test_migrations_split_into_statements() -> None:
     assert not any(s.lstrip().startswith("--") for s in statements)
 
 
-def test_the_sqlite_store_meets_the_store_protocol() -> None:
-    """The protocol is the contract a PostgreSQL backend will meet: same names, same parameters."""
+@pytest.mark.parametrize("backend", [SqliteStore, PostgresStore])
+def test_both_stores_meet_the_store_protocol(backend: type) -> None:
+    """The protocol is the contract both backends meet: same names, same parameters."""
     wanted = [name for name in vars(Store) if not name.startswith("_")]
     assert "update_game" in wanted and "due" in wanted
     for name in wanted:
-        mine, contract = getattr(SqliteStore, name), getattr(Store, name)
+        mine, contract = getattr(backend, name), getattr(Store, name)
         assert inspect.iscoroutinefunction(mine), name
         assert inspect.signature(mine).parameters.keys() == (
             inspect.signature(contract).parameters.keys()
@@ -192,7 +202,7 @@ async def test_a_database_newer_than_the_code_is_refused(tmp_path: Path) -> None
 # ---------------------------------------------------------------------- games
 
 
-async def test_a_game_round_trips_every_field(store: SqliteStore) -> None:
+async def test_a_game_round_trips_every_field(store: Store) -> None:
     game = a_game(
         message_id=55,
         variant="capture=huff",
@@ -211,7 +221,7 @@ async def test_a_game_round_trips_every_field(store: SqliteStore) -> None:
     assert await store.get_game(created.id + 1) is None
 
 
-async def test_an_update_lands_only_on_the_version_it_read(store: SqliteStore) -> None:
+async def test_an_update_lands_only_on_the_version_it_read(store: Store) -> None:
     game = await store.create_game(a_game())
     first = await store.update_game(replace(game, moves=("a1-b2",)))
     second = await store.update_game(replace(game, moves=("c1-d2",)))
@@ -221,7 +231,18 @@ async def test_an_update_lands_only_on_the_version_it_read(store: SqliteStore) -
     assert stored is not None and stored.moves == ("a1-b2",)
 
 
-async def test_one_active_game_per_channel(store: SqliteStore) -> None:
+async def test_writes_racing_on_one_version_land_once(store: Store) -> None:
+    game = await store.create_game(a_game())
+    moves = ("a1-b2", "c1-d2", "e1-f2", "g1-h2")
+    attempts = await asyncio.gather(
+        *(store.update_game(replace(game, moves=(move,))) for move in moves)
+    )
+    landed = [saved for saved in attempts if saved is not None]
+    assert len(landed) == 1 and landed[0].version == 1
+    assert await store.get_game(game.id) == landed[0]
+
+
+async def test_one_active_game_per_channel(store: Store) -> None:
     await store.create_game(a_game(channel_id=10))
     with pytest.raises(ChannelBusy):
         await store.create_game(a_game(channel_id=10))
@@ -231,19 +252,19 @@ async def test_one_active_game_per_channel(store: SqliteStore) -> None:
     assert await store.update_game(replace(challenge, status=Status.ACTIVE, channel_id=12))
 
 
-async def test_a_finished_game_frees_its_channel(store: SqliteStore) -> None:
+async def test_a_finished_game_frees_its_channel(store: Store) -> None:
     game = await store.create_game(a_game(channel_id=10))
     assert await store.update_game(replace(game, status=Status.FINISHED, result="1-0"))
     assert await store.active_game_in(10) is None
     assert (await store.create_game(a_game(channel_id=10))).channel_id == 10
 
 
-async def test_moves_with_whitespace_are_refused(store: SqliteStore) -> None:
+async def test_moves_with_whitespace_are_refused(store: Store) -> None:
     with pytest.raises(ValueError, match="whitespace"):
         await store.create_game(a_game(moves=("a1 b2",)))
 
 
-async def test_set_message_leaves_the_version_alone(store: SqliteStore) -> None:
+async def test_set_message_leaves_the_version_alone(store: Store) -> None:
     game = await store.create_game(a_game())
     await store.set_message(game.id, 777)
     stored = await store.get_game(game.id)
@@ -252,7 +273,7 @@ async def test_set_message_leaves_the_version_alone(store: SqliteStore) -> None:
     assert saved is not None and saved.message_id == 777  # not overwritten by the move
 
 
-async def test_queries_by_channel_guild_and_player(store: SqliteStore) -> None:
+async def test_queries_by_channel_guild_and_player(store: Store) -> None:
     minute = timedelta(minutes=1)
     one = await store.create_game(a_game(channel_id=10))
     two = await store.create_game(
@@ -277,7 +298,7 @@ async def test_queries_by_channel_guild_and_player(store: SqliteStore) -> None:
     assert [g.id for g in await store.open_games_of(400)] == [challenge.id]
 
 
-async def test_due_finds_deadlines_and_reminders_earliest_first(store: SqliteStore) -> None:
+async def test_due_finds_deadlines_and_reminders_earliest_first(store: Store) -> None:
     hour = timedelta(hours=1)
     late = await store.create_game(a_game(channel_id=1, deadline=NOW - hour))
     remind = await store.create_game(
@@ -299,7 +320,7 @@ async def test_due_finds_deadlines_and_reminders_earliest_first(store: SqliteSto
 # ------------------------------------------------------------------- settings
 
 
-async def test_guild_settings_default_then_saved(store: SqliteStore) -> None:
+async def test_guild_settings_default_then_saved(store: Store) -> None:
     assert await store.guild_settings(5) == GuildSettings(5, threads=True)
     assert await store.save_guild_settings(GuildSettings(5, threads=False), NOW) == GuildSettings(
         5, threads=False
@@ -311,7 +332,7 @@ async def test_guild_settings_default_then_saved(store: SqliteStore) -> None:
 
 
 async def test_languages_are_kept_per_server_and_per_user_beside_the_other_settings(
-    store: SqliteStore,
+    store: Store,
 ) -> None:
     await store.save_guild_settings(GuildSettings(5, threads=False, language="cs"), NOW)
     await store.save_guild_settings(GuildSettings(6), NOW)
@@ -343,12 +364,19 @@ def test_sqlite_urls_name_relative_and_absolute_paths() -> None:
     assert absolute.path == Path("/srv/kamen/k.db") and absolute.synchronous == "NORMAL"
 
 
+def test_postgresql_urls_open_the_postgresql_store() -> None:
+    for url in ("postgresql://kamen@db:5432/kamen", "postgres://kamen:pw@db/kamen?sslmode=require"):
+        store = store_for(url)
+        assert isinstance(store, PostgresStore) and store.dsn == url
+
+
 @pytest.mark.parametrize(
     ("url", "words"),
     [
         ("data/kamen.db", "no scheme"),
         ("mysql://host/db", "not supported"),
-        ("postgresql://u@host/db", "not built yet"),
+        ("postgresql://u@host", "name the database"),
+        ("postgres://u:secret@host/", "u:\\*\\*\\*@host"),
         ("sqlite://host/k.db", "three slashes"),
         ("sqlite:///", "name a database file"),
         ("sqlite:///:memory:", "name a database file"),

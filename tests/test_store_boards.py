@@ -1,12 +1,14 @@
 """The store's record of messages, clocks, heartbeat and players' settings (migration 5).
 
 What a public board shows, the last turn notification, the clocks moved
-across a downtime, Kamen's heartbeat, and random game ids: on real SQLite files.
+across a downtime, Kamen's heartbeat, and random game ids: on real SQLite files
+and on PostgreSQL (`store`), or on SQLite alone where the test is about it.
 """
 
 from __future__ import annotations
 
 import asyncio
+import re
 import sqlite3
 from collections.abc import Iterator
 from dataclasses import replace
@@ -14,14 +16,22 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
+import asyncpg  # type: ignore[import-untyped]  # asyncpg ships no type hints
 import pytest
 
 from matches.records import Status, StoredGame, UserSettings
+from matches.storage import Store
+from store.postgres import PostgresStore
 from store.schema import migrations
 from store.sqlite import ID_LIMIT, MIGRATIONS, SqliteStore
+from tests import store_support
 from tests.store_support import NOW, a_game
 
 DAY = timedelta(days=1)
+
+# `store` is each backend in turn; `sqlite_store` a SQLite file alone.
+store_url, store = store_support.store_url, store_support.any_store
+sqlite_store = store_support.store
 
 
 def column(path: Path, sql: str, *params: Any) -> list[Any]:
@@ -32,10 +42,22 @@ def column(path: Path, sql: str, *params: Any) -> list[Any]:
         db.close()
 
 
+async def stored_column(store: Store, sql: str, *params: Any) -> list[Any]:
+    """One column as the database holds it, read beside the store (`$1` placeholders)."""
+    if isinstance(store, SqliteStore):
+        return column(store.path, re.sub(r"\$\d+", "?", sql), *params)
+    assert isinstance(store, PostgresStore)
+    db = await asyncpg.connect(store.dsn)
+    try:
+        return [row[0] for row in await db.fetch(sql, *params)]
+    finally:
+        await db.close()
+
+
 # ------------------------------------------------------------------------ ids
 
 
-async def test_game_ids_are_random_and_below_2_to_the_53(store: SqliteStore) -> None:
+async def test_game_ids_are_random_and_below_2_to_the_53(store: Store) -> None:
     games = [await store.create_game(a_game(channel_id=c)) for c in range(20)]
     ids = [game.id for game in games]
     assert all(0 < game_id < ID_LIMIT == 2**53 for game_id in ids)
@@ -44,9 +66,7 @@ async def test_game_ids_are_random_and_below_2_to_the_53(store: SqliteStore) -> 
     assert max(ids) - min(ids) > 10**6
 
 
-async def test_a_clashing_id_is_drawn_again(
-    store: SqliteStore, monkeypatch: pytest.MonkeyPatch
-) -> None:
+async def test_a_clashing_id_is_drawn_again(store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
     draws: Iterator[int] = iter([41, 41, 99])
     monkeypatch.setattr("store.sqlite.secrets.randbelow", lambda _: next(draws))
     first = await store.create_game(a_game(channel_id=1))
@@ -58,14 +78,14 @@ async def test_a_clashing_id_is_drawn_again(
 # ---------------------------------------------------------------------- boards
 
 
-async def test_the_ply_column_follows_the_moves(store: SqliteStore) -> None:
+async def test_the_ply_column_follows_the_moves(store: Store) -> None:
     game = await store.create_game(a_game(moves=("a1-b2",)))
     saved = await store.update_game(replace(game, moves=("a1-b2", "a5-b4", "c1-d2")))
     assert saved is not None and saved.ply == 3
-    assert column(store.path, "SELECT ply FROM games WHERE id = ?", game.id) == [3]
+    assert await stored_column(store, "SELECT ply FROM games WHERE id = $1", game.id) == [3]
 
 
-async def test_set_board_and_set_ping_leave_the_version_alone(store: SqliteStore) -> None:
+async def test_set_board_and_set_ping_leave_the_version_alone(store: Store) -> None:
     game = await store.create_game(a_game())
     await store.set_board(game.id, 555, 0, Status.ACTIVE)
     await store.set_ping(game.id, 556)
@@ -83,7 +103,7 @@ async def test_set_board_and_set_ping_leave_the_version_alone(store: SqliteStore
     assert after is not None and after.ping_message_id is None and after.version == 1
 
 
-async def test_lagging_boards_are_the_games_whose_board_is_behind(store: SqliteStore) -> None:
+async def test_lagging_boards_are_the_games_whose_board_is_behind(store: Store) -> None:
     async def shown(game: StoredGame) -> StoredGame:
         await store.set_board(game.id, 900 + game.channel_id, game.ply, game.status)
         found = await store.get_game(game.id)
@@ -119,7 +139,7 @@ async def test_lagging_boards_are_the_games_whose_board_is_behind(store: SqliteS
     assert behind.id not in {g.id for g in await store.lagging_boards(now=NOW)}
 
 
-async def test_open_games_in_a_channel(store: SqliteStore) -> None:
+async def test_open_games_in_a_channel(store: Store) -> None:
     active = await store.create_game(a_game(channel_id=10))
     asked = await store.create_game(
         a_game(channel_id=10, status=Status.CHALLENGE, created_at=NOW + DAY)
@@ -133,7 +153,7 @@ async def test_open_games_in_a_channel(store: SqliteStore) -> None:
 # ---------------------------------------------------------------------- clocks
 
 
-async def test_shift_clocks_moves_every_running_clock(store: SqliteStore) -> None:
+async def test_shift_clocks_moves_every_running_clock(store: Store) -> None:
     five = timedelta(minutes=5)
     timed = await store.create_game(
         a_game(channel_id=1, move_seconds=300, deadline=NOW + five, remind_at=NOW + 2 * five)
@@ -159,16 +179,16 @@ async def test_shift_clocks_moves_every_running_clock(store: SqliteStore) -> Non
     assert await store.get_game(challenge.id) == challenge  # only games being played
 
 
-async def test_the_heartbeat_is_one_row_read_back(store: SqliteStore) -> None:
+async def test_the_heartbeat_is_one_row_read_back(store: Store) -> None:
     assert await store.last_beat() is None
     await store.beat(NOW)
     await store.beat(NOW + timedelta(seconds=10))
     assert await store.last_beat() == NOW + timedelta(seconds=10)
     # Readable by whoever opens the file.
-    assert column(store.path, "SELECT at FROM heartbeat") == ["2026-03-01T12:00:10+00:00"]
+    assert await stored_column(store, "SELECT at FROM heartbeat") == ["2026-03-01T12:00:10+00:00"]
 
 
-async def test_user_settings_default_then_saved(store: SqliteStore) -> None:
+async def test_user_settings_default_then_saved(store: Store) -> None:
     assert await store.user_settings(7) == UserSettings(7, pings=True)
     assert await store.save_user_settings(UserSettings(7, pings=False), NOW) == UserSettings(
         7, pings=False
@@ -214,7 +234,10 @@ async def test_migration_5_counts_the_moves_and_knows_no_board(tmp_path: Path) -
 # ------------------------------------------------------------------- writing
 
 
-async def test_a_write_whose_caller_gives_up_still_lands_whole(store: SqliteStore) -> None:
+async def test_a_write_whose_caller_gives_up_still_lands_whole(
+    sqlite_store: SqliteStore,
+) -> None:
+    store = sqlite_store
     game = await store.create_game(a_game())
     other = sqlite3.connect(store.path, isolation_level=None)
     other.execute("BEGIN IMMEDIATE")  # so that the write below waits

@@ -1,29 +1,22 @@
-"""Tournaments in the store: sign-ups, rounds written once, results written once."""
+"""Tournaments in the store: sign-ups, rounds written once, results written once (both backends)."""
 
 from __future__ import annotations
 
 import asyncio
 import dataclasses
-from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
-
-import pytest
 
 from matches.records import Status, StoredGame
 from matches.storage import Store
 from matches.tournament_records import Format, Stage, StoredPairing, Tournament
-from store import open_store
+from tests import store_support
 
 NOW = datetime(2026, 12, 1, 18, 0, tzinfo=UTC)
 GUILD, CHANNEL, OWNER = 1, 10, 99
 
 
-@pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[Store]:
-    opened = await open_store(f"sqlite:///{tmp_path / 'k.db'}")
-    yield opened
-    await opened.close()
+# The contract tests here (`store`) run on a SQLite file and on PostgreSQL.
+store_url, store = store_support.store_url, store_support.any_store
 
 
 def new(**changes: object) -> Tournament:

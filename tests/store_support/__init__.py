@@ -1,16 +1,25 @@
-"""What the store's tests share: a game row to start from, and a fresh SQLite store."""
+"""What the store's tests share: a game row to start from, a fresh SQLite store, and
+fresh databases of both backends (`store_url`, `any_store`) for the store's contract."""
 
 from __future__ import annotations
 
+import os
+import secrets
 from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
+import asyncpg  # type: ignore[import-untyped]  # asyncpg ships no type hints
 import pytest
 
 from matches.records import Status, StoredGame
+from matches.storage import Store
+from store import open_store
+from store.postgres import shown
 from store.sqlite import SqliteStore
 
 NOW = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
@@ -38,5 +47,65 @@ async def store(tmp_path: Path) -> AsyncIterator[SqliteStore]:
     """A store on a fresh file of the test's own, open for the test."""
     opened = SqliteStore(tmp_path / "kamen.db")
     await opened.open()
+    yield opened
+    await opened.close()
+
+
+# ------------------------------------------------------------- both backends
+
+# Where the PostgreSQL cases make their databases: a server on which this user may
+# CREATE DATABASE. Each test gets a fresh `kamen_test_<random>`, dropped after it.
+POSTGRES_ENV = "KAMEN_TEST_POSTGRES"
+POSTGRES_ADMIN = "postgresql://postgres@127.0.0.1:5432/postgres"
+BACKENDS = ("sqlite", "postgresql")
+
+
+def postgres_admin_url() -> str:
+    return os.environ.get(POSTGRES_ENV, "").strip() or POSTGRES_ADMIN
+
+
+@asynccontextmanager
+async def fresh_postgres() -> AsyncIterator[str]:
+    """The URL of a new, empty PostgreSQL database, dropped on the way out.
+
+    Fails the test (never skips it) when no server answers: the PostgreSQL half
+    of the contract is part of the suite.
+    """
+    admin = postgres_admin_url()
+    try:
+        connection = await asyncpg.connect(admin, timeout=5)
+    except (OSError, TimeoutError, asyncpg.PostgresError) as error:
+        pytest.fail(
+            f"these tests need a PostgreSQL server: none answered at {shown(admin)} ({error})."
+            " Start PostgreSQL (15 or later) on 127.0.0.1:5432 with trust authentication for"
+            f" the user postgres, or set {POSTGRES_ENV} to the URL of a database on a server"
+            " where that user may CREATE DATABASE.",
+            pytrace=False,
+        )
+    name = f"kamen_test_{secrets.token_hex(6)}"
+    try:
+        await connection.execute(f'CREATE DATABASE "{name}"')
+        try:
+            yield urlunsplit(urlsplit(admin)._replace(path=f"/{name}"))
+        finally:
+            await connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    finally:
+        await connection.close()
+
+
+@pytest.fixture(params=BACKENDS)
+async def store_url(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[str]:
+    """A URL of a fresh, empty database of each backend in turn: a SQLite file, PostgreSQL."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'kamen.db'}"
+        return
+    async with fresh_postgres() as url:
+        yield url
+
+
+@pytest.fixture
+async def any_store(store_url: str) -> AsyncIterator[Store]:
+    """A store of each backend in turn, open for the test."""
+    opened = await open_store(store_url)
     yield opened
     await opened.close()

@@ -1,0 +1,225 @@
+"""The PostgreSQL store's own guarantees: migrations, racing processes, reads beside a stalled
+write, a cancelled write, exactly-once ratings, and what it says when the server is missing.
+
+The contract both backends share is tested in tests/test_store*.py; here is what only
+PostgreSQL's side has to show, on fresh databases of this machine's server.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import itertools
+from collections.abc import AsyncIterator
+from datetime import timedelta
+from pathlib import Path
+
+import asyncpg  # type: ignore[import-untyped]  # asyncpg ships no type hints
+import pytest
+
+from matches.ratings import Season, rate_game
+from matches.records import Status
+from matches.storage import StoreError
+from store import open_store
+from store.postgres import MIGRATIONS, PostgresStore
+from store.schema import migrations
+from tests.store_support import NOW, a_game, fresh_postgres
+
+
+@pytest.fixture
+async def url() -> AsyncIterator[str]:
+    async with fresh_postgres() as made:
+        yield made
+
+
+@pytest.fixture
+async def store(url: str) -> AsyncIterator[PostgresStore]:
+    opened = PostgresStore(url)
+    await opened.open()
+    yield opened
+    await opened.close()
+
+
+async def fetch(url: str, sql: str, *params: object) -> list[asyncpg.Record]:
+    db = await asyncpg.connect(url)
+    try:
+        return list(await db.fetch(sql, *params))
+    finally:
+        await db.close()
+
+
+# ----------------------------------------------------------------- migrations
+
+
+async def test_processes_opening_a_fresh_database_at_once_apply_each_migration_once(
+    url: str,
+) -> None:
+    stores = [PostgresStore(url) for _ in range(4)]
+    await asyncio.gather(*(store.open() for store in stores))
+    try:
+        latest = len(migrations(MIGRATIONS))
+        assert [await store.schema_version() for store in stores] == [latest] * 4
+    finally:
+        for store in stores:
+            await store.close()
+    rows = await fetch(url, "SELECT version, name FROM schema_migrations ORDER BY version")
+    assert [(row[0], row[1]) for row in rows] == [
+        (m.number, m.name) for m in migrations(MIGRATIONS)
+    ]
+
+
+async def test_opening_again_keeps_the_games(url: str) -> None:
+    async with PostgresStore(url) as store:
+        game = await store.create_game(a_game())
+    async with PostgresStore(url) as store:
+        assert await store.get_game(game.id) == game
+
+
+async def test_a_database_newer_than_the_code_is_refused(url: str) -> None:
+    async with PostgresStore(url):
+        pass
+    await fetch(url, "INSERT INTO schema_migrations VALUES (99, 'future', 0)")
+    with pytest.raises(StoreError, match="schema version 99"):
+        await PostgresStore(url).open()
+
+
+async def test_a_failed_upgrade_leaves_the_database_as_it_was(
+    url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    package = tmp_path / "broken_pg_migrations"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "0001_one.sql").write_text("CREATE TABLE one (x BIGINT);\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setattr("store.postgres.MIGRATIONS", "broken_pg_migrations")
+    async with PostgresStore(url) as store:
+        assert await store.schema_version() == 1
+    (package / "0002_two.sql").write_text(
+        "CREATE TABLE two (x BIGINT);\nINSERT INTO nowhere VALUES (1);\n"
+    )
+    with pytest.raises(asyncpg.UndefinedTableError, match="nowhere"):
+        await PostgresStore(url).open()
+    tables = {row[0] for row in await fetch(url, "SELECT tablename FROM pg_tables")}
+    version = (await fetch(url, "SELECT max(version) FROM schema_migrations"))[0][0]
+    assert version == 1 and "one" in tables and "two" not in tables
+
+
+async def test_a_server_that_does_not_answer_is_named_without_its_password() -> None:
+    with pytest.raises(StoreError, match=r"cannot open .*kamen:\*\*\*@127\.0\.0\.1:1/"):
+        await open_store("postgresql://kamen:secret@127.0.0.1:1/kamen")
+
+
+# ---------------------------------------------------------- stalled and cancelled
+
+
+async def test_reads_go_on_while_a_write_waits_for_a_row_lock(
+    store: PostgresStore, url: str
+) -> None:
+    game = await store.create_game(a_game())
+    other = await asyncpg.connect(url)
+    try:
+        locking = other.transaction()
+        await locking.start()
+        await other.execute("UPDATE games SET message_id = 5 WHERE id = $1", game.id)
+        writing = asyncio.ensure_future(
+            store.update_game(dataclasses.replace(game, moves=("a1-b2",)))
+        )
+        await asyncio.sleep(0.2)
+        assert not writing.done()  # the write waits for the row
+        # Reads answer meanwhile, every one of them, and see the last commit.
+        reads = [store.get_game(game.id) for _ in range(3 * store.readers)]
+        seen = await asyncio.wait_for(asyncio.gather(*reads, store.active_games(1)), timeout=2)
+        assert all(found == game for found in seen[:-1]) and seen[-1] == [game]
+        await locking.commit()
+    finally:
+        await other.close()
+    saved = await asyncio.wait_for(writing, timeout=5)
+    assert saved is not None and saved.moves == ("a1-b2",) and saved.message_id == 5
+
+
+async def test_a_write_whose_caller_gives_up_still_lands_whole(
+    store: PostgresStore, url: str
+) -> None:
+    game = await store.create_game(a_game())
+    other = await asyncpg.connect(url)
+    try:
+        locking = other.transaction()
+        await locking.start()
+        await other.execute("SELECT 1 FROM games WHERE id = $1 FOR UPDATE", game.id)
+        writing = asyncio.ensure_future(
+            store.update_game(dataclasses.replace(game, moves=("a1-b2",)))
+        )
+        await asyncio.sleep(0.1)
+        writing.cancel()
+        await locking.commit()
+    finally:
+        await other.close()
+    with pytest.raises(asyncio.CancelledError):
+        await writing
+    for _ in range(50):  # the write goes on without its caller
+        stored = await store.get_game(game.id)
+        if stored is not None and stored.version == 1:
+            break
+        await asyncio.sleep(0.02)
+    assert stored is not None and stored.moves == ("a1-b2",)
+    await store.set_ping(game.id, 5)  # and its connection went back to the pool
+    again = await store.get_game(game.id)
+    assert again is not None and again.ping_message_id == 5
+
+
+# ---------------------------------------------------------------------- ratings
+
+
+async def test_two_ends_of_one_game_at_once_rate_it_once(store: PostgresStore) -> None:
+    season = await store.start_season(Season(1, "Spring", NOW - timedelta(days=1)))
+    assert season is not None
+    game = await store.create_game(a_game(moves=("e1-f2", "e5-d4")))
+    ended = dataclasses.replace(
+        game, status=Status.FINISHED, result="1-0", updated_at=NOW + timedelta(minutes=1)
+    )
+    attempts = await asyncio.gather(*(store.finish_rated(ended, rate_game) for _ in range(4)))
+    assert sum(attempt is not None for attempt in attempts) == 1
+    changes = await store.changes_of_game(game.id)
+    assert [change.user_id for change in changes] == [100, 200]
+    assert all(change.season_id == season.id for change in changes)
+    winner = await store.standing(1, "oska", 100)
+    assert winner is not None and winner.games == 1 and winner.wins == 1
+    [line] = [s for s in await store.season_table(season.id, "oska") if s.user_id == 100]
+    assert line.points == 1 and line.games == 1
+
+
+async def test_rebuilt_ratings_keep_their_numbers_and_new_ones_come_after(
+    store: PostgresStore,
+) -> None:
+    first = await store.create_game(a_game(channel_id=1, moves=("e1-f2", "e5-d4")))
+    ended = dataclasses.replace(first, status=Status.FINISHED, result="1-0")
+    assert await store.finish_rated(ended, rate_game) is not None
+    standings, changes, scores = await store.all_ratings()
+    await store.replace_ratings(None, standings, changes, scores)
+    assert await store.all_ratings() == (standings, changes, scores)
+    second = await store.create_game(a_game(channel_id=2, moves=("e1-f2", "e5-d4")))
+    ended = dataclasses.replace(second, status=Status.FINISHED, result="0-1")
+    rated = await store.finish_rated(ended, rate_game)
+    assert rated is not None
+    assert min(change.seq for change in rated.changes) > max(change.seq for change in changes)
+
+
+async def test_games_of_one_player_ending_together_each_rate_from_the_last(
+    store: PostgresStore,
+) -> None:
+    """Eight connections end eight games of user 100 at once: none reads a stale rating."""
+    games = [
+        await store.create_game(
+            a_game(channel_id=c, opponent_id=200 + c, second_id=200 + c, moves=("e1-f2", "e5-d4"))
+        )
+        for c in range(8)
+    ]
+    ends = [dataclasses.replace(g, status=Status.FINISHED, result="1-0") for g in games]
+    rated = await asyncio.gather(*(store.finish_rated(end, rate_game) for end in ends))
+    assert all(r is not None for r in rated)
+    mine = await store.rating_changes(1, "oska", 100)
+    assert len(mine) == 8
+    for earlier, later in itertools.pairwise(mine):
+        assert later.before == earlier.after  # each rated from the one before it
+    standing = await store.standing(1, "oska", 100)
+    assert standing is not None and (standing.games, standing.wins) == (8, 8)
