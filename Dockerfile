@@ -1,13 +1,17 @@
-# syntax=docker/dockerfile:1
 # Kamen's image. The first stage builds the wheels (Kamen's own and its dependencies') and
 # installs them, not editable, into a virtual environment; only that environment reaches the
 # final stage, so anything Kamen needs at run time (migrations, fonts, the Oska table) must be
-# package data. tests/test_shipping_wheel.py rehearses these steps without a Docker engine.
+# package data. tests/test_shipping_wheel.py rehearses these steps without a Docker engine;
+# .ci/run builds the image for real and runs a container from it (.ci/docker/check.py).
 #
 #   docker build -t kamen .
 #   docker run -d --env-file .env -v kamen-data:/data kamen
+#
+# BASE is the official slim Python image, the same in both stages. CI, which cannot pull it,
+# builds a stand-in (.ci/docker/base.sh) and passes --build-arg BASE=kamen-base:py311.
+ARG BASE=python:3.11-slim-trixie
 
-FROM python:3.11-slim-trixie AS build
+FROM ${BASE} AS build
 
 ENV PIP_DISABLE_PIP_VERSION_CHECK=1 \
     PIP_NO_CACHE_DIR=1
@@ -19,7 +23,7 @@ RUN pip wheel --wheel-dir /wheels . \
     && pip --python /opt/kamen/bin/python install --no-index --find-links /wheels /wheels/kamen-*.whl
 
 
-FROM python:3.11-slim-trixie
+FROM ${BASE}
 
 LABEL org.opencontainers.image.title="Kamen" \
       org.opencontainers.image.description="A self-hosted Discord bot for Oska, Lasca and Oware"
@@ -32,8 +36,10 @@ ENV PATH=/opt/kamen/bin:$PATH \
     HEALTH_HOST=127.0.0.1 \
     HEALTH_PORT=8080
 
-RUN groupadd --system --gid 10001 kamen \
-    && useradd --system --uid 10001 --gid kamen --home-dir /data --no-create-home \
+# An ordinary (not --system) user: uid 10001 is outside the system range, and useradd warns
+# about --system with it.
+RUN groupadd --gid 10001 kamen \
+    && useradd --uid 10001 --gid kamen --home-dir /data --no-create-home \
        --shell /usr/sbin/nologin kamen \
     && mkdir /data \
     && chown kamen:kamen /data
