@@ -160,10 +160,22 @@ def mover(game: Game, board: Message) -> User | None:
 
 
 def menu(board: Message) -> list[str]:
+    """The moves the board offers: its menu's, or the one of its "Play …" button."""
+    for button in board.buttons:
+        if str(button.get("custom_id", "")).startswith("kamen:play:"):
+            return [str(button["custom_id"]).rsplit(":", 1)[1]]
     for select in board.selects:
         if select["custom_id"].startswith("kamen:move:"):
             return [option["value"] for option in select["options"]]
     return []
+
+
+def play_button(board: Message) -> str | None:
+    """The custom id of the board's one-tap button for a forced move, if it has one."""
+    for button in board.buttons:
+        if str(button.get("custom_id", "")).startswith("kamen:play:"):
+            return str(button["custom_id"])
+    return None
 
 
 async def begin(fake: FakeDiscord, game: Game, rng: random.Random) -> None:
@@ -197,7 +209,10 @@ async def move(
         return
     pick = rng.choice(choices)
     figures.sent += 1
-    if by_menu:
+    forced = play_button(board)
+    if by_menu and forced is not None:  # one tap
+        reply = await fake.click(user, board, forced, wait=False)
+    elif by_menu:
         reply = await fake.select(user, board, "Pick a move", [pick], wait=False)
     else:
         reply = await fake.slash(user, game.channel, f"{game.name} move", move=pick, wait=False)

@@ -35,7 +35,8 @@ REPAIRED = (Status.ACTIVE, Status.FINISHED)
 # posted, its message id not yet recorded): the keeper leaves it to its handler.
 SETTLE = timedelta(seconds=3)
 RETRY_AFTER = 3.5  # seconds from a failed answer to the first repair
-LAGGING_READ = 500  # lagging boards read per pass, this process's and others'
+LAGGING_READ = 100  # lagging boards read per pass (each is replayed: a pass must stay short)
+LAGGING_READ_SHARDED = 500  # with other processes' boards among them, read past those
 
 
 class BoardKeeper:
@@ -44,6 +45,7 @@ class BoardKeeper:
     def __init__(self, table: Table, *, serves: Callable[[int], bool] | None = None) -> None:
         self.table = table
         self.serves = serves if serves is not None else (lambda guild_id: True)
+        self.read = LAGGING_READ if serves is None else LAGGING_READ_SHARDED
 
     async def repair_all(self) -> int:
         """Bring every lagging board up to date; how many were repaired.
@@ -56,7 +58,7 @@ class BoardKeeper:
         service = self.table.service
         settled = max(service.clock() - SETTLE, self.table.started)
         # Another process's boards (its servers) may lag too: read past them.
-        for view in await service.lagging_boards(LAGGING_READ):
+        for view in await service.lagging_boards(self.read):
             if not self.serves(view.guild_id):
                 continue
             # A board never recorded (a game from before boards were recorded) is left as it

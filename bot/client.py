@@ -145,7 +145,8 @@ class KamenMixin:
             self.upkeep.beat_forever(self.settings.heartbeat_interval)
         )
         self._repair_task = asyncio.create_task(
-            BoardKeeper(self.actions, serves=self.serves).run_forever(
+            BoardKeeper(self.actions, serves=self.serves if self.sharded_apart() else None)
+            .run_forever(
                 self.settings.repair_interval
             )
         )
@@ -177,6 +178,11 @@ class KamenMixin:
     def serves(self, guild_id: int | None) -> bool:
         """Whether this process serves the server `guild_id` (None: a DM, shard 0's)."""
         return serves(self.settings, guild_id)
+
+    def sharded_apart(self) -> bool:
+        """Whether other processes serve some of the shards (this one serves a part)."""
+        count, ids = self.settings.shard_count, self.settings.shard_ids
+        return count is not None and ids is not None and len(set(ids)) < count
 
     def serves_shard_zero(self) -> bool:
         return serves(self.settings, None)
