@@ -6,8 +6,8 @@ deadline, and a deadline acts once (the versioned write that lands), so a
 reminder or a loss on time is said once, also when it came due while the
 process serving that server was down.
 
-The database comes from the `database_url` fixture: `KAMEN_TEST_DATABASE_URL`
-when set (e.g. a PostgreSQL database made for the test), else a SQLite file.
+Each test runs on a fresh PostgreSQL database (this machine's server; none answering
+fails the test) and on a SQLite file the processes share.
 """
 
 from __future__ import annotations
@@ -33,15 +33,22 @@ from tests.bot_support import (
     to_move,
 )
 from tests.fake_discord import Channel, FakeDiscord, Message
+from tests.store_support import fresh_postgres
 
 REMINDED = "half of your time for this move is gone"
 LOST_ON_TIME = "ran out of time"
 AWAY = "Kamen was away"
 
 
-@pytest.fixture
-def database_url(tmp_path: Path) -> str:
-    return shared_database_url(tmp_path)
+@pytest.fixture(params=["postgresql", "sqlite"])
+async def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[str]:
+    """One database the processes share: a fresh PostgreSQL database (what several
+    processes on several machines use), and a SQLite file (several processes on one)."""
+    if request.param == "sqlite":
+        yield shared_database_url(tmp_path)
+        return
+    async with fresh_postgres() as url:
+        yield url
 
 
 @dataclass
