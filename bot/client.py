@@ -10,11 +10,12 @@ seasons' upkeep.
 Several processes may share one database, each serving some shards
 (`SHARD_COUNT`, `SHARD_IDS`). Each item of background work is then done by
 exactly one of them: a deadline by the process whose versioned write lands
-(any process sweeps every game), a season's end by the one holding its claim,
-the tournaments' catch-up pass by the process serving shard 0; a board's
+(any process sweeps every game); a season's end, the tournaments' pass, a
+round's announcement, a pairing's game opened and the downtime credit by the
+process holding their claim (`matches.claims`: taken under a database lock,
+lapsing when its process dies, so another takes the work over); a board's
 repair and Kamen's moves resumed after a start by the process serving the
-game's server (`serves`); the downtime credit by the process serving shard 0
-(`Upkeep.credit_downtime`).
+game's server (`serves`).
 Only the non-privileged `guilds` intent is asked for: interactions carry all
 else the bot needs.
 """
@@ -40,11 +41,22 @@ from bot.sweeper import Sweeper
 from bot.translator import CommandWords
 from bot.upkeep import Upkeep
 from matches import Clock, MatchService, Store, system_clock
+from matches.claims import Claims
 from runtime.metrics import Metrics
 from runtime.opponent import Opponent
 from runtime.settings import Settings
 
 log = logging.getLogger(__name__)
+
+
+def claim_holder(settings: Settings) -> str:
+    """This process as the holder of claims on shared work: the shards it serves, so a
+    process restarted in its place takes its claims back at once (no two processes
+    serve one shard at a time)."""
+    count, ids = settings.shard_count, settings.shard_ids
+    if count is None or ids is None:
+        return "shards:all"
+    return f"shards:{','.join(map(str, sorted(set(ids))))}/{count}"
 
 
 def point_discord_at(settings: Settings) -> None:
@@ -101,6 +113,7 @@ class KamenMixin:
             clock=self.clock,
             challenge_ttl=timedelta(seconds=self.settings.challenge_ttl),
         )
+        service.claims = Claims(self.store, self.clock, holder=claim_holder(self.settings))
         self.actions = Actions(
             self,  # type: ignore[arg-type]
             service,
@@ -112,12 +125,14 @@ class KamenMixin:
         await self.actions.languages.load()
         self.upkeep = Upkeep(self, service, self.actions.languages)  # type: ignore[arg-type]
         # Before any interaction or sweep: time Kamen was away is no player's loss.
-        await self.upkeep.credit_downtime(leader=self.serves_shard_zero())
+        await self.upkeep.credit_downtime()
         self.clocks_credited = True
         # Other modules' items are registered with the components, which answer their
         # orphaned clicks too (components.route_orphan).
         components.register(
-            *community.DYNAMIC_ITEMS, *people.DYNAMIC_ITEMS, *tournaments.DYNAMIC_ITEMS,
+            *community.DYNAMIC_ITEMS,
+            *people.DYNAMIC_ITEMS,
+            *tournaments.DYNAMIC_ITEMS,
             *playing.DYNAMIC_ITEMS,
         )
         self.add_dynamic_items(*components.every_item())  # type: ignore[attr-defined]
@@ -145,10 +160,9 @@ class KamenMixin:
             self.upkeep.beat_forever(self.settings.heartbeat_interval)
         )
         self._repair_task = asyncio.create_task(
-            BoardKeeper(self.actions, serves=self.serves if self.sharded_apart() else None)
-            .run_forever(
-                self.settings.repair_interval
-            )
+            BoardKeeper(
+                self.actions, serves=self.serves if self.sharded_apart() else None
+            ).run_forever(self.settings.repair_interval)
         )
         sweeper = Sweeper(self.actions)
         self._sweeper_task = asyncio.create_task(
@@ -160,12 +174,12 @@ class KamenMixin:
         self._season_task = asyncio.create_task(
             SeasonDesk.of(self.actions).run_forever(self.settings.sweep_interval)
         )
-        # Tournaments due start, and what happened while Kamen was away is caught up: by
-        # shard 0's process alone (its catch-up hands every caller the pairings to open).
-        if self.serves_shard_zero():
-            self._tournament_task = asyncio.create_task(
-                self.actions.run_tournaments(self.settings.sweep_interval)
-            )
+        # Tournaments due start, and what happened while Kamen was away is caught up: by the
+        # process holding the tournaments' claim (its catch-up hands every caller the
+        # pairings to open); another takes the claim over if that process dies.
+        self._tournament_task = asyncio.create_task(
+            self.actions.run_tournaments(self.settings.sweep_interval)
+        )
         await self.resume_bot_turns()
 
     async def resume_bot_turns(self) -> None:
@@ -183,9 +197,6 @@ class KamenMixin:
         """Whether other processes serve some of the shards (this one serves a part)."""
         count, ids = self.settings.shard_count, self.settings.shard_ids
         return count is not None and ids is not None and len(set(ids)) < count
-
-    def serves_shard_zero(self) -> bool:
-        return serves(self.settings, None)
 
     async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
         await self._gone(channel.id, None)

@@ -13,6 +13,12 @@ game-finished event) and in the upkeep loop (`run_tournaments`, which also
 starts tournaments at their time and catches up after a restart). The work of
 one tournament is done one piece at a time (a lock per tournament), and a
 pairing's game is opened once: its stored game id is read again first.
+
+With several processes on one database, the upkeep pass is run by the process
+holding the tournaments' claim (renewed at each pass; it lapses if that
+process dies, and another takes it over). A round is announced by the one
+process that claims its announcement, and a pairing's game is opened by the one
+that claims its opening (`matches.claims`).
 """
 
 from __future__ import annotations
@@ -52,6 +58,8 @@ TEXT_LINES = 20  # the standings' text lines; the image has them all
 LISTED = 10  # tournaments listed per section of /tournament list
 ATTEMPTS = 5
 UPKEEP_EVERY = 1.0  # seconds at least between two passes of the tournaments' upkeep
+UPKEEP_CLAIM = "tournaments"  # the claim on running the upkeep pass
+OPENING = timedelta(minutes=2)  # how long a claim on opening a pairing's game holds
 _DURATION = re.compile(r"^(\d{1,4})\s*(m|h|d)$")
 _UNITS = {"m": timedelta(minutes=1), "h": timedelta(hours=1), "d": timedelta(days=1)}
 _DATE_TIME = re.compile(r"^(\d{4})-(\d{1,2})-(\d{1,2})[ T](\d{1,2}):(\d{2})$")
@@ -323,14 +331,18 @@ class TournamentActions(Table):
 
     async def run_tournaments(self, interval: float) -> None:
         """Start the tournaments due, and catch up with what happened while Kamen was away."""
+        every = max(interval, UPKEEP_EVERY)
+        # Held for a few passes: a process that stops passing lets another take over.
+        hold = timedelta(seconds=max(3 * every, 10.0))
         while True:
             try:
-                await self.check_tournament_threads()
-                for progress in await self.service.tournaments.catch_up():
-                    await self.tournament_moved(progress)
+                if await self.service.claims.take(UPKEEP_CLAIM, hold):
+                    await self.check_tournament_threads()
+                    for progress in await self.service.tournaments.catch_up():
+                        await self.tournament_moved(progress)
             except Exception:
                 log.exception("the tournaments' pass failed; trying again in %s s", interval)
-            await asyncio.sleep(max(interval, UPKEEP_EVERY))
+            await asyncio.sleep(every)
 
     async def tournament_moved(self, progress: Progress) -> None:
         """Show what a change did: the round's games opened, the standings, the end."""
@@ -348,10 +360,14 @@ class TournamentActions(Table):
                 key = (tid, first.id if tournament.format is Format.ARENA else first.round)
                 if key not in self._running.rounds_told:
                     self._running.rounds_told.add(key)
-                    await self._tell_round(tournament, progress.new)
+                    # One process tells it, whichever saw the round first.
+                    if await self.service.claims.once(f"tournament:{key[0]}:told:{key[1]}"):
+                        await self._tell_round(tournament, progress.new)
             for pairing in to_open:
                 if pairing.id in self._running.open_failed:
                     continue
+                if not await self.service.claims.take(f"pairing:{pairing.id}:open", OPENING):
+                    continue  # another process opens it now
                 try:
                     await self._open_game(tournament, pairing)
                 except discord.HTTPException as error:

@@ -10,11 +10,11 @@ its players are told where they can still be reached.
 With several processes on one database the heartbeat is Kamen's, not a
 process's: while any process beats, the clocks run (a process that restarts
 while another beats gives nothing back). The credit after Kamen was away is
-given by one process alone, the one serving shard 0 (the leader): two
-processes starting together after an outage would otherwise both read the old
-heartbeat and give the time back twice. Any other process finding the
-heartbeat old waits for the leader's credit (its fresh heartbeat), and only if
-none comes within `LEADER_WAIT` (no process serves shard 0) gives it itself.
+given by one process alone, the one that claims it (`Claims`, a row taken
+under a database lock): two processes starting together after an outage would
+otherwise both read the old heartbeat and give the time back twice. The others
+wait for its heartbeat; if the claiming process dies before giving the time
+back, its claim lapses after `CREDIT_HOLD` and another process gives it.
 """
 
 from __future__ import annotations
@@ -33,8 +33,9 @@ from matches.upkeep import DOWNTIME
 
 log = logging.getLogger(__name__)
 
-LEADER_WAIT = 2 * DOWNTIME  # how long a process waits for shard 0's process to credit
-LEADER_POLL = 1.0  # seconds between looks at the heartbeat while waiting
+CREDIT = "downtime-credit"  # the claim on giving the time back
+CREDIT_HOLD = 2 * DOWNTIME  # how long a claim on the credit holds if its process dies
+CREDIT_POLL = 1.0  # seconds between looks while another process gives the time back
 
 
 class Upkeep:
@@ -45,38 +46,32 @@ class Upkeep:
         self.service = service
         self.languages = languages
 
-    async def credit_downtime(self, *, leader: bool = True) -> None:
-        """Give the time Kamen was away back to the clocks, and say so in each game.
-
-        Not the `leader`: first wait for the leader's credit if the heartbeat is old."""
-        if not leader and not await self._leader_credited():
-            log.warning(
-                "no process serving shard 0 gave the downtime back within %s s: this one does",
-                LEADER_WAIT.total_seconds(),
-            )
-        for view, away in await self.service.credit_downtime():
+    async def credit_downtime(self) -> None:
+        """Give the time Kamen was away back to the clocks, and say so in each game:
+        this process, if it claims the credit; else once the process that did is done."""
+        claims = self.service.claims
+        waited = False
+        while not await claims.take(CREDIT, CREDIT_HOLD):
+            if await self._fresh():
+                return  # the process holding the claim gave the time back
+            if not waited:
+                log.info("Kamen was away: another process is giving the time back")
+                waited = True
+            await asyncio.sleep(CREDIT_POLL)
+        try:
+            credited = await self.service.credit_downtime()
+        finally:
+            await claims.drop(CREDIT)
+        for view, away in credited:
             try:
                 await self._tell_downtime(view, away)
             except discord.HTTPException as error:
                 log.warning("could not tell game #%s about the downtime: %s", view.id, error)
 
-    async def _leader_credited(self) -> bool:
-        """Whether the heartbeat is fresh (Kamen was not away, or the leader credited it),
-        waiting up to `LEADER_WAIT` for it to become so."""
-        clock = self.service.clock
-        give_up = clock() + LEADER_WAIT
-        waited = False
-        while True:
-            last = await self.service.store.last_beat()
-            now = clock()
-            if last is None or now - last <= DOWNTIME:
-                return True
-            if now >= give_up:
-                return False
-            if not waited:
-                log.info("Kamen was away: waiting for shard 0's process to give the time back")
-                waited = True
-            await asyncio.sleep(LEADER_POLL)
+    async def _fresh(self) -> bool:
+        """Whether the heartbeat says Kamen is not away (or never ran)."""
+        last = await self.service.store.last_beat()
+        return last is None or self.service.clock() - last <= DOWNTIME
 
     async def _tell_downtime(self, view: GameView, away: timedelta) -> None:
         minutes = max(1, round(away.total_seconds() / 60))

@@ -26,6 +26,7 @@ from games.base import GameSpec, GameState
 from games.record import record_of
 from matches.boards import Boards
 from matches.challenges import Challenges
+from matches.claims import Claims
 from matches.clock import Clock, system_clock
 from matches.community import Community
 from matches.deadlines import Announce, Clocks
@@ -84,6 +85,7 @@ class MatchService:
         self.tournaments = Tournaments(self.ledger)
         self.seasons = Seasons(self.ledger)
         self.people = People(self.ledger)
+        self.claims = Claims(store, clock)
 
     @property
     def positions(self) -> Positions:

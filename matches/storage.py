@@ -148,6 +148,16 @@ class Store(Protocol):
         """When Kamen last recorded it was alive; None if it never did."""
         ...
 
+    async def take_claim(self, key: str, holder: str, now: datetime, until: datetime) -> bool:
+        """Claim the work named `key` for `holder` until `until`: True if it is now
+        `holder`'s (it was free, lapsed at `now`, or already `holder`'s: then renewed);
+        False while another holder's claim runs, or while another process is taking it."""
+        ...
+
+    async def drop_claim(self, key: str, holder: str) -> None:
+        """Let `holder`'s claim on `key` lapse now (nothing if another holds it)."""
+        ...
+
     async def due(self, now: datetime, limit: int = 100) -> list[StoredGame]:
         """Open games whose deadline or reminder time is at or before `now`, earliest first."""
         ...

@@ -43,6 +43,7 @@ TABLES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("tournaments", ("id",)),
     ("tournament_players", ("tournament_id", "user_id")),
     ("tournament_pairings", ("id",)),
+    ("claims", ("key",)),
 )
 # The columns PostgreSQL numbers itself: after the copy, the next number comes after the last.
 IDENTITIES = {"seasons": "id", "rating_changes": "seq", "tournaments": "id",

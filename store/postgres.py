@@ -319,6 +319,34 @@ class PostgresStore(PgPeople, PgRatings, PgTournaments):
         rows = await self._read("SELECT at FROM heartbeat WHERE id = 1")
         return _from_iso(rows[0][0]) if rows else None
 
+    # ---------------------------------------------------------------- claims
+
+    async def take_claim(self, key: str, holder: str, now: datetime, until: datetime) -> bool:
+        async def take(db: Connection) -> bool:
+            async with db.transaction():
+                await db.execute(
+                    "INSERT INTO claims (key, holder, until) VALUES ($1, '', 0)"
+                    " ON CONFLICT (key) DO NOTHING",
+                    key,
+                )
+                # Another process taking it right now holds the row: this one passes.
+                row = await db.fetchrow(
+                    "SELECT holder, until FROM claims WHERE key = $1 FOR UPDATE SKIP LOCKED", key
+                )
+                if row is None or (row["holder"] != holder and row["until"] > now.timestamp()):
+                    return False
+                await db.execute(
+                    "UPDATE claims SET holder = $2, until = $3 WHERE key = $1",
+                    key, holder, until.timestamp(),
+                )  # fmt: skip
+                return True
+
+        return await self._write(take)
+
+    async def drop_claim(self, key: str, holder: str) -> None:
+        sql = "UPDATE claims SET until = 0 WHERE key = $1 AND holder = $2"
+        await self._execute(sql, key, holder)
+
     # -------------------------------------------------------------- settings
 
     async def guild_settings(self, guild_id: int) -> GuildSettings:

@@ -380,6 +380,21 @@ class SqliteStore(PeopleTables, RatingTables, TournamentTables):
         rows = await self._read("SELECT at FROM heartbeat WHERE id = 1")
         return _from_iso(rows[0][0]) if rows else None
 
+    # ---------------------------------------------------------------- claims
+
+    async def take_claim(self, key: str, holder: str, now: datetime, until: datetime) -> bool:
+        # One statement under the write lock (and SQLite's own, across processes).
+        sql = """
+            INSERT INTO claims (key, holder, until) VALUES (?, ?, ?)
+            ON CONFLICT (key) DO UPDATE SET holder = excluded.holder, until = excluded.until
+            WHERE claims.holder = excluded.holder OR claims.until <= ?
+            RETURNING key"""
+        return bool(await self._execute(sql, (key, holder, until.timestamp(), now.timestamp())))
+
+    async def drop_claim(self, key: str, holder: str) -> None:
+        sql = "UPDATE claims SET until = 0 WHERE key = ? AND holder = ?"
+        await self._execute(sql, (key, holder))
+
     # -------------------------------------------------------------- settings
 
     async def guild_settings(self, guild_id: int) -> GuildSettings:

@@ -254,3 +254,34 @@ async def test_one_process_serves_both_shards(tmp_path: Path, database_url: str)
         await move(one, board1)
         await move(zero, board0)
         assert len(said(fake, thread, REMINDED)) == 1
+
+
+@pytest.mark.asyncio
+async def test_a_tournament_due_while_one_process_is_down_is_started_by_the_other_once(
+    tmp_path: Path, database_url: str
+) -> None:
+    # The tournaments' upkeep was shard 0's process's alone: with it down, nothing started.
+    async with sharded_world(tmp_path, database_url, [(0,), (1,)]) as world:
+        fake, one = world.fake, world.tables[1]
+        first = world.processes[0]
+        reply = await fake.slash(
+            one.guild.owner, one.games, "tournament create",
+            game="oska", format="round-robin", name="Pebble Cup", starts="1h",
+        )  # fmt: skip
+        assert reply.message is not None, reply.text
+        for user in (one.ann, one.bob, one.carol):
+            await fake.click(user, reply.message, "Join")
+        await first.kill()  # perhaps holding the tournaments' claim: it lapses
+        world.advance(timedelta(hours=2))
+
+        def rounds() -> list[Message]:
+            told = "**Pebble Cup** · round 1 of"
+            return [m for m in fake.messages(one.games) if m.text.startswith(told)]
+
+        await fake.wait_for(lambda: bool(rounds()), what="the first round, told")
+        await fake.wait_for(lambda: len(fake.threads(one.games)) == 1, what="its game opened")
+        await first.start()  # back: it may take the upkeep over, and does nothing twice
+        await asyncio.sleep(2.0)
+        await settle(fake)
+        assert len(rounds()) == 1
+        assert len(fake.threads(one.games)) == 1
