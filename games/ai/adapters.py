@@ -71,9 +71,9 @@ class AiAdapter:
 
 
 def _oware_search(state: oware.OwareState, baseline: bool) -> Searchable:
-    rules = oware_game.OwareRules.of(state)
+    # The levels' search stops at the endgame tables (exact leaves); the baseline does not.
     value = oware_eval.material if baseline else oware_eval.evaluate
-    return oware_game.OwareGame(rules, value), oware_game.from_state(state)
+    return oware_game.searchable(state, value, tables=not baseline)
 
 
 def _lasca_search(state: lasca.LascaState, baseline: bool) -> Searchable:
@@ -101,7 +101,7 @@ def _oska_warm_up() -> None:
 ADAPTERS: dict[str, AiAdapter] = {
     oska.SPEC.name: AiAdapter(_oska_search, solved=oska_player.choose, warm_up=_oska_warm_up),
     lasca.SPEC.name: AiAdapter(_lasca_search),
-    oware.SPEC.name: AiAdapter(_oware_search),
+    oware.SPEC.name: AiAdapter(_oware_search, solved=oware_game.solved),
 }
 
 

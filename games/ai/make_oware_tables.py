@@ -1,0 +1,84 @@
+"""Write `oware_endgame.bin`: Oware solved for up to 12 seeds on the board (see oware_tables).
+
+    python -m games.ai.make_oware_tables [--out PATH] [--cc gcc]
+
+Compiles the C helper oware_tables.c (gcc -O2, in a temporary directory),
+runs it once per grand-slam rule, and writes the default table whole with the
+positions where `nocapture` and `opponent-takes` differ from it. Takes about
+half a minute and 100 MB. The tables are a pure function of the rules in
+games/oware.py: rebuild them whenever those change (a test re-solves the
+small layers in Python and compares them with the shipped file).
+"""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+from games import oware as engine
+from games.ai.oware_tables import HEADER, MAGIC, MAX_SEEDS, POSITIONS, TABLE_PATH
+
+SOURCE = Path(__file__).with_name("oware_tables.c")
+RULES = (engine.FORBIDDEN, engine.NOCAPTURE, engine.OPPONENT_TAKES)
+
+
+def solve(rule: int, helper: Path, work: Path) -> bytes:
+    """One grand-slam rule's whole table, from the C helper."""
+    out = work / f"rule{rule}.bin"
+    subprocess.run([str(helper), str(MAX_SEEDS), str(rule), str(out)], check=True)
+    data = out.read_bytes()
+    if len(data) != POSITIONS:
+        raise RuntimeError(f"the helper wrote {len(data)} bytes, not {POSITIONS}")
+    return data
+
+
+def encode(whole: dict[int, bytes]) -> bytes:
+    """The file: header, the default table, then per variant its differences
+    (the positions' numbers as 4-byte integers, aligned, then their bytes)."""
+    default = whole[engine.FORBIDDEN]
+    parts: list[bytes] = []
+    counts = []
+    size = HEADER.size + len(default)
+    for rule in RULES[1:]:
+        other = whole[rule]
+        numbers = [n for n in range(POSITIONS) if other[n] != default[n]]
+        counts.append(len(numbers))
+        pad = -size % 4
+        block = b"\0" * pad + b"".join(n.to_bytes(4, "little") for n in numbers)
+        block += bytes(other[n] for n in numbers)
+        parts.append(block)
+        size += len(block)
+    header = HEADER.pack(MAGIC, MAX_SEEDS, POSITIONS, *counts)
+    return header + default + b"".join(parts)
+
+
+def build(compiler: str = "gcc") -> bytes:
+    with tempfile.TemporaryDirectory() as directory:
+        work = Path(directory)
+        helper = work / "oware_tables"
+        subprocess.run([compiler, "-O2", "-o", str(helper), str(SOURCE)], check=True)
+        whole = {}
+        for rule in RULES:
+            began = time.perf_counter()
+            whole[rule] = solve(rule, helper, work)
+            print(f"grandslam={rule}: {time.perf_counter() - began:.1f} s", flush=True)
+    return encode(whole)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description="solve Oware endgames into a table file")
+    parser.add_argument("--out", type=Path, default=TABLE_PATH)
+    parser.add_argument("--cc", default="gcc", help="the C compiler (default gcc)")
+    args = parser.parse_args()
+    began = time.perf_counter()
+    data = build(args.cc)
+    args.out.write_bytes(data)
+    took = time.perf_counter() - began
+    print(f"wrote {args.out} ({len(data):,} bytes) in {took:.1f} s")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,311 @@
+"""Perfect Oware endgames: every position with up to 12 seeds on the board, solved.
+
+    from games.ai import oware_tables
+    oware_tables.lookup(pits, "grandslam=nocapture")  # seeds the mover captures, or None
+    oware_tables.best_moves(pits)                     # the mover's pits (0..5) that get them
+
+`pits` are the 12 counts as the player to move sees them: their six pits in
+sowing order, then the opponent's six in sowing order (South to move: A..F,
+a..f; North to move: a..f, A..F). The stores play no part.
+
+What a value means. The value of a position with n seeds on the board is how
+many of those n the player to move captures, counting the share-out at the
+end, when both players play to capture as many as they can. The game ends as
+games/RULES.md says: a player to move without seeds takes nothing and the
+other their own row; a player who cannot feed the other takes their own row.
+The repetition rule makes the true value depend on the moves before, so the
+tables follow the convention the issue names (Romein and Bal's for awari: a
+position in a cycle scores as each player taking their own row), made exact
+thus. A capture leads to a smaller table, where the past no longer matters
+(the stores changed, no earlier position can come back). Within the n-seed
+positions, by retrograde analysis to the least fixpoint:
+
+- `lo` is the most the mover can force by play that leaves the no-capture
+  moves after finitely many (by a capture or an end, valued by the smaller
+  tables), `hi` the least the opponent can hold them to that way.
+- Where `lo == hi` (96.8 % of the positions, default rule) the value is that: forced,
+  whatever the repetition rule, given the smaller tables.
+- Elsewhere (a cycle neither player can leave to advantage; 87,750 positions,
+  all with 2-4 or 6-10 seeds) the position scores as a share-out on the spot,
+  each player taking their own row, kept within what each can force: the
+  mover's row's seeds clamped to `lo..hi`.
+
+In real play the first repetition ends the game where it happens, so a
+position of the second kind, or a forced one whose play passes through one,
+can end otherwise: bench/oware_tables.py says how often.
+
+Twenty-five. "25 or more wins at once" does not change who wins when seeds
+are maximised: a player who can reach 25 can make their total 25 or more, and
+one whose total reaches 25 leaves the other at most 23, who then never
+reaches 25. So the tables ignore it and count all n seeds; a caller adds the
+stores and compares with 24 (the engine ends the game at 25, so a won
+position's last few seeds may stay on the board).
+
+Variants: all. `grandslam` changes the values (the file holds the default
+table and, for `nocapture` and `opponent-takes`, the few positions where they
+differ); `must-play-12` does not: with 12 seeds or fewer on the board a pit
+of more than 11 holds every seed of its owner's row, so the obligation keeps
+the moves the player had anyway.
+
+Why 12 seeds. One byte a position, mapped as it is: 2,704,156 positions up to
+12 seeds make 2.6 MiB, with 0.2 MiB of grand-slam differences (2.8 MiB in
+all, in git and in the package). 13 seeds would double that (5.2 MB more),
+and from 13 seeds on must-play-12 can matter (an obliged pit of 12 beside a
+pit of 1), so its variants would need tables of their own; 15 seeds (17.4 M
+positions) would be 17 MB. The build takes about 10 s a grand-slam rule at
+12 seeds and about doubles with each seed more.
+
+The file. `oware_endgame.bin` (written by make_oware_tables.py, whose C
+helper oware_tables.c does the analysis) holds one byte per position, the
+value in the low four bits and the move `max` plays in the high four (7
+where there is none): where `lo` is the value it is the move that first
+forced it in the analysis, so following it never goes round a cycle; elsewhere
+the move whose result is best by the values. Positions are numbered by seeds
+on the board, then the pits in lexicographic order. The file is mapped on the
+first lookup (nothing is read at import), read-only, so worker processes
+share its pages.
+"""
+
+from __future__ import annotations
+
+import bisect
+import mmap
+import struct
+from collections.abc import Sequence
+from functools import cache
+from pathlib import Path
+
+from games import oware as engine
+
+MAX_SEEDS = 12
+TABLE_PATH = Path(__file__).with_name("oware_endgame.bin")
+MAGIC = b"KAMEN-OWARE-1\n\0\0"
+# The magic, the seeds, the positions, and the differences of nocapture and opponent-takes.
+HEADER = struct.Struct("<16sIIII")
+NO_MOVE = 7
+PITS = 12
+
+
+# ------------------------------------------------------------------ numbering
+
+
+def _ways(pits: int, seeds: int) -> int:
+    """How many ways `seeds` seeds lie in `pits` pits."""
+    if pits == 0:
+        return 1 if seeds == 0 else 0
+    result = 1  # C(seeds + pits - 1, pits - 1)
+    for k in range(1, pits):
+        result = result * (seeds + k) // k
+    return result
+
+
+def _numbering(top: int) -> tuple[tuple[int, ...], tuple[tuple[tuple[int, ...], ...], ...]]:
+    """The first number of each layer, and RANK[i][left][count]: how many
+    positions come before one whose pit i holds `count` with `left` seeds in
+    pits i.. (the earlier pits equal)."""
+    bases = []
+    total = 0
+    for seeds in range(top + 1):
+        bases.append(total)
+        total += _ways(PITS, seeds)
+    bases.append(total)
+    rank = []
+    for pit in range(PITS - 1):
+        rest = PITS - 1 - pit
+        rank.append(
+            tuple(
+                tuple(sum(_ways(rest, left - v) for v in range(count)) for count in range(left + 1))
+                for left in range(top + 1)
+            )
+        )
+    return tuple(bases), tuple(rank)
+
+
+BASES, _RANK = _numbering(MAX_SEEDS)
+POSITIONS = BASES[-1]
+"""Positions with 0..MAX_SEEDS seeds on the board: 2,704,156."""
+
+
+def index(pits: Sequence[int]) -> int:
+    """The number of a position with at most MAX_SEEDS seeds on the board."""
+    left = sum(pits)
+    number = BASES[left]
+    rank = _RANK
+    for pit in range(PITS - 1):
+        count = pits[pit]
+        number += rank[pit][left][count]
+        left -= count
+    return number
+
+
+# ------------------------------------------------------------------- the file
+
+
+class Tables:
+    """The mapped file: the default table and the grand-slam variants' differences."""
+
+    def __init__(self, path: Path) -> None:
+        with path.open("rb") as file:
+            self.map = mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ)
+        magic, top, positions, *diffs = HEADER.unpack_from(self.map, 0)
+        if magic != MAGIC or top != MAX_SEEDS or positions != POSITIONS:
+            raise ValueError(f"{path} is not an Oware table of {MAX_SEEDS} seeds")
+        self.start = HEADER.size
+        offset = self.start + positions
+        # Per grand-slam rule: the sorted numbers of the positions that differ, and their bytes.
+        self.diffs: dict[int, tuple[memoryview, memoryview]] = {}
+        view = memoryview(self.map)
+        for rule, count in zip((engine.NOCAPTURE, engine.OPPONENT_TAKES), diffs, strict=True):
+            offset += -offset % 4
+            numbers = view[offset : offset + 4 * count].cast("I")
+            offset += 4 * count
+            self.diffs[rule] = (numbers, view[offset : offset + count])
+            offset += count
+        if offset != len(self.map):
+            raise ValueError(f"{path} has the wrong length")
+
+    def entry(self, number: int, grandslam: int) -> int:
+        """The byte of a position under a grand-slam rule."""
+        diff = self.diffs.get(grandslam)
+        if diff is not None:
+            numbers, values = diff
+            at = bisect.bisect_left(numbers, number)
+            if at < len(numbers) and numbers[at] == number:
+                return values[at]
+        return self.map[self.start + number]
+
+
+@cache
+def tables() -> Tables:
+    """The file, mapped on first use (once per process)."""
+    return Tables(TABLE_PATH)
+
+
+def is_loaded() -> bool:
+    return tables.cache_info().currsize > 0
+
+
+# ------------------------------------------------------------------ variants
+
+
+def holds(grandslam: int, must_play_12: bool) -> bool:
+    """Whether the tables hold the rules (OwareState.grandslam, .must_play_12)."""
+    # Above 12 seeds on the board the obligation could matter: these tables would not do.
+    return grandslam in (engine.FORBIDDEN, engine.NOCAPTURE, engine.OPPONENT_TAKES) and (
+        not must_play_12 or MAX_SEEDS <= 12
+    )
+
+
+@cache
+def grandslam_of(variant: str) -> int | None:
+    """The grand-slam rule of a variant string, or None when the tables do not hold it."""
+    parsed = engine.SPEC.variant(variant)
+    grandslam = {
+        "forbidden": engine.FORBIDDEN,
+        "nocapture": engine.NOCAPTURE,
+        "opponent-takes": engine.OPPONENT_TAKES,
+    }[parsed["grandslam"]]
+    return grandslam if holds(grandslam, parsed["must-play-12"] == "on") else None
+
+
+@cache
+def present() -> bool:
+    """Whether the table file is there (it is, in the package; a fresh checkout
+    without it plays by search alone until make_oware_tables.py writes it)."""
+    return TABLE_PATH.exists()
+
+
+def covers(variant: str) -> bool:
+    """Whether the tables hold a variant (`key=value` text as games.oware reads it;
+    a malformed one raises the engine's VariantError)."""
+    return grandslam_of(variant) is not None and present()
+
+
+# -------------------------------------------------------------------- lookups
+
+
+def _check(pits: Sequence[int]) -> None:
+    if len(pits) != PITS or min(pits) < 0:
+        raise ValueError(f"not the 12 pits of an Oware board: {pits!r}")
+
+
+def entry(pits: Sequence[int], grandslam: int) -> int | None:
+    """The byte of a position (value | move << 4), None above MAX_SEEDS seeds."""
+    if sum(pits) > MAX_SEEDS:
+        return None
+    return tables().entry(index(pits), grandslam)
+
+
+def lookup(pits: Sequence[int], variant: str = "") -> int | None:
+    """How many of the seeds on the board the player to move captures with best
+    play (0..sum(pits)); None above MAX_SEEDS seeds or for a variant not held."""
+    _check(pits)
+    grandslam = grandslam_of(variant)
+    if grandslam is None or not present():
+        return None
+    found = entry(pits, grandslam)
+    return None if found is None else found & 15
+
+
+def table_move(pits: Sequence[int], grandslam: int) -> int | None:
+    """The move the table plays (the mover's pit 0..5), None where there is none."""
+    found = entry(pits, grandslam)
+    if found is None or found >> 4 == NO_MOVE:
+        return None
+    return found >> 4
+
+
+def legal(pits: tuple[int, ...], grandslam: int) -> list[int]:
+    """The mover's legal pits (0..5), by the engine's kernel (OwareState.legal_moves;
+    must-play-12 never restricts here)."""
+    moves = [pit for pit in range(6) if pits[pit]]
+    if moves and not any(pits[6:]):
+        moves = [pit for pit in moves if pits[pit] >= engine.NEED[pit]]
+    if grandslam == engine.FORBIDDEN:
+        moves = [pit for pit in moves if not engine.would_grand_slam(pits, pit)] or moves
+    return moves
+
+
+def move_values(pits: Sequence[int], grandslam: int) -> dict[int, int]:
+    """For each legal move (the mover's pit 0..5): the seeds of the board the
+    mover ends with after it, by the tables; {} without a move."""
+    position = tuple(pits)
+    if sum(position) > MAX_SEEDS:
+        raise ValueError(f"{sum(position)} seeds on the board: the tables hold {MAX_SEEDS} at most")
+    values: dict[int, int] = {}
+    for move in legal(position, grandslam):
+        new, low, high = engine.sow(position, move)  # as OwareState.play
+        takes = False
+        if engine.is_grand_slam(new, low, high):
+            if grandslam != engine.OPPONENT_TAKES:
+                low = high = 0
+            else:
+                takes = True
+        taken = engine.capture(new, (0, 0), 0, low, high, takes)[0] if high else 0
+        after = tuple(new)
+        if engine.starved(after, 0):  # the game ends: each takes their own row
+            values[move] = taken + sum(after[:6])
+            continue
+        child = after[6:] + after[:6]
+        found = tables().entry(index(child), grandslam)
+        values[move] = taken + sum(child) - (found & 15)
+    return values
+
+
+def best_moves(pits: Sequence[int], variant: str = "") -> list[int] | None:
+    """The mover's pits (0..5) whose result is the best by the tables, the
+    table's own move first; [] without a move; None where `lookup` is None."""
+    _check(pits)
+    grandslam = grandslam_of(variant)
+    if grandslam is None or not present() or sum(pits) > MAX_SEEDS:
+        return None
+    values = move_values(pits, grandslam)
+    if not values:
+        return []
+    best = max(values.values())
+    moves = [move for move, value in values.items() if value == best]
+    own = table_move(pits, grandslam)
+    if own in moves:
+        moves.remove(own)
+        moves.insert(0, own)
+    return moves
