@@ -29,9 +29,9 @@ Oska (solved, see oska_solver.py):
 - `max`: perfect: never turns a won or drawn position into a worse one, wins
   as fast as possible and loses as slowly as possible.
 
-Oska under `capture=huff-opponent` is not in the solved table (a position
-there carries the removal due), so every level plays it by the search, as
-Oware and Lasca are played: `max` deepens until its 2 s are up.
+Oska under `capture=huff-opponent` is in the solved table too (a position
+whose side to move owes a removal is valued through the removals it may
+make), so every level plays it as above.
 """
 
 from __future__ import annotations

@@ -103,8 +103,8 @@ def material(pos: OskaPos) -> int:
 
 
 class OskaGame:
-    """The search adapter: the baseline player's, and every level's under a
-    variant the solved table does not hold (capture=huff-opponent)."""
+    """The search adapter: the baseline player's (every level plays from the
+    solved table, capture=huff-opponent included)."""
 
     def __init__(self, mode: int, elimination: bool, evaluate: Evaluation) -> None:
         self.mode = mode

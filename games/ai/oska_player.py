@@ -1,7 +1,9 @@
 """The Oska levels: the solved values, and a rule of thumb for the mistakes.
 
-Only the variants of the solved table (`oska_solver.VARIANTS`); under
-capture=huff-opponent `choose` says None and the levels search instead.
+Every variant is in the solved table (`oska_solver.VARIANTS`), capture=huff-
+opponent too: a position whose side to move owes a removal is valued through
+the removals, and its moves (`a1:g5-f4`) like any other. `choose` says None
+only for a variant the solver does not hold, and the level then searches.
 """
 
 from __future__ import annotations
@@ -10,20 +12,25 @@ import math
 import random
 
 from games.ai.levels import Level
-from games.ai.oska_game import analyse, child, masks, rules_of
+from games.ai.oska_game import Table, analyse, child, masks, pending_of, rules_of
 from games.ai.oska_solver import solves, step_back, value
 from games.oska import OskaState
+
+
+def _moves(state: OskaState) -> tuple[int, Table]:
+    """The side to move and its move table (none for a finished game)."""
+    mode, elimination = rules_of(state.variant)
+    blue, red, side = masks(state)
+    winner, table = analyse(blue, red, side, mode, elimination, pending_of(state))
+    return side, {} if winner is not None else table
 
 
 def move_values(state: OskaState) -> dict[str, int]:
     """The solved value of every legal move, from the mover's view."""
     mode, elimination = rules_of(state.variant)
-    blue, red, side = masks(state)
-    winner, table = analyse(blue, red, side, mode, elimination)
-    if winner is not None:
-        return {}
+    side, table = _moves(state)
     return {
-        move: step_back(value(*child(side, entry), mode, elimination))
+        move: step_back(value(*child(side, entry), mode, elimination, entry[2]))
         for move, entry in table.items()
     }
 
@@ -37,23 +44,25 @@ def perfect_moves(state: OskaState) -> list[str]:
 
 def rule_of_thumb(state: OskaState, move: str) -> float:
     """What a casual player sees in a move: stones taken, ground gained, a
-    stone home, a stone left where it can be jumped, a stone forfeited."""
+    stone home, a stone left where it can be jumped, a stone forfeited (under
+    huff named after a slash, under huff-opponent left to the opponent). A
+    removal due first (`a1:`) is taken as it comes: the move after it counts."""
     mode, elimination = rules_of(state.variant)
-    blue, red, side = masks(state)
-    _, table = analyse(blue, red, side, mode, elimination)
-    if move == "pass":
+    side, table = _moves(state)
+    body = move.rpartition(":")[2]
+    if body in ("", "pass"):
         return 0.0
-    main, _, forfeited = move.partition("/")
+    main, _, forfeited = body.partition("/")
     squares = main.replace("x", "-").split("-")
     jumps = main.count("x")
     rows = abs(int(squares[-1][1]) - int(squares[0][1]))
     score = 3.0 * jumps + 0.6 * rows
     if squares[-1][1] == ("5" if side == 0 else "1"):
         score += 1.5
-    if forfeited:
+    entry = table[move]
+    if forfeited or entry[2]:
         score -= 3.0
-    after = child(side, table[move])
-    winner, replies = analyse(*after, mode, elimination)
+    winner, replies = analyse(*child(side, entry), mode, elimination, entry[2])
     if winner is None and any("x" in reply for reply in replies):
         score -= 2.5
     return score

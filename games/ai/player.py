@@ -90,8 +90,8 @@ def play_move(
 
 
 def warm_up() -> None:
-    """Load what every game's player needs now (Oska's tables: about 0.2 s and
-    27 MB), e.g. as the initializer of the process pool, so no player waits for it."""
+    """Load what every game's player needs now (Oska's tables: the shared cache file
+    mapped), e.g. as the initializer of the process pool, so no player waits for it."""
     for adapter in ADAPTERS.values():
         if adapter.warm_up is not None:
             adapter.warm_up()
