@@ -44,7 +44,7 @@ from matches import (
 from matches.events import Event, GameFinished
 from matches.ratings import RatingChange
 from runtime.metrics import Metrics
-from runtime.opponent import Opponent
+from runtime.opponent import Opponent, thinking_for
 from runtime.settings import Settings
 from words.service import headline as move_headline
 from words.service import said_parts
@@ -518,7 +518,8 @@ class Table:
 
     async def _bot_turn(self, game_id: int, ply: int) -> None:
         try:
-            result = await self.service.play_bot_move(game_id, expected_ply=ply)
+            with thinking_for(game_id):  # the workers' queue is fair between games
+                result = await self.service.play_bot_move(game_id, expected_ply=ply)
         except MatchError as error:
             log.info("game #%s: the bot does not move (%s)", game_id, error)
             return
