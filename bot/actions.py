@@ -24,6 +24,8 @@ from bot.answers import Answer
 from bot.community import CommunityActions
 from bot.options import MAX_RECORD_OPTION
 from bot.playing import PlayingActions
+from bot.puzzles import PuzzleActions
+from bot.reviews import ReviewActions
 from bot.table import guarded
 from bot.tournaments import TournamentActions
 from games.base import GameSpec
@@ -59,7 +61,7 @@ def language_name(locale: str) -> str:
     return words.say("command.language.name", locale)
 
 
-class Actions(CommunityActions, TournamentActions, PlayingActions):
+class Actions(CommunityActions, TournamentActions, PlayingActions, ReviewActions, PuzzleActions):
     """The handlers behind the commands and components (the community's: bot/community.py)."""
 
     # ---------------------------------------------------------------- challenges
@@ -514,6 +516,12 @@ class Actions(CommunityActions, TournamentActions, PlayingActions):
         await answer.send(
             replies.Outgoing(text, image=gif, image_name=f"{view.game}-{view.id}.gif")
         )
+
+    @guarded
+    async def review(self, answer: Answer, spec: GameSpec, game: object) -> None:
+        """`/<game> review [game]`: what each move of a finished game changed, privately."""
+        view = await self._game(answer.interaction, options.game_id("game", game), spec)
+        await self.show_review(answer, view)
 
     @guarded
     async def rules(self, answer: Answer, spec: GameSpec) -> None:

@@ -33,7 +33,7 @@ import yarl
 from discord import app_commands
 
 import words
-from bot import commands, community, components, people, playing, tournaments
+from bot import commands, community, components, people, playing, puzzles, tournaments
 from bot.actions import Actions
 from bot.boards import BoardKeeper
 from bot.seasons import SeasonDesk
@@ -44,6 +44,7 @@ from matches import Clock, MatchService, Store, system_clock
 from matches.claims import Claims
 from runtime.metrics import Metrics
 from runtime.opponent import Opponent
+from runtime.reviewer import PooledReviewer
 from runtime.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -112,6 +113,7 @@ class KamenMixin:
             picker=self.picker,
             clock=self.clock,
             challenge_ttl=timedelta(seconds=self.settings.challenge_ttl),
+            reviewer=PooledReviewer(self.picker),
         )
         service.claims = Claims(self.store, self.clock, holder=claim_holder(self.settings))
         self.actions = Actions(
@@ -134,6 +136,7 @@ class KamenMixin:
             *people.DYNAMIC_ITEMS,
             *tournaments.DYNAMIC_ITEMS,
             *playing.DYNAMIC_ITEMS,
+            *puzzles.DYNAMIC_ITEMS,
         )
         self.add_dynamic_items(*components.every_item())  # type: ignore[attr-defined]
         await self.tree.set_translator(CommandWords())  # the commands in Czech too

@@ -135,7 +135,7 @@ def _time_choices(times: tuple[str, ...] = TIMES) -> list[_Choice[str]]:
     ]
 
 
-def _level_choices() -> list[_Choice[str]]:
+def _level_choices(game: str) -> list[_Choice[str]]:
     return [_Choice(name=_t(f"command.level.{level}"), value=level) for level in LEVELS]
 
 
@@ -171,7 +171,17 @@ def game_group(spec: GameSpec, actions: Actions) -> app_commands.Group:
         guild_only=True,
     )
     for build in (
-        _challenge, _move, _board, _resign, _draw, _takeback, _history, _replay, _rules, _import
+        _challenge,
+        _move,
+        _board,
+        _resign,
+        _draw,
+        _takeback,
+        _history,
+        _replay,
+        _review,
+        _rules,
+        _import,
     ):
         group.add_command(build(spec, actions))
     return group
@@ -211,7 +221,7 @@ def _challenge(spec: GameSpec, actions: Actions) -> app_commands.Command[Any, ..
     renames.update(_named("rated"))
     choices["time"] = _time_choices(CHALLENGE_TIMES)
     choices["first"] = _first_choices(spec)
-    choices["level"] = _level_choices()
+    choices["level"] = _level_choices(spec.name)
     challenge.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
     app_commands.describe(**descriptions)(challenge)
     app_commands.choices(**choices)(challenge)
@@ -311,6 +321,17 @@ def _replay(spec: GameSpec, actions: Actions) -> app_commands.Command[Any, ..., 
     return _command("replay", replay, spec)
 
 
+def _review(spec: GameSpec, actions: Actions) -> app_commands.Command[Any, ..., None]:
+    async def review(
+        interaction: discord.Interaction, game: app_commands.Range[int, 1] | None = None
+    ) -> None:
+        """What each move of a finished game of {title} changed: mistakes, better moves."""
+        await actions.review(interaction, spec, game)
+
+    _game_id_option(review)
+    return _command("review", review, spec)
+
+
 def _rules(spec: GameSpec, actions: Actions) -> app_commands.Command[Any, ..., None]:
     async def rules(interaction: discord.Interaction) -> None:
         """How {title} is played, its variants and how moves are written (only for you)."""
@@ -344,7 +365,9 @@ def _import(spec: GameSpec, actions: Actions) -> app_commands.Command[Any, ..., 
         **_game_options(spec),
     )(import_)
     app_commands.choices(
-        time=_time_choices(CHALLENGE_TIMES), first=_first_choices(spec), level=_level_choices()
+        time=_time_choices(CHALLENGE_TIMES),
+        first=_first_choices(spec),
+        level=_level_choices(spec.name),
     )(import_)
     app_commands.rename(**_named("record", "file", "opponent", "time", "first", "level"))(import_)
     return _command("import", import_, spec)
@@ -462,6 +485,18 @@ def leaderboard_command(actions: Actions) -> app_commands.Command[Any, ..., None
     app_commands.rename(**_named("game", "page", "image", "season"))(leaderboard)
     app_commands.guild_only()(leaderboard)
     return _command("leaderboard", leaderboard)
+
+
+def puzzle_command(actions: Actions) -> app_commands.Command[Any, ..., None]:
+    async def puzzle(interaction: discord.Interaction, game: str) -> None:
+        """A position where one move wins or saves the game: find it (only for you)."""
+        await actions.puzzle(interaction, game)
+
+    app_commands.describe(game=_t("command.about.puzzle-game"))(puzzle)
+    app_commands.choices(game=_game_choices())(puzzle)
+    app_commands.rename(**_named("game"))(puzzle)
+    app_commands.guild_only()(puzzle)
+    return _command("puzzle", puzzle)
 
 
 def profile_command(actions: Actions) -> app_commands.Command[Any, ..., None]:
@@ -663,6 +698,7 @@ def install(tree: app_commands.CommandTree[Any], actions: Actions) -> None:
         tree.add_command(game_group(spec, actions))
     tree.add_command(games_command(actions))
     tree.add_command(leaderboard_command(actions))
+    tree.add_command(puzzle_command(actions))
     tree.add_command(profile_command(actions))
     tree.add_command(kamen_group(actions))
     tree.add_command(tournament_group(actions))

@@ -168,6 +168,18 @@ class CommunityActions(Table):
                 value=_profile_text(game, guild_id, locale),
                 inline=False,
             )
+        puzzles = await self.service.puzzles.score(guild_id, who.id)
+        if puzzles.answered:
+            embed.add_field(
+                name=words.say("community.profile.puzzles.heading", locale),
+                value=words.say(
+                    "community.profile.puzzles",
+                    locale,
+                    solved=puzzles.solved,
+                    answered=puzzles.answered,
+                ),
+                inline=False,
+            )
         png = chart_png(profile_chart(found, name, locale), theme=chosen)
         embed.set_image(url=f"attachment://{CHART_FILE}")
         await answer.send(Outgoing("", embed, png, CHART_FILE, None, replies.NO_MENTIONS))

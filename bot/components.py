@@ -86,6 +86,8 @@ class Handlers(Protocol):
 
     async def record_from_board(self, interaction: discord.Interaction, game_id: int) -> None: ...
 
+    async def review_from_board(self, interaction: discord.Interaction, game_id: int) -> None: ...
+
     async def unknown_component(self, interaction: discord.Interaction) -> None: ...
 
     async def on_its_message(self, interaction: discord.Interaction, game_id: int) -> bool: ...
@@ -405,9 +407,7 @@ class DrawDecline(_GameButton, template=PREFIX + r"draw-no:" + _ID + ":" + _PLY)
             await handlers.decline_draw(interaction, game_id=self.game_id, ply=self.ply)
 
 
-class _FinishedButton(
-    ui.DynamicItem[ui.Button[ui.View]], template=PREFIX + r"over-x:" + _ID
-):
+class _FinishedButton(ui.DynamicItem[ui.Button[ui.View]], template=PREFIX + r"over-x:" + _ID):
     """A button of a finished game's board; subclasses name their action and label."""
 
     action = "over-x"
@@ -451,6 +451,15 @@ class ReplayButton(_FinishedButton, template=PREFIX + r"replay:" + _ID):
         await actions_of(interaction).replay_from_board(interaction, game_id=self.game_id)
 
 
+class ReviewButton(_FinishedButton, template=PREFIX + r"review:" + _ID):
+    """Review: what each move changed, privately (bot/reviews.py)."""
+
+    action, label = "review", "review.button"
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await actions_of(interaction).review_from_board(interaction, game_id=self.game_id)
+
+
 class RecordButton(_FinishedButton, template=PREFIX + r"record:" + _ID):
     """Record: the game's record as a file, privately."""
 
@@ -461,11 +470,13 @@ class RecordButton(_FinishedButton, template=PREFIX + r"record:" + _ID):
 
 
 def finished_view(view: GameView, locale: str) -> ui.View:
-    """Rematch (for a game two sides played, not a study), Replay and Record."""
+    """Rematch (for a game two sides played, not a study), Replay, Review and Record."""
     items = ui.View(timeout=None)
     if view.players is not None and len(set(view.players)) == 2:
         items.add_item(RematchButton(view.id, locale))
     items.add_item(ReplayButton(view.id, locale))
+    if view.moves:
+        items.add_item(ReviewButton(view.id, locale))
     items.add_item(RecordButton(view.id, locale))
     return stopped(items)
 
@@ -547,6 +558,7 @@ DYNAMIC_ITEMS: tuple[type[ui.DynamicItem[Any]], ...] = (
     DrawDecline,
     RematchButton,
     ReplayButton,
+    ReviewButton,
     RecordButton,
 )
 

@@ -328,6 +328,13 @@ def help_embed(locale: str, bot_id: int | None, game: str | None = None) -> disc
         inline=False,
     )  # fmt: skip
     embed.add_field(
+        name=words.say("bot.help.learn.name", locale),
+        value=words.say(
+            "bot.help.learn", locale, game=first, review=name("review"), puzzle=name("puzzle")
+        ),
+        inline=False,
+    )
+    embed.add_field(
         name=words.say("bot.help.community.name", locale),
         value=words.say(
             "bot.help.community", locale, leaderboard=name("leaderboard"),

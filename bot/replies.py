@@ -136,11 +136,21 @@ class Outgoing:
     components: discord.ui.View | None = None
     mentions: discord.AllowedMentions = MENTION_USERS  # a look at a board pings nobody
     alt: str | None = None  # the image's description (alt text), for screen readers
+    # More images, each with its file name and the embed that shows it (a review's board).
+    more: tuple[tuple[bytes, str, discord.Embed], ...] = ()
 
     def file(self) -> discord.File | None:
         if self.image is None:
             return None
         return discord.File(io.BytesIO(self.image), self.image_name, description=self.alt)
+
+    def files(self) -> list[discord.File]:
+        first = self.file()
+        more = [discord.File(io.BytesIO(image), name) for image, name, _ in self.more]
+        return ([first] if first is not None else []) + more
+
+    def embeds(self) -> list[discord.Embed]:
+        return ([self.embed] if self.embed is not None else []) + [e for _, _, e in self.more]
 
     def send_kwargs(self) -> dict[str, Any]:
         """For `send_message`, `followup.send` and `channel.send`."""
@@ -152,18 +162,25 @@ class Outgoing:
             kwargs["file"] = file
         if self.components is not None:
             kwargs["view"] = self.components
+        if self.more:
+            kwargs.pop("embed", None)
+            kwargs.pop("file", None)
+            kwargs["embeds"], kwargs["files"] = self.embeds(), self.files()
         return kwargs
 
     def edit_kwargs(self) -> dict[str, Any]:
         """For `edit_message` and `Message.edit`: replaces everything, image included."""
-        file = self.file()
-        return {
+        kwargs: dict[str, Any] = {
             "content": self.content,
             "embed": self.embed,
-            "attachments": [file] if file is not None else [],
+            "attachments": self.files(),
             "view": self.components,
             "allowed_mentions": self.mentions,
         }
+        if self.more:
+            del kwargs["embed"]
+            kwargs["embeds"] = self.embeds()
+        return kwargs
 
 
 # ---------------------------------------------------------------- boards
@@ -236,9 +253,7 @@ def record_example(spec: GameSpec, plies: int = 4) -> str:
         move = state.legal_moves()[0]
         moves.append(move)
         state = state.play(move)
-    turns = [
-        f"{move_number(n)[0]}. {' '.join(moves[n : n + 2])}" for n in range(0, len(moves), 2)
-    ]
+    turns = [f"{move_number(n)[0]}. {' '.join(moves[n : n + 2])}" for n in range(0, len(moves), 2)]
     return f'[Game "{spec.title}"]\n{" ".join(turns)} *'
 
 
@@ -500,9 +515,7 @@ def thread_name(spec: GameSpec, first: str, second: str, locale: str) -> str:
 def history(view: GameView, locale: str) -> str:
     """The moves so far, numbered by full turns, for the ephemeral /history reply."""
     moves = view.moves
-    turns = [
-        f"{move_number(n)[0]}. {' '.join(moves[n : n + 2])}" for n in range(0, len(moves), 2)
-    ]
+    turns = [f"{move_number(n)[0]}. {' '.join(moves[n : n + 2])}" for n in range(0, len(moves), 2)]
     body = " ".join(turns) or words.say("bot.history.empty", locale)
     state = turn_line(view, locale) if view.status is Status.ACTIVE else result_line(view, locale)
     if view.status not in (Status.ACTIVE, Status.FINISHED):

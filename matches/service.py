@@ -38,7 +38,9 @@ from matches.people import People
 from matches.picker import MovePicker
 from matches.play import Play
 from matches.positions import Positions
+from matches.puzzles import Puzzles
 from matches.records import FirstChoice, GuildSettings, Status, UserSettings
+from matches.reviews import Reviewer, Reviews
 from matches.seasons import Seasons
 from matches.storage import Store
 from matches.takebacks import TakebackResult, Takebacks
@@ -60,6 +62,7 @@ class MatchService:
         rng: random.Random | None = None,
         challenge_ttl: timedelta = timedelta(hours=24),
         cache_size: int = 1024,
+        reviewer: Reviewer | None = None,
     ) -> None:
         self.store = store
         self.bot_user_id = bot_user_id
@@ -86,6 +89,8 @@ class MatchService:
         self.seasons = Seasons(self.ledger)
         self.people = People(self.ledger)
         self.claims = Claims(store, clock)
+        self.reviews = Reviews(store, clock, reviewer)
+        self.puzzles = Puzzles(store, clock, rng)
 
     @property
     def positions(self) -> Positions:

@@ -158,6 +158,26 @@ class Store(Protocol):
         """Let `holder`'s claim on `key` lapse now (nothing if another holds it)."""
         ...
 
+    # -------------------------------------------------------- reviews and puzzles
+
+    async def review(self, game_id: int) -> str | None:
+        """A finished game's review as kept (JSON), or None if none was made yet."""
+        ...
+
+    async def save_review(self, game_id: int, review: str, at: datetime) -> None:
+        """Keep a game's review; one made meanwhile by another process stays."""
+        ...
+
+    async def answer_puzzle(
+        self, guild_id: int, user_id: int, puzzle: str, solved: bool, at: datetime
+    ) -> bool:
+        """Keep a player's first answer to `puzzle` on a server: True if this was it."""
+        ...
+
+    async def puzzles_answered(self, guild_id: int, user_id: int) -> dict[str, bool]:
+        """The puzzles a player answered on a server, each with whether they solved it."""
+        ...
+
     async def due(self, now: datetime, limit: int = 100) -> list[StoredGame]:
         """Open games whose deadline or reminder time is at or before `now`, earliest first."""
         ...

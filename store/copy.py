@@ -44,6 +44,8 @@ TABLES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("tournament_players", ("tournament_id", "user_id")),
     ("tournament_pairings", ("id",)),
     ("claims", ("key",)),
+    ("game_reviews", ("game_id",)),
+    ("puzzle_answers", ("guild_id", "user_id", "puzzle")),
 )
 # The columns PostgreSQL numbers itself: after the copy, the next number comes after the last.
 IDENTITIES = {"seasons": "id", "rating_changes": "seq", "tournaments": "id",

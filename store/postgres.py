@@ -32,6 +32,7 @@ import asyncpg  # type: ignore[import-untyped]  # asyncpg ships no type hints
 
 from matches.records import GuildSettings, Status, StoredGame, UserSettings
 from matches.storage import ChannelBusy, StoreError
+from store.postgres_learning import PgLearning
 from store.postgres_people import PgPeople
 from store.postgres_ratings import PgRatings
 from store.postgres_tables import Connection, T, Work, unique_violation
@@ -76,7 +77,7 @@ _LAGGING = (
 )
 
 
-class PostgresStore(PgPeople, PgRatings, PgTournaments):
+class PostgresStore(PgPeople, PgRatings, PgTournaments, PgLearning):
     """`Store` on a PostgreSQL database: a pool of write connections and one of reads."""
 
     def __init__(self, dsn: str, *, writers: int = 8, readers: int = 4, timeout: float = 10.0):

@@ -80,6 +80,7 @@ class PgPeople(PgParts):
                 for sql in _FORGET:
                     await db.execute(sql, user_id, anonymous)
                 await db.execute("DELETE FROM user_settings WHERE user_id = $1", user_id)
+                await db.execute("DELETE FROM puzzle_answers WHERE user_id = $1", user_id)
             return anonymous
 
         return await self._write(forget)

@@ -35,6 +35,7 @@ from games.base import Termination
 from matches.records import FirstChoice, GuildSettings, Status, StoredGame, UserSettings
 from matches.storage import ChannelBusy, StoreError
 from store.schema import migrations
+from store.sqlite_learning import LearningTables
 from store.sqlite_people import PeopleTables
 from store.sqlite_ratings import RatingTables
 from store.sqlite_tournaments import TournamentTables
@@ -81,7 +82,7 @@ _LAGGING = "(message_id IS NULL OR board_ply IS NOT ply OR board_status IS NOT s
 Work = Callable[[aiosqlite.Connection], Awaitable[T]]
 
 
-class SqliteStore(PeopleTables, RatingTables, TournamentTables):
+class SqliteStore(PeopleTables, RatingTables, TournamentTables, LearningTables):
     """`Store` on one SQLite file: one write connection, `readers` read connections."""
 
     def __init__(

@@ -61,6 +61,7 @@ _FORGET = (
         {_swap("second_id")}, {_swap("draw_offer_by")}, version = version + 1
         WHERE id IN ({_GAMES_OF})""",
     "DELETE FROM user_settings WHERE user_id = :old",
+    "DELETE FROM puzzle_answers WHERE user_id = :old",
     # Their sign-ups and pairings in tournaments (through the players' indexes).
     "UPDATE tournament_players SET user_id = :new WHERE user_id = :old",
     "UPDATE tournament_pairings SET first_id = :new WHERE first_id = :old",

@@ -31,6 +31,11 @@ class StoreParts:
     async def _write(self, work: Work[T]) -> T:  # pragma: no cover - overridden
         raise NotImplementedError
 
+    async def _execute(
+        self, sql: str, params: dict[str, Any] | tuple[Any, ...] = ()
+    ) -> list[Any]:  # pragma: no cover - overridden
+        raise NotImplementedError
+
     async def _update_in(
         self, db: aiosqlite.Connection, game: StoredGame
     ) -> StoredGame | None:  # pragma: no cover - overridden

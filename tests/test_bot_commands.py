@@ -34,7 +34,7 @@ async def test_the_commands_are_generated_from_the_registry_and_teach(tmp_path: 
         fake = table.fake
         commands = {c["name"]: c for c in fake.commands()}
         assert sorted(commands) == sorted(
-            [*GAMES, "games", "kamen", "leaderboard", "profile", "tournament"]
+            [*GAMES, "games", "kamen", "leaderboard", "profile", "puzzle", "tournament"]
         )
         [session] = fake.sessions
         assert session.intents == 1  # GUILDS only: nothing privileged
@@ -51,6 +51,7 @@ async def test_the_commands_are_generated_from_the_registry_and_teach(tmp_path: 
                 "takeback",
                 "history",
                 "replay",
+                "review",
                 "rules",
                 "import",
             ]

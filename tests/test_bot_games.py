@@ -113,7 +113,7 @@ async def test_oska_to_a_win_by_the_rules_moving_by_command_and_by_menu(tmp_path
         assert len(played) == 15
         assert "Game over" in final.content and f"<@{ann.id}> wins as Blue (1-0)" in final.content
         assert "every stone home" in final.text and final.selects == []
-        assert [b["label"] for b in final.buttons] == ["Rematch", "Replay", "Record"]
+        assert [b["label"] for b in final.buttons] == ["Rematch", "Replay", "Review", "Record"]
         # the last move was made in the menu: the result is also announced as a new message
         assert fake.messages(thread)[-1].content.startswith("**Game over.**")
         await fake.wait_for(lambda: "wins" in challenge.content, what="the starter's result")

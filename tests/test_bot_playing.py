@@ -77,7 +77,7 @@ async def test_a_finished_game_offers_rematch_replay_and_record(tmp_path: Path) 
         await fake.wait_for(lambda: "Game over" in last_board(table, thread).content,
                             what="the end")  # fmt: skip
         board = last_board(table, thread)
-        assert [b["label"] for b in board.buttons] == ["Rematch", "Replay", "Record"]
+        assert [b["label"] for b in board.buttons] == ["Rematch", "Replay", "Review", "Record"]
 
         # The thread keeps its finished game: history, replay and board still mean it.
         history = await fake.slash(carol, thread, "oska history")

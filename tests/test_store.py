@@ -62,7 +62,7 @@ async def test_open_creates_the_folder_and_sets_the_pragmas(tmp_path: Path) -> N
 async def test_a_fresh_database_has_every_migration(store: Store) -> None:
     package = MIGRATIONS if isinstance(store, SqliteStore) else POSTGRES_MIGRATIONS
     assert await store.schema_version() == len(migrations(package))
-    assert len(migrations(MIGRATIONS)) == 15
+    assert len(migrations(MIGRATIONS)) == 16
 
 
 def test_migrations_split_into_statements() -> None:

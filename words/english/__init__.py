@@ -20,6 +20,7 @@ from words.english import (
     describe,
     games,
     lasca,
+    learning,
     oska,
     oware,
     people,
@@ -36,7 +37,7 @@ PARTS: dict[str, Mapping[str, str | Plural]] = {
     "service": service.TEXTS, "bot": bot.TEXTS, "board": board.TEXTS, "commands": commands.TEXTS,
     "community": community.TEXTS, "seasons": seasons.TEXTS, "people": people.TEXTS,
     "tournaments": tournaments.TEXTS, "describe": describe.TEXTS, "terminal": terminal.TEXTS,
-    "clocks": clocks.TEXTS, "playing": playing.TEXTS,
+    "clocks": clocks.TEXTS, "playing": playing.TEXTS, "learning": learning.TEXTS,
 }  # fmt: skip
 
 TEXTS: dict[str, str | Plural] = {}

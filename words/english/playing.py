@@ -51,6 +51,12 @@ TEXTS: dict[str, str | Plural] = {
         " `/{game} {replay}` steps through the game; the buttons under the final board do"
         " too, and offer a rematch."
     ),
+    "bot.help.learn.name": "Learn",
+    "bot.help.learn": (
+        "`/{game} {review}` shows what each move of a finished game changed, the mistakes and the"
+        " better moves (the **Review** button under the final board does too). `/{puzzle}` gives"
+        " you a position where one move wins or saves the game."
+    ),
     "bot.help.community.name": "Ratings and tournaments",
     "bot.help.community": (
         "Games between two people are rated: `/{leaderboard}`, `/{profile}`."

@@ -1,0 +1,75 @@
+"""Post-game reviews: made once per finished game, in the AI workers, and kept.
+
+A review judges every move of a game (`games.ai.review`). Making one takes
+seconds to a minute, so it is made by the `Reviewer` (the AI workers' slow
+lane, behind every move Kamen has to play), kept in the store as JSON, and
+read back from there the next time anyone asks. Two asks for one game while it
+is being made wait for the same review.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Sequence
+from typing import Protocol
+
+from games.ai import review as reviewing
+from games.ai.review import Review
+from matches.clock import Clock
+from matches.errors import BadInput
+from matches.records import Status
+from matches.storage import Store
+from matches.views import GameView
+
+log = logging.getLogger(__name__)
+
+
+class Reviewer(Protocol):
+    """Makes a game's review away from the event loop (runtime/reviewer.py)."""
+
+    async def review(self, game: str, variant: str, moves: Sequence[str]) -> Review: ...
+
+
+class Reviews:
+    """Reviews of finished games: kept in `store`, made by `reviewer` when missing."""
+
+    def __init__(self, store: Store, clock: Clock, reviewer: Reviewer | None) -> None:
+        self.store = store
+        self.clock = clock
+        self.reviewer = reviewer
+        self._making: dict[int, asyncio.Future[Review]] = {}
+
+    async def kept(self, view: GameView) -> Review | None:
+        """The review of `view`'s game if one was made already."""
+        text = await self.store.review(view.id)
+        return None if text is None else reviewing.from_json(text)
+
+    async def check(self, view: GameView) -> None:
+        """Refuse a review of a game not over, or without a move, or with no AI to make it."""
+        if view.status is not Status.FINISHED:
+            raise BadInput("review.not-over", id=view.id)
+        if not view.moves:
+            raise BadInput("review.no-moves", id=view.id)
+        if self.reviewer is None:
+            raise BadInput("review.unavailable")
+
+    async def of(self, view: GameView) -> Review:
+        """The review of `view`'s game: kept, or made now (refused as `check` says)."""
+        await self.check(view)
+        kept = await self.kept(view)
+        if kept is not None:
+            return kept
+        making = self._making.get(view.id)
+        if making is None:
+            making = asyncio.ensure_future(self._make(view))
+            self._making[view.id] = making
+            making.add_done_callback(lambda _: self._making.pop(view.id, None))
+        return await asyncio.shield(making)
+
+    async def _make(self, view: GameView) -> Review:
+        assert self.reviewer is not None  # checked
+        made = await self.reviewer.review(view.game, str(view.state.variant), view.moves)
+        await self.store.save_review(view.id, reviewing.to_json(made), self.clock())
+        log.info("game #%s reviewed: %d moves marked", view.id, len(made.marked()))
+        return made

@@ -1,0 +1,215 @@
+"""The post-game review (games/ai/review.py): a known Oska blunder is marked with a winning
+better move; every move of a finished game of each game gets its entry, and the curve
+ends on the game's result; inside Oware's endgame tables the values are exact."""
+
+from __future__ import annotations
+
+import pickle
+import random
+
+import pytest
+
+from games import oska, oware
+from games.ai import oware_tables
+from games.ai import review as review_module
+from games.ai.oska_player import move_values
+from games.ai.review import MARKS, mark_of, review_game, score_moves
+from games.base import GameError, GameState, Side
+from games.registry import GAMES, get
+
+SHORT_LOSS = 5  # plies: the blunder's loss is short enough to check by brute force
+
+
+def wins_within(state: GameState, side: Side, plies: int) -> bool:
+    """Whether `side` wins by force within `plies` plies, by the engine's own rules alone."""
+    outcome = state.outcome()
+    if outcome is not None:
+        return outcome.winner == side
+    if plies == 0:
+        return False
+    results = (wins_within(state.play(move), side, plies - 1) for move in state.legal_moves())
+    return any(results) if state.to_move == side else all(results)
+
+
+def oska_blunder(seed: int) -> tuple[list[str], str] | None:
+    """A random Oska game up to a position where the mover has a win and one move
+    loses within SHORT_LOSS plies: the moves so far and that losing move."""
+    rng = random.Random(seed)
+    state: oska.OskaState = oska.start(oska.SPEC.variant(""))
+    moves: list[str] = []
+    while state.outcome() is None:
+        values = move_values(state)
+        losing = sorted(m for m, v in values.items() if v <= -(100 - SHORT_LOSS))
+        if max(values.values()) > 0 and losing:
+            return moves, losing[0]
+        move = rng.choice(state.legal_moves())
+        moves.append(move)
+        state = state.play(move)
+    return None
+
+
+def test_a_move_that_throws_a_won_oska_game_away_is_a_blunder_with_a_winning_better_move() -> None:
+    found = next(b for b in map(oska_blunder, range(50)) if b is not None)
+    before, losing = found
+    state = oska.SPEC.replay("", before)
+    assert isinstance(state, oska.OskaState)
+    mover = state.to_move
+    # Checked without the table: after the move the opponent wins by force, soon.
+    assert wins_within(state.play(losing), mover.other, SHORT_LOSS)
+
+    review = review_game("oska", "", [*before, losing])
+    entry = review.plies[-1]
+    assert (entry.ply, entry.mover, entry.played) == (len(before), mover, losing)
+    assert entry.mark == "blunder"
+    assert entry.source == "table"
+    assert entry.before.result == 1 and entry.after.result == -1
+    assert entry.best != losing
+    # The better move keeps the win: played out perfectly by both, the engine says so.
+    line = state.play(entry.best)
+    while line.outcome() is None:
+        values = move_values(line)
+        line = line.play(max(values, key=values.__getitem__))
+    outcome = line.outcome()
+    assert outcome is not None and outcome.winner == mover
+    # The curve drops from the mover's win to its loss at that move.
+    sign = 1 if mover == Side.FIRST else -1
+    assert (review.curve[-2], review.curve[-1]) == (sign, -sign)
+
+
+def test_perfect_oska_moves_are_never_marked() -> None:
+    state = oska.start(oska.SPEC.variant("capture=optional"))
+    moves: list[str] = []
+    while state.outcome() is None and len(moves) < 12:
+        values = move_values(state)
+        move = max(values, key=values.__getitem__)
+        moves.append(move)
+        state = state.play(move)
+    review = review_game("oska", "capture=optional", moves)
+    assert [entry.mark for entry in review.plies] == [None] * len(moves)
+    assert all(entry.loss == 0 and entry.best == entry.played for entry in review.plies)
+
+
+def random_game(game: str, seed: int, limit: int = 400) -> list[str]:
+    rng = random.Random(seed)
+    state = get(game).new("")
+    moves: list[str] = []
+    while state.outcome() is None and len(moves) < limit:
+        move = rng.choice(state.legal_moves())
+        moves.append(move)
+        state = state.play(move)
+    return moves
+
+
+def finished(game: str, seed: int) -> bool:
+    moves = random_game(game, seed)
+    return get(game).replay("", moves).outcome() is not None
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_every_move_of_a_finished_game_has_its_review_and_the_curve_ends_on_the_result(
+    game: str,
+) -> None:
+    # The shortest finished random game among a few: the search has a small budget a move.
+    seeds = [seed for seed in range(12) if finished(game, seed)]
+    moves = min((random_game(game, seed) for seed in seeds), key=len)
+    review = review_game(game, "", moves, budget=0.05)
+
+    assert [entry.played for entry in review.plies] == moves
+    assert [entry.ply for entry in review.plies] == list(range(len(moves)))
+    state = get(game).new("")
+    for entry, move in zip(review.plies, moves, strict=True):
+        assert entry.mover == state.to_move
+        assert entry.best in state.legal_moves()
+        assert entry.loss >= 0 and entry.loss == entry.before.points - entry.after.points
+        assert entry.mark in (None, *MARKS)
+        state = state.play(move)
+    assert len(review.curve) == len(moves) + 1
+    assert all(-1 <= value <= 1 for value in review.curve)
+    outcome = state.outcome()
+    assert outcome is not None
+    expected = 0 if outcome.winner is None else 1 if outcome.winner == Side.FIRST else -1
+    assert review.curve[-1] == expected
+    # Plain values all through: a worker process can send it back.
+    assert pickle.loads(pickle.dumps(review)) == review
+
+
+def test_a_review_is_the_same_every_time() -> None:
+    moves = random_game("lasca", 4, limit=8)
+    first = review_game("lasca", "", moves, budget=5.0)
+    assert review_game("lasca", "", moves, budget=5.0) == first
+    assert {entry.depth for entry in first.plies} == {review_module.DEPTHS["lasca"]}
+
+
+def test_a_search_mark_follows_the_thresholds() -> None:
+    Score = review_module.Score
+    limits = review_module.THRESHOLDS["oware"]
+    assert mark_of("oware", Score(0), Score(-limits.inaccuracy + 1), limits.inaccuracy - 1) is None
+    assert mark_of("oware", Score(0), Score(-limits.mistake), limits.mistake) == "mistake"
+    assert mark_of("oware", Score(300), Score(-limits.blunder + 300), limits.blunder) == "blunder"
+    # A forced win the search saw, let go while still far ahead: a mistake, not a blunder.
+    win = Score(review_module.PROVEN - 7, 1, 7)
+    assert mark_of("oware", win, Score(900), win.points - 900) == "mistake"
+    assert mark_of("oware", win, Score(0), win.points) == "blunder"
+
+
+def test_a_move_the_engine_refuses_raises_its_error() -> None:
+    with pytest.raises(GameError):
+        review_game("oska", "", ["c1-d2", "c1-d2"])
+
+
+# ------------------------------------------------------------ Oware's tables
+
+
+def table_game(seed: int) -> list[str] | None:
+    """A random Oware game up to where the seeds on the board fit the tables, or None."""
+    rng = random.Random(seed)
+    state = get("oware").new("")
+    moves: list[str] = []
+    while state.outcome() is None:
+        assert isinstance(state, oware.OwareState)
+        if sum(state.pits) <= oware_tables.MAX_SEEDS:
+            return moves
+        move = rng.choice(state.legal_moves())
+        moves.append(move)
+        state = state.play(move)
+    return None
+
+
+def mover_view(state: oware.OwareState) -> tuple[int, ...]:
+    at = 6 * int(state.to_move)
+    return state.pits[at:] + state.pits[:at]
+
+
+def test_inside_the_oware_tables_the_review_is_exact() -> None:
+    moves = next(m for m in map(table_game, range(40)) if m is not None)
+    state = get("oware").replay("", moves)
+    assert isinstance(state, oware.OwareState)
+    first = state.to_move
+    predicted: int | None = None
+    # Both sides play the tables' own move to the end: the final margin is what the
+    # review said of the first position inside them.
+    while state.outcome() is None:
+        scores, source, depth = score_moves(state)
+        assert (source, depth) == ("tables", 0)
+        best_moves = oware_tables.best_moves(mover_view(state))
+        assert best_moves
+        best = oware.PITS[best_moves[0] + 6 * int(state.to_move)]
+        assert scores[best].points == max(score.points for score in scores.values())
+        if predicted is None:
+            predicted = scores[best].points // 100
+        moves.append(best)
+        state = state.play(best)
+        assert isinstance(state, oware.OwareState)
+    # A game ended at 25 leaves seeds on the board; the tables count them as well.
+    left = sum(state.pits)
+    mine = oware_tables.lookup(mover_view(state)) if left else 0
+    assert mine is not None
+    margin = state.stores[first] - state.stores[first.other]
+    margin += (2 * mine - left) * (1 if state.to_move == first else -1)
+    assert predicted == margin
+
+    review = review_game("oware", "", moves, budget=0.005)  # the search before: any depth
+    inside = [entry for entry in review.plies if entry.source == "tables"]
+    assert len(inside) >= 2
+    assert all(entry.mark is None and entry.before.exact for entry in inside)
+    assert inside[0].before.points // 100 == margin * (1 if inside[0].mover == first else -1)
