@@ -105,7 +105,7 @@ async def test_a_dotenv_file_is_enough_to_start_and_the_token_is_never_logged(
         try:
             await fake.wait_ready(timeout=30)
             # DEV_GUILD_ID: the commands go to that server only, where they show at once
-            assert fake.commands() == [] and len(fake.commands(guild)) == 8
+            assert fake.commands() == [] and len(fake.commands(guild)) == 9
             reply = await fake.slash(fake.add_user("ann"), guild.channel("games"), "games")
             assert reply.ephemeral and "No games are being played" in reply.content
             await settle(fake)
