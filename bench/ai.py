@@ -1,7 +1,8 @@
 """Strength of the computer opponents, in games played against reference players.
 
     python -m bench.ai [--games N] [--budget S] [--oska-games N] [--jobs J]
-                       [--only oware,lasca,oska] [--seed N]
+                       [--only oware,lasca,oska] [--seed N] [--baseline]
+                       [--no-tables]
 
 Oware and Lasca: `hard` (S seconds a move, default 1) against the baseline
 (alpha-beta to depth 4 on material alone) and against a greedy player (the
@@ -15,6 +16,14 @@ Oska: `max` against every other level and the baseline, in every variant,
 sides swapped. For each position `max` faced the table gives its value;
 `lost from non-lost` counts games `max` lost after facing a position the
 table says is won or drawn. Target: 0.
+
+With `--baseline`: only Oware and Lasca, today's `hard` against the frozen
+copy of the search before issue 17 (bench/baseline_ai/, its `hard`), both at
+S seconds a move, N games a game, sides swapped, each pair from the same
+random opening plies. Prints wins, draws and losses of today's `hard`, its
+score ((wins + draws / 2) / games) and the mean seconds and depth a move of
+both. Target: a score of at least 70 %. Today's `hard` plays Oware from the
+endgame tables; `--no-tables` leaves them out, to measure the search alone.
 
 Games run in J worker processes (default: the CPU count); the times are
 wall-clock, so a busy machine lowers the nodes per second.
@@ -30,7 +39,9 @@ from collections.abc import Iterable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
-from games.ai.oska_game import masks, rules_of
+from bench import baseline_ai
+from games.ai import oware_tables
+from games.ai.oska_game import masks, pending_of, rules_of
 from games.ai.oska_solver import value
 from games.ai.player import think, warm_up
 from games.ai.reference import baseline_move, greedy_move
@@ -38,6 +49,8 @@ from games.base import GameState, Side
 from games.registry import GAMES
 
 OPENING_PLIES = {"oware": 2, "lasca": 2, "oska": 0}
+FROZEN = "old-hard"  # the frozen copy's `hard` (bench/baseline_ai/)
+SCORE_TARGET = 70.0
 MAX_PLIES = 1000
 
 
@@ -49,12 +62,16 @@ class Tally:
     seconds: float = 0.0
     nodes: int = 0
     search_seconds: float = 0.0
+    depths: int = 0  # the depths reached, summed over the searched moves
+    searched: int = 0
 
     def add(self, other: Tally) -> None:
         self.moves += other.moves
         self.seconds += other.seconds
         self.nodes += other.nodes
         self.search_seconds += other.search_seconds
+        self.depths += other.depths
+        self.searched += other.searched
 
 
 @dataclass
@@ -69,28 +86,43 @@ class GameRecord:
 
 
 def move_of(player: str, state: GameState, budget: float, seed: int, tally: Tally) -> str:
-    """One move of `player`: a level name, `baseline` or `greedy`."""
+    """One move of `player`: a level name, `baseline`, `greedy` or FROZEN."""
     began = time.perf_counter()
-    if player == "baseline":
+    depth = 0
+    if player == FROZEN:
+        old = baseline_ai.think(state, "hard", budget=budget, seed=seed)
+        move, nodes, depth = old.move, old.nodes, old.depth
+    elif player == "baseline":
         result = baseline_move(state, seed=seed)
         move, nodes = result.move, result.nodes
     elif player == "greedy":
         move, nodes = greedy_move(state, seed=seed), 0
     else:
         result = think(state, player, budget=budget, seed=seed)
-        move, nodes = result.move, result.nodes
+        move, nodes, depth = result.move, result.nodes, result.depth
     spent = time.perf_counter() - began
     tally.moves += 1
     tally.seconds += spent
     if nodes:
         tally.nodes += nodes
         tally.search_seconds += spent
+        tally.depths += depth
+        tally.searched += 1
     return move
+
+
+def _no_tables() -> bool:
+    return False
+
+
+def without_tables() -> None:
+    """A worker initializer: the Oware endgame tables count as absent."""
+    oware_tables.present = _no_tables  # type: ignore[assignment]
 
 
 def oska_value(state: GameState) -> int:
     mode, elimination = rules_of(state.variant)
-    return value(*masks(state), mode, elimination)  # type: ignore[arg-type]
+    return value(*masks(state), mode, elimination, pending_of(state))  # type: ignore[arg-type]
 
 
 def play_game(
@@ -202,6 +234,25 @@ def search_report(matches: Iterable[Match], budget: float) -> None:
     print(f"(hard at {budget:g} s a move)")
 
 
+def _depth(tally: Tally) -> str:
+    return f"{tally.depths / tally.searched:.1f}" if tally.searched else "-"
+
+
+def baseline_report(matches: Iterable[Match], budget: float) -> None:
+    print(f"{'game':<7}{'W':>5}{'D':>5}{'L':>5}{'score':>8}{'new s/move':>12}"
+          f"{'old s/move':>12}{'new depth':>11}{'old depth':>11}  target")  # fmt: skip
+    for m in matches:
+        played = m.wins + m.draws + m.losses
+        score = 100 * (m.wins + m.draws / 2) / played if played else 0.0
+        target = "ok" if score >= SCORE_TARGET else f"BELOW {SCORE_TARGET:g} %"
+        print(
+            f"{m.game:<7}{m.wins:>5}{m.draws:>5}{m.losses:>5}{score:>7.1f}%"
+            f"{_per_move(m.mine):>12}{_per_move(m.theirs):>12}"
+            f"{_depth(m.mine):>11}{_depth(m.theirs):>11}  {target}"
+        )
+    print(f"(both at {budget:g} s a move; W\u2013D\u2013L of today's hard)")
+
+
 def oska_report(matches: Iterable[Match]) -> None:
     print(f"{'variant':<34}{'max vs':<10}{'W':>5}{'D':>5}{'L':>5}"
           f"{'non-lost':>10}{'lost from non-lost':>20}")  # fmt: skip
@@ -224,9 +275,37 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--only", default="oware,lasca,oska", help="comma-separated games")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--baseline", action="store_true", help="hard against the frozen copy of the old search"
+    )
+    parser.add_argument(
+        "--no-tables", action="store_true", help="with --baseline: no Oware endgame tables"
+    )
     args = parser.parse_args()
     only = [name.strip() for name in args.only.split(",") if name.strip()]
     began = time.perf_counter()
+    if args.baseline:
+        initializer = without_tables if args.no_tables else None
+        with ProcessPoolExecutor(args.jobs, initializer=initializer) as pool:
+            tables = "without" if args.no_tables else "with"
+            print(f"hard ({tables} the Oware endgame tables) against the old hard "
+                  f"(bench/baseline_ai), {args.games} games each, sides swapped, "
+                  f"{args.jobs} jobs")  # fmt: skip
+            found = []
+            for name in ("oware", "lasca"):
+                if name in only:
+                    found.append(
+                        run_match(
+                            pool, name, "", "hard", FROZEN, args.games, args.budget, args.seed
+                        )
+                    )
+                    baseline_report(found[-1:], args.budget)
+            if len(found) > 1:
+                print()
+                print("summary")
+                baseline_report(found, args.budget)
+        print(f"total {time.perf_counter() - began:.0f} s")
+        return
     with ProcessPoolExecutor(args.jobs, initializer=warm_up) as pool:
         search_games = [name for name in ("oware", "lasca") if name in only]
         if search_games:

@@ -30,6 +30,7 @@ from bot.options import CHALLENGE_TIMES, FIRSTS, MAX_RECORD_OPTION, TIMES
 from bot.seasons import SeasonDesk
 from bot.tournaments import FORMATS
 from games import registry
+from games.ai.levels import level_rating
 from games.base import GameSpec, VariantOption
 from matches import LEVELS
 from matches.seasons import MAX_SEASON_NAME
@@ -136,7 +137,18 @@ def _time_choices(times: tuple[str, ...] = TIMES) -> list[_Choice[str]]:
 
 
 def _level_choices(game: str) -> list[_Choice[str]]:
-    return [_Choice(name=_t(f"command.level.{level}"), value=level) for level in LEVELS]
+    """Kamen's levels, each with its measured rating in `game` ("easy ≈ 900")."""
+
+    def named(level: str) -> app_commands.locale_str:
+        rating = level_rating(game, level)
+
+        def say(locale: str) -> str:
+            name = words.say(f"command.level.{level}", locale)
+            return _short(words.say("command.level.rated", locale, level=name, rating=rating))
+
+        return _said(say)
+
+    return [_Choice(name=named(level), value=level) for level in LEVELS]
 
 
 def _game_options(spec: GameSpec) -> dict[str, app_commands.locale_str]:

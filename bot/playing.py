@@ -22,10 +22,11 @@ from bot.answers import Answer
 from bot.components import PREFIX, checked
 from bot.replies import NO_MENTIONS, Outgoing
 from bot.table import Table, guarded
+from games.ai.levels import level_rating
 from games.base import GameSpec, MoveInfo
 from games.record import move_number
 from games.registry import GAMES
-from matches import BadInput, GameView, Status, TakebackEvent, TakebackResult
+from matches import LEVELS, BadInput, GameView, Status, TakebackEvent, TakebackResult
 from words.games import summary
 from words.games import title as words_title
 
@@ -327,6 +328,28 @@ def help_embed(locale: str, bot_id: int | None, game: str | None = None) -> disc
         ),
         inline=False,
     )  # fmt: skip
+    lines = [
+        words.say(
+            "bot.help.levels.game",
+            locale,
+            title=words_title(each, locale),
+            levels=" · ".join(
+                words.say(
+                    "command.level.rated",
+                    locale,
+                    level=words.say(f"command.level.{level}", locale),
+                    rating=level_rating(each, level),
+                )
+                for level in LEVELS
+            ),
+        )
+        for each in names
+    ]
+    embed.add_field(
+        name=words.say("bot.help.levels.name", locale),
+        value=words.say("bot.help.levels", locale, lines="\n".join(lines)),
+        inline=False,
+    )
     embed.add_field(
         name=words.say("bot.help.learn.name", locale),
         value=words.say(

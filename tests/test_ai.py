@@ -3,6 +3,7 @@ seed, the process pool, and the wins a player must not miss."""
 
 from __future__ import annotations
 
+import math
 import pickle
 import random
 import time
@@ -12,9 +13,11 @@ from textwrap import dedent
 
 import pytest
 
+from bench.levels import RANDOM, PairResult, fit
 from games import lasca, oware
 from games.ai import LEVELS, choose_move, play_move
 from games.ai.adapters import ADAPTERS, MissingAdapter, adapter_for, check_games
+from games.ai.levels import level_rating
 from games.ai.reference import baseline_move, greedy_move
 from games.ai.search_player import with_mistakes
 from games.base import GameState, IllegalMove, Variant
@@ -190,3 +193,22 @@ def test_a_state_of_a_game_without_a_computer_player_gets_no_move(
     monkeypatch.delitem(ADAPTERS, "oware")
     with pytest.raises(MissingAdapter, match="`oware`"):
         choose_move(GAMES["oware"].new(), "easy", budget=0.05, seed=1)
+
+
+def test_every_level_has_a_measured_rating_in_every_game() -> None:
+    for name in GAMES:
+        ratings = [level_rating(name, level) for level in LEVELS]
+        assert all(rating > 0 for rating in ratings), (name, ratings)
+        assert ratings[0] < ratings[-1], (name, ratings)  # easy below max
+    assert level_rating("Oware", "EASY") == level_rating("oware", "easy")
+    with pytest.raises(ValueError, match="chess"):
+        level_rating("chess", "easy")
+
+
+def test_the_level_ratings_fit_puts_the_anchor_and_the_gap_where_elo_does() -> None:
+    # 4 wins of 4 and the virtual draw: 4.5 points of 5, odds of 9 to 1.
+    results = [PairResult(RANDOM, "easy", losses=4), PairResult("easy", "medium", 1, 2, 1)]
+    rated = fit(results)
+    assert rated[RANDOM][0] == pytest.approx(500)
+    assert rated["easy"][0] == pytest.approx(500 + 400 * math.log10(9), abs=0.5)
+    assert rated["medium"][0] == pytest.approx(rated["easy"][0], abs=0.5)  # an even score

@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from games.ai.levels import LEVELS, level_rating
 from tests.bot_support import process_table
 
 NAME = re.compile(r"^[-_\w]{1,32}$")  # Discord's rule; \w takes letters with diacritics
@@ -57,9 +58,12 @@ async def test_every_command_option_and_choice_has_a_czech_name_and_description(
     assert "laska pravidla" in every and "hry" in every and "kamen já nastavení upozornění" in every
     assert "oska výzva soupeř" in every and "oware výzva nad-11-semen" in every
     level = next(node for where, node in nodes(synced) if where == "oska challenge level")
+    # Each level with its measured strength in the game, in Czech and in English.
+    names = ["lehká", "střední", "těžká", "nejtěžší"]
+    ratings = [level_rating("oska", level) for level in ("easy", "medium", "hard", "max")]
     assert [c["name_localizations"]["cs"] for c in level["choices"]] == [
-        "lehká",
-        "střední",
-        "těžká",
-        "nejtěžší",
+        f"{name} ≈ {rating}" for name, rating in zip(names, ratings, strict=True)
+    ]
+    assert [c["name"] for c in level["choices"]] == [
+        f"{name} ≈ {rating}" for name, rating in zip(LEVELS, ratings, strict=True)
     ]

@@ -74,7 +74,13 @@ def material(pos: LascaPos) -> int:
 
 def evaluate(pos: LascaPos) -> int:
     """Material by rank and ownership, advancement, mobility."""
-    board = pos.board
+    return board_value(pos.board, pos.side)
+
+
+@lru_cache(maxsize=1 << 16)
+def board_value(board: tuple[str, ...], side: int) -> int:
+    """`evaluate` of a board with `side` to move (kept: the search meets
+    the same boards again through transpositions)."""
     score = [0, 0]
     for square, column in enumerate(board):
         if not column:
@@ -96,5 +102,4 @@ def evaluate(pos: LascaPos) -> int:
             if not board[target]:
                 free += 1
         score[owner] += STEP * free
-    side = pos.side
     return score[side] - score[1 - side] + TEMPO

@@ -99,8 +99,14 @@ class LascaGame:
         return play(pos, move, self.continues)
 
     def key(self, pos: LascaPos) -> Hashable:
-        # Near the 80-ply draw the same board is worth something else.
-        return (pos.board, pos.side, pos.quiet >= NEAR_QUIET_LIMIT)
+        # Near the 80-ply draw the same board is worth something else, and a
+        # board drawn by the 80-ply rule or by repetition is finished: the
+        # search probes its table before it looks at the rules.
+        quiet = pos.quiet
+        near = 0 if quiet < NEAR_QUIET_LIMIT else 1 if quiet < engine.QUIET_LIMIT else 2
+        seen = pos.seen
+        repeated = len(seen) >= 4 and seen[-2::-2].count(pos.board) >= 2
+        return (pos.board, pos.side, near, repeated)
 
     def text(self, pos: LascaPos, move: str) -> str:
         return move

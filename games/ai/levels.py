@@ -14,7 +14,9 @@ Oware and Lasca (alpha-beta search, see search.py):
   the best.
 - `medium`: searches 4 plies; 15 % mistakes, at most 240 points worse,
   weight exp(-loss / 60).
-- `hard`: deepens until its time is up (1 s by default), no mistakes.
+- `hard`: deepens until its time is up (1 s by default), no mistakes; it
+  may stop from 80 % of its time on when the best move and the score have held
+  for several depths (search.py says how the time is managed).
 - `max`: the same with 2 s and a longer capture search past the horizon.
 
 Oska (solved, see oska_solver.py):
@@ -36,7 +38,8 @@ make), so every level plays it as above.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,15 +54,31 @@ class Level:
     quiescence: int  # plies of capture search past the horizon
     oska_mistakes: float  # Oska: the share of rule-of-thumb moves
     oska_safe: bool  # Oska: those moves keep the solved result
+    # Per game, the strength measured by games between the levels, on the Elo
+    # scale of the players' Glicko-2 ratings (see RATINGS_MEASURED).
+    ratings: Mapping[str, int] = field(default_factory=dict, hash=False, compare=False)
 
+
+# The ratings, measured on 2 December 2026 by
+#     python -m bench.levels --games 8 --scale 0.3 --old
+# (a Bradley-Terry fit of the levels' games against each other and a random
+# mover, anchored at random = 500; `hard` and `max` at 0.3 and 0.6 s a move;
+# two standard errors are about 150-250). Most pairs were won 8 to 0, so a gap
+# says "at least about this much". In Oska `hard` and `max` drew every game:
+# they are equal within the error, and shown at their mean (920 and 900 measured).
+RATINGS_MEASURED = "2026-12-02"
+EASY_RATINGS = {"oware": 900, "lasca": 890, "oska": 580}
+MEDIUM_RATINGS = {"oware": 1160, "lasca": 1230, "oska": 710}
+HARD_RATINGS = {"oware": 1690, "lasca": 1500, "oska": 910}
+MAX_RATINGS = {"oware": 1720, "lasca": 1720, "oska": 910}
 
 LEVEL_TABLE: dict[str, Level] = {
     level.name: level
     for level in (
-        Level("easy", 0.5, 2, 0.35, 150, 2, 0.5, False),
-        Level("medium", 0.8, 4, 0.15, 60, 4, 0.25, False),
-        Level("hard", 1.0, None, 0.0, 1, 6, 0.15, True),
-        Level("max", 2.0, None, 0.0, 1, 10, 0.0, True),
+        Level("easy", 0.5, 2, 0.35, 150, 2, 0.5, False, EASY_RATINGS),
+        Level("medium", 0.8, 4, 0.15, 60, 4, 0.25, False, MEDIUM_RATINGS),
+        Level("hard", 1.0, None, 0.0, 1, 6, 0.15, True, HARD_RATINGS),
+        Level("max", 2.0, None, 0.0, 1, 10, 0.0, True, MAX_RATINGS),
     )
 }
 
@@ -72,3 +91,13 @@ def level_of(name: str) -> Level:
     if level is None:
         raise ValueError(f"`{name}` is not a level (levels: {', '.join(LEVELS)})")
     return level
+
+
+def level_rating(game: str, level: str) -> int:
+    """The measured rating of `level` (any case) in `game` (its registry
+    name), e.g. for "easy \u2248 900"; ValueError for a level or game unknown."""
+    ratings = level_of(level).ratings
+    rating = ratings.get(game.strip().lower())
+    if rating is None:
+        raise ValueError(f"no rating of the levels in `{game}` (games: {', '.join(ratings)})")
+    return rating

@@ -19,12 +19,6 @@ PLAYABLE = 8
 KROO = 40
 TEMPO = 10
 
-# For a pit of one row and a target pit of the other: how many seeds reach it
-# on the first lap. Used to tell which weak pits are within reach.
-_REACH: tuple[tuple[int, ...], ...] = tuple(
-    tuple((target - origin) % 12 for target in range(12)) for origin in range(12)
-)
-
 
 def material(pos: OwarePos) -> int:
     """The store difference, in hundredths of a seed."""
@@ -34,19 +28,18 @@ def material(pos: OwarePos) -> int:
 
 def _threatened(pits: tuple[int, ...], attacker: int) -> int:
     """Seeds in the defender's 1- and 2-seed pits that one of the attacker's
-    pits ends its sowing on (a plain reach test, first lap only)."""
+    pits ends its sowing on (a plain reach test, first lap only), each such
+    pit counted once, plus one."""
     base = 6 * attacker
-    target_base = 6 - base
+    hit: list[int] = []
     threatened = 0
-    for target in range(target_base, target_base + 6):
-        count = pits[target]
-        if count not in (1, 2):
-            continue
-        for origin in range(base, base + 6):
-            seeds = pits[origin]
-            if seeds and seeds == _REACH[origin][target]:
-                threatened += count + 1
-                break
+    for origin in range(base, base + 6):
+        seeds = pits[origin]
+        if 0 < seeds < 12:
+            target = (origin + seeds) % 12
+            if (target < 6) != (base == 0) and pits[target] in (1, 2) and target not in hit:
+                hit.append(target)
+                threatened += pits[target] + 1
     return threatened
 
 

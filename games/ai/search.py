@@ -16,11 +16,32 @@ met below a position can be stored with it and reused on another path: the
 usual compromise of game programs, kept small by the adapters (Lasca keys
 positions near the 80-ply limit apart).
 
+Pruning: principal-variation search with aspiration windows at the root
+(a narrow window around the last iteration's score, widened when the score
+falls outside it) and late-move reductions inside the tree (a quiet move late
+in the order, one that is no capture and forces no reply, is first searched a
+ply or two shallower, and again at full depth only when it beats the best so
+far). Both are for the timed levels (`reductions`). The transposition table
+is probed before a position's moves are generated, and may be handed from
+one search to the next (search_player.py keeps one per game and
+evaluation), so a new move starts from what the last one learned.
+
 Time: the clock is read every few hundred nodes; past the deadline the
-current iteration is abandoned and the best move of the last completed one is
-returned. The search itself uses no randomness: a seeded shuffle of the root
-moves by the caller decides among equal moves, so a fixed depth and seed give
-the same move every time.
+current iteration is abandoned. A move that beat the last iteration's best in
+the abandoned one is the better guess and is played, else the last best. A
+single legal move is answered without searching. Between iterations
+`another_iteration` decides: the next one starts when its predicted time (the
+last one's times the growth between the last two) fits before the deadline;
+when it does not fit it starts anyway, runs to the deadline and its partial
+result counts, unless the position is settled (the same best move and no fall
+of the score for SETTLED iterations) and SETTLED_SHARE of the time is spent.
+So a falling score gets the whole budget and a settled position may keep a
+fifth of it.
+There is no pondering on the opponent's time: a move is searched when asked.
+
+The search itself uses no randomness: a seeded shuffle of the root moves by
+the caller decides among equal moves, so a fixed depth and seed give the same
+move every time (with a fresh table).
 """
 
 from __future__ import annotations
@@ -28,7 +49,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
-from typing import Generic, Protocol, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 WIN = 1_000_000
 MATE_ZONE = WIN - 10_000
@@ -37,10 +58,22 @@ INF = 10 * WIN
 P = TypeVar("P")
 M = TypeVar("M", bound=Hashable)
 
+# A position's key -> (depth, value, bound, best move).
+Table = dict[Hashable, tuple[int, int, int, Any]]
+
 _EXACT, _LOWER, _UPPER = 0, 1, 2
 _CHECK_EVERY = 255  # nodes between two looks at the clock (a mask)
 _TT_LIMIT = 1_500_000
 _MAX_PLY = 128
+ASPIRATION = 40  # half the root's first window, in score units (0.4 seed or soldier)
+ASPIRATION_FROM = 4  # the first depth searched with a window
+LMR_DEPTH = 3  # the least depth left at which late quiet moves are reduced
+LMR_AFTER = 2  # moves searched in full before the reductions start
+LMR_MORE = 6  # from this move on, two plies less
+DROP = 30  # a fall of the root score this large unsettles the position
+GROWTH = (1.5, 8.0)  # bounds of the predicted growth from one iteration to the next
+SETTLED = 4  # iterations with the same best move and no fall make a settled position
+SETTLED_SHARE = 0.8  # a settled position may stop from this share of its time on
 
 
 class Timeout(Exception):
@@ -61,7 +94,10 @@ class Adapter(Protocol[P, M]):
         """A static score for the side to move; well inside ±MATE_ZONE."""
         ...
 
-    def key(self, pos: P) -> Hashable: ...
+    def key(self, pos: P) -> Hashable:
+        """The position for the table. Two positions of one key are both
+        finished or both not (the table is probed before `expand`)."""
+        ...
 
     def text(self, pos: P, move: M) -> str:
         """The move in the game's notation."""
@@ -69,7 +105,7 @@ class Adapter(Protocol[P, M]):
 
     def tactics(self, pos: P, moves: Sequence[M]) -> tuple[bool, Sequence[M]]:
         """For quiescence: whether the moves are forced (no standing pat) and
-        the moves worth searching past the horizon."""
+        the moves worth searching past the horizon (never reduced)."""
         ...
 
 
@@ -108,8 +144,31 @@ def _from_tt(value: int, ply: int) -> int:
     return value
 
 
+def another_iteration(times: Sequence[float], spent: float, left: float, settled: bool) -> bool:
+    """Whether to start the next iteration after iterations that took `times`,
+    `spent` seconds in all with `left` to the deadline. Yes while its predicted
+    time (the last one's times the last growth) fits; when it does not, still
+    yes (it runs to the deadline, its partial result counts) unless the
+    position is settled and at least SETTLED_SHARE of the time is spent."""
+    if left <= 0:
+        return False
+    if len(times) < 2 or times[-2] <= 0:
+        growth = GROWTH[1]
+    else:
+        growth = min(max(times[-1] / times[-2], GROWTH[0]), GROWTH[1])
+    if times[-1] * growth <= left:
+        return True
+    return not (settled and spent >= SETTLED_SHARE * (spent + left))
+
+
 class Searcher(Generic[P, M]):
-    """One search: a transposition table, killers and history, a node count."""
+    """One search: a transposition table, killers and history, a node count.
+
+    `table` may be one handed over from an earlier search with the same game
+    rules, evaluation and quiescence. `reductions` turns on aspiration windows
+    and late-move reductions (the timed levels); without them a search to a
+    fixed depth is a plain alpha-beta search, exact up to that depth.
+    """
 
     def __init__(
         self,
@@ -118,17 +177,21 @@ class Searcher(Generic[P, M]):
         deadline: float | None = None,
         quiescence: int = 0,
         clock: Callable[[], float] = time.perf_counter,
+        table: Table | None = None,
+        reductions: bool = False,
     ) -> None:
         self.game = game
         self.deadline = deadline
         self.quiescence = quiescence
         self.clock = clock
+        self.reductions = reductions
         self.nodes = 0
-        self.table: dict[Hashable, tuple[int, int, int, M | None]] = {}
+        self.table: Table = {} if table is None else table
         self.killers: list[list[M]] = [[] for _ in range(_MAX_PLY + 1)]
         self.history: dict[M, int] = {}
         self.root_depth = 0
         self.partial: tuple[int, M] | None = None
+        self.iteration_times: list[float] = []
 
     # ------------------------------------------------------------ the root
 
@@ -140,11 +203,14 @@ class Searcher(Generic[P, M]):
         best, score, done = order[0], 0, 0
         if len(order) == 1:
             return self._result(root, best, 0, 0, began)
+        settled = 0  # iterations in a row with the same best move and no fall
         for depth in range(1, max_depth + 1):
             self.root_depth = depth
             self.partial = None
+            started = self.clock()
+            last_best, last_score = best, score
             try:
-                score, best, order = self._root(root, order, depth, best)
+                score, best, order = self._aspirated(root, order, depth, best, score)
             except Timeout:
                 # A move that beat the last best at the new depth is the better guess.
                 if self.partial is not None and self.partial[1] != best:
@@ -155,8 +221,12 @@ class Searcher(Generic[P, M]):
                 break  # a forced result inside the horizon: deeper shows nothing new
             if self.deadline is not None:
                 now = self.clock()
-                # Little chance to finish the next iteration: keep the time.
-                if now - began > 0.6 * (self.deadline - began):
+                self.iteration_times.append(now - started)
+                steady = best == last_best and score >= last_score - DROP
+                settled = settled + 1 if depth > 1 and steady else 0
+                calm = settled >= SETTLED
+                spent, left = now - began, self.deadline - now
+                if not another_iteration(self.iteration_times, spent, left, calm):
                     break
         return self._result(root, best, score, done, began)
 
@@ -164,27 +234,53 @@ class Searcher(Generic[P, M]):
         text = self.game.text(root, move)
         return SearchResult(text, score, depth, self.nodes, self.clock() - began)
 
-    def _root(self, root: P, order: list[M], depth: int, previous: M) -> tuple[int, M, list[M]]:
+    def _aspirated(
+        self, root: P, order: list[M], depth: int, previous: M, score: int
+    ) -> tuple[int, M, list[M]]:
+        """One iteration: first in a window around the last score, then, when
+        the score falls outside it, again with that side of the window open."""
+        if not self.reductions or depth < ASPIRATION_FROM or abs(score) >= MATE_ZONE:
+            return self._root(root, order, depth, previous, -INF, INF)
+        alpha, beta = score - ASPIRATION, score + ASPIRATION
+        while True:
+            value, best, new_order = self._root(root, order, depth, previous, alpha, beta)
+            if value <= alpha:
+                alpha = -INF  # fail low: the order says nothing, keep the old one
+            elif value >= beta:
+                beta = INF  # fail high: that move first in the search again
+                previous = best
+                order = new_order
+            else:
+                return value, best, new_order
+
+    def _root(
+        self, root: P, order: list[M], depth: int, previous: M, alpha: int, beta: int
+    ) -> tuple[int, M, list[M]]:
         game = self.game
-        alpha, beta = -INF, INF
         first = [previous, *(m for m in order if m != previous)]
         scored: list[tuple[int, int, M]] = []
-        best = first[0]
+        best, best_value = first[0], -INF
         for index, move in enumerate(first):
             child = game.play(root, move)
             if index == 0:
                 value = -self._negamax(child, depth - 1, -beta, -alpha, 1)
             else:
                 value = -self._negamax(child, depth - 1, -alpha - 1, -alpha, 1)
-                if value > alpha:
+                if alpha < value < beta:
                     value = -self._negamax(child, depth - 1, -beta, -alpha, 1)
             scored.append((value, -index, move))
-            if value > alpha:
-                alpha, best = value, move
-                if index:
-                    self.partial = (value, move)
+            if value > best_value:
+                best_value = value
+                if value > alpha:
+                    alpha, best = value, move
+                    if index:
+                        self.partial = (value, move)
+                    if alpha >= beta:
+                        break
         scored.sort(key=lambda item: (item[0], item[1]), reverse=True)
-        return alpha, best, [move for _, _, move in scored]
+        searched = [move for _, _, move in scored]
+        rest = first[len(scored) :]
+        return best_value, best, searched + rest
 
     def root_scores(self, root: P, moves: Sequence[M], depth: int) -> dict[M, int]:
         """The exact score of every root move at `depth` (no pruning between
@@ -206,31 +302,38 @@ class Searcher(Generic[P, M]):
         if not self.nodes & _CHECK_EVERY:
             self._tick()
         game = self.game
+        hint: M | None = None
+        interior = depth > 0 and ply < _MAX_PLY
+        if interior:
+            # Before the moves are generated: a cut-off here saves that work.
+            key = game.key(pos)
+            entry = self.table.get(key)
+            if entry is not None:
+                e_depth, e_value, e_flag, hint = entry
+                if e_depth >= depth:
+                    value = _from_tt(e_value, ply)
+                    if e_flag == _EXACT:
+                        return value
+                    if e_flag == _LOWER:
+                        if value >= beta:
+                            return value
+                    elif value <= alpha:
+                        return value
         terminal, moves = game.expand(pos)
         if terminal is not None:
             return _distance(terminal, ply)
-        if depth <= 0 or ply >= _MAX_PLY:
+        if not interior:
             return self._quiesce(pos, moves, alpha, beta, ply, self.quiescence)
-
-        key = game.key(pos)
-        entry = self.table.get(key)
-        hint: M | None = None
-        if entry is not None:
-            e_depth, e_value, e_flag, hint = entry
-            if e_depth >= depth:
-                value = _from_tt(e_value, ply)
-                if e_flag == _EXACT:
-                    return value
-                if e_flag == _LOWER:
-                    if value >= beta:
-                        return value
-                elif value <= alpha:
-                    return value
 
         ordered = self._order(moves, hint, ply)
         # A single legal move costs no depth: forced replies are followed further.
         extend = len(moves) == 1 and ply < 2 * self.root_depth + 4
         next_depth = depth if extend else depth - 1
+        loud: Sequence[M] = ()
+        reduce = self.reductions and depth >= LMR_DEPTH and len(ordered) > LMR_AFTER
+        if reduce:
+            forced, loud = game.tactics(pos, moves)
+            reduce = not forced
         start_alpha = alpha
         best, best_move = -INF, ordered[0]
         for index, move in enumerate(ordered):
@@ -238,7 +341,13 @@ class Searcher(Generic[P, M]):
             if index == 0:
                 value = -self._negamax(child, next_depth, -beta, -alpha, ply + 1)
             else:
-                value = -self._negamax(child, next_depth, -alpha - 1, -alpha, ply + 1)
+                if reduce and index >= LMR_AFTER and move not in loud and self._quiet(child):
+                    cut = 2 if index >= LMR_MORE and next_depth > 2 else 1
+                    value = -self._negamax(child, next_depth - cut, -alpha - 1, -alpha, ply + 1)
+                    if value > alpha:
+                        value = -self._negamax(child, next_depth, -alpha - 1, -alpha, ply + 1)
+                else:
+                    value = -self._negamax(child, next_depth, -alpha - 1, -alpha, ply + 1)
                 if alpha < value < beta:
                     value = -self._negamax(child, next_depth, -beta, -alpha, ply + 1)
             if value > best:
@@ -254,6 +363,13 @@ class Searcher(Generic[P, M]):
             self.table.clear()
         self.table[key] = (depth, _to_tt(best, ply), flag, best_move)
         return best
+
+    def _quiet(self, pos: P) -> bool:
+        """Whether a position leaves its side to move a free choice: not over,
+        no forced reply (a capture due). A move into such a threat is not reduced."""
+        game = self.game
+        terminal, moves = game.expand(pos)
+        return terminal is None and not game.tactics(pos, moves)[0]
 
     def _quiesce(
         self, pos: P, moves: Sequence[M], alpha: int, beta: int, ply: int, left: int

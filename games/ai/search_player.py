@@ -3,6 +3,12 @@ time and mistakes (levels.py).
 
 These functions work on a search adapter and its root position (any game's:
 `adapters.searchable` makes them from a state), so they know no game.
+
+The timed levels keep their transposition table from one move to the next
+(`kept_table`, one per game rules, evaluation and quiescence, the two most
+recent in a process, each cleared past TABLE_LIMIT entries: about 100 MB), so
+a move starts from what the search saw two plies earlier. The fixed-depth
+levels start afresh every time, so a seed fixes their moves.
 """
 
 from __future__ import annotations
@@ -13,9 +19,41 @@ from collections.abc import Hashable
 from typing import Any
 
 from games.ai.levels import Level
-from games.ai.search import MATE_ZONE, Adapter, Searcher, SearchResult, Timeout
+from games.ai.search import MATE_ZONE, Adapter, Searcher, SearchResult, Table, Timeout
 
 MAX_DEPTH = 64
+TABLE_LIMIT = 200_000  # entries kept from one move to the next
+TABLES_KEPT = 2
+
+_tables: dict[Hashable, Table] = {}
+
+
+def _identity(value: Any) -> Hashable:
+    """What decides an adapter's scores: its class, its settings (plain values
+    and objects of plain values) and its evaluation (a function, by name). A
+    slotted object, such as a root position an adapter holds, counts by its
+    class alone: it is no setting."""
+    if value is None or isinstance(value, (bool, int, float, str, tuple)):
+        return repr(value)
+    if callable(value) and hasattr(value, "__qualname__"):
+        return (getattr(value, "__module__", ""), value.__qualname__)
+    if hasattr(value, "__dict__"):
+        fields = sorted(vars(value).items())
+        return (type(value).__qualname__, tuple((k, _identity(v)) for k, v in fields))
+    return type(value).__qualname__
+
+
+def kept_table(game: Adapter[Any, Any], quiescence: int) -> Table:
+    """The table the last searches of this game's rules, evaluation and
+    quiescence left, or a new one; emptied when it grew past TABLE_LIMIT."""
+    identity = (_identity(game), quiescence)
+    table = _tables.pop(identity, None)
+    if table is None or len(table) > TABLE_LIMIT:
+        table = {}
+    _tables[identity] = table  # the most recent last
+    while len(_tables) > TABLES_KEPT:
+        del _tables[next(iter(_tables))]
+    return table
 
 
 def root_moves(game: Adapter[Any, Any], root: Any, rng: random.Random) -> list[Hashable]:
@@ -33,9 +71,13 @@ def deepen(
     *,
     quiescence: int,
     max_depth: int = MAX_DEPTH,
+    table: Table | None = None,
+    reductions: bool = False,
 ) -> SearchResult:
     """Iterative deepening until the deadline or `max_depth`."""
-    searcher = Searcher(game, deadline=deadline, quiescence=quiescence)
+    searcher = Searcher(
+        game, deadline=deadline, quiescence=quiescence, table=table, reductions=reductions
+    )
     return searcher.iterate(root, root_moves(game, root, rng), max_depth)
 
 
@@ -84,7 +126,9 @@ def choose(
 ) -> SearchResult:
     """The level's move: deepening to the deadline, or a fixed depth with mistakes."""
     if level.depth is None:
-        return deepen(game, root, deadline, rng, quiescence=level.quiescence)
+        table = kept_table(game, level.quiescence)
+        q = level.quiescence
+        return deepen(game, root, deadline, rng, quiescence=q, table=table, reductions=True)
     scores, depth, nodes = scored_moves(game, root, level.depth, deadline, rng, level.quiescence)
     move = with_mistakes(scores, rng, level.mistakes, level.temperature)
     return SearchResult(move, scores[move], depth, nodes, 0.0, scores)

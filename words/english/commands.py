@@ -117,4 +117,5 @@ TEXTS: dict[str, str] = {
     "command.level.medium": "medium",
     "command.level.hard": "hard",
     "command.level.max": "max",
+    "command.level.rated": "{level} ≈ {rating}",
 }

@@ -51,6 +51,12 @@ TEXTS: dict[str, str | Plural] = {
         " `/{game} {replay}` steps through the game; the buttons under the final board do"
         " too, and offer a rematch."
     ),
+    "bot.help.levels.name": "Kamen's strength",
+    "bot.help.levels": (
+        "Each level measured on the players' rating scale, so you can pick a fair opponent"
+        " (games against Kamen are not rated):\n{lines}"
+    ),
+    "bot.help.levels.game": "{title}: {levels}",
     "bot.help.learn.name": "Learn",
     "bot.help.learn": (
         "`/{game} {review}` shows what each move of a finished game changed, the mistakes and the"

@@ -1,0 +1,68 @@
+"""Static evaluations of an Oware position, from the side to move's view.
+
+One seed in the store is worth 100. `evaluate` adds what a store count misses:
+the seeds on each row (they go to the row's owner when the game ends by
+starvation or repetition, and they are what a player moves with), pits of 1
+or 2 seeds the other side can reach (the next captures), the number of pits a
+player can play, and a large pit (12 or more, a kroo) that laps the board.
+`material` is the store difference alone, the baseline's evaluation.
+"""
+
+from __future__ import annotations
+
+from bench.baseline_ai.oware_game import OwarePos
+
+STORE = 100
+ROW_SEED = 12
+TARGET = 22
+PLAYABLE = 8
+KROO = 40
+TEMPO = 10
+
+# For a pit of one row and a target pit of the other: how many seeds reach it
+# on the first lap. Used to tell which weak pits are within reach.
+_REACH: tuple[tuple[int, ...], ...] = tuple(
+    tuple((target - origin) % 12 for target in range(12)) for origin in range(12)
+)
+
+
+def material(pos: OwarePos) -> int:
+    """The store difference, in hundredths of a seed."""
+    side = pos.side
+    return STORE * (pos.stores[side] - pos.stores[1 - side])
+
+
+def _threatened(pits: tuple[int, ...], attacker: int) -> int:
+    """Seeds in the defender's 1- and 2-seed pits that one of the attacker's
+    pits ends its sowing on (a plain reach test, first lap only)."""
+    base = 6 * attacker
+    target_base = 6 - base
+    threatened = 0
+    for target in range(target_base, target_base + 6):
+        count = pits[target]
+        if count not in (1, 2):
+            continue
+        for origin in range(base, base + 6):
+            seeds = pits[origin]
+            if seeds and seeds == _REACH[origin][target]:
+                threatened += count + 1
+                break
+    return threatened
+
+
+def evaluate(pos: OwarePos) -> int:
+    """Stores first, then seeds on each row, threats, mobility and a kroo."""
+    side = pos.side
+    other = 1 - side
+    pits = pos.pits
+    score = STORE * (pos.stores[side] - pos.stores[other])
+    mine = pits[6 * side : 6 * side + 6]
+    theirs = pits[6 * other : 6 * other + 6]
+    score += ROW_SEED * (sum(mine) - sum(theirs))
+    score += PLAYABLE * (sum(1 for n in mine if n) - sum(1 for n in theirs if n))
+    score += TARGET * (_threatened(pits, side) - _threatened(pits, other))
+    if max(mine) >= 12:
+        score += KROO
+    if max(theirs) >= 12:
+        score -= KROO
+    return score + TEMPO

@@ -1,0 +1,315 @@
+"""Iterative-deepening alpha-beta (negamax) over any game that meets `Adapter`.
+
+The search knows nothing of a game: an adapter expands a position into its
+terminal score or its moves (in the adapter's heuristic order), plays a move,
+evaluates a position from the side to move's view and names it for the
+transposition table. On top of that order the search puts the table's move,
+then the killer moves of the ply, then the history heuristic.
+
+Scores are integers from the side to move's view. A won game scores
+`WIN - plies` (a quicker win is worth more), a lost one `-WIN + plies`.
+
+History: the adapters detect repetitions and move-count draws exactly, as
+the engines do, from the history each position carries. The transposition
+table is keyed by the position without that history, so a draw by repetition
+met below a position can be stored with it and reused on another path: the
+usual compromise of game programs, kept small by the adapters (Lasca keys
+positions near the 80-ply limit apart).
+
+Time: the clock is read every few hundred nodes; past the deadline the
+current iteration is abandoned and the best move of the last completed one is
+returned. The search itself uses no randomness: a seeded shuffle of the root
+moves by the caller decides among equal moves, so a fixed depth and seed give
+the same move every time.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass, field
+from typing import Generic, Protocol, TypeVar
+
+WIN = 1_000_000
+MATE_ZONE = WIN - 10_000
+INF = 10 * WIN
+
+P = TypeVar("P")
+M = TypeVar("M", bound=Hashable)
+
+_EXACT, _LOWER, _UPPER = 0, 1, 2
+_CHECK_EVERY = 255  # nodes between two looks at the clock (a mask)
+_TT_LIMIT = 1_500_000
+_MAX_PLY = 128
+
+
+class Timeout(Exception):
+    """The deadline passed inside a search."""
+
+
+class Adapter(Protocol[P, M]):
+    """What the search needs of a game. Positions are the adapter's own values."""
+
+    def expand(self, pos: P) -> tuple[int | None, Sequence[M]]:
+        """`(score, ())` for a finished game (WIN, -WIN or 0 for the side to
+        move), else `(None, moves)` in the adapter's preferred order."""
+        ...
+
+    def play(self, pos: P, move: M) -> P: ...
+
+    def evaluate(self, pos: P) -> int:
+        """A static score for the side to move; well inside ±MATE_ZONE."""
+        ...
+
+    def key(self, pos: P) -> Hashable: ...
+
+    def text(self, pos: P, move: M) -> str:
+        """The move in the game's notation."""
+        ...
+
+    def tactics(self, pos: P, moves: Sequence[M]) -> tuple[bool, Sequence[M]]:
+        """For quiescence: whether the moves are forced (no standing pat) and
+        the moves worth searching past the horizon."""
+        ...
+
+
+@dataclass(slots=True)
+class SearchResult:
+    """The move chosen and what the search saw on the way."""
+
+    move: str
+    score: int
+    depth: int
+    nodes: int
+    elapsed: float
+    scores: dict[str, int] = field(default_factory=dict)
+
+
+def _distance(terminal: int, ply: int) -> int:
+    """A finished game's score `ply` plies from the root: quick wins, slow losses."""
+    if terminal > 0:
+        return terminal - ply
+    return terminal + ply if terminal < 0 else 0
+
+
+def _to_tt(value: int, ply: int) -> int:
+    if value >= MATE_ZONE:
+        return value + ply
+    if value <= -MATE_ZONE:
+        return value - ply
+    return value
+
+
+def _from_tt(value: int, ply: int) -> int:
+    if value >= MATE_ZONE:
+        return value - ply
+    if value <= -MATE_ZONE:
+        return value + ply
+    return value
+
+
+class Searcher(Generic[P, M]):
+    """One search: a transposition table, killers and history, a node count."""
+
+    def __init__(
+        self,
+        game: Adapter[P, M],
+        *,
+        deadline: float | None = None,
+        quiescence: int = 0,
+        clock: Callable[[], float] = time.perf_counter,
+    ) -> None:
+        self.game = game
+        self.deadline = deadline
+        self.quiescence = quiescence
+        self.clock = clock
+        self.nodes = 0
+        self.table: dict[Hashable, tuple[int, int, int, M | None]] = {}
+        self.killers: list[list[M]] = [[] for _ in range(_MAX_PLY + 1)]
+        self.history: dict[M, int] = {}
+        self.root_depth = 0
+        self.partial: tuple[int, M] | None = None
+
+    # ------------------------------------------------------------ the root
+
+    def iterate(self, root: P, moves: Sequence[M], max_depth: int) -> SearchResult:
+        """Deepen from 1 to `max_depth` until the deadline; `moves` are the root
+        moves in the order that decides among equal ones."""
+        began = self.clock()
+        order = list(moves)
+        best, score, done = order[0], 0, 0
+        if len(order) == 1:
+            return self._result(root, best, 0, 0, began)
+        for depth in range(1, max_depth + 1):
+            self.root_depth = depth
+            self.partial = None
+            try:
+                score, best, order = self._root(root, order, depth, best)
+            except Timeout:
+                # A move that beat the last best at the new depth is the better guess.
+                if self.partial is not None and self.partial[1] != best:
+                    score, best = self.partial
+                break
+            done = depth
+            if abs(score) >= MATE_ZONE:
+                break  # a forced result inside the horizon: deeper shows nothing new
+            if self.deadline is not None:
+                now = self.clock()
+                # Little chance to finish the next iteration: keep the time.
+                if now - began > 0.6 * (self.deadline - began):
+                    break
+        return self._result(root, best, score, done, began)
+
+    def _result(self, root: P, move: M, score: int, depth: int, began: float) -> SearchResult:
+        text = self.game.text(root, move)
+        return SearchResult(text, score, depth, self.nodes, self.clock() - began)
+
+    def _root(self, root: P, order: list[M], depth: int, previous: M) -> tuple[int, M, list[M]]:
+        game = self.game
+        alpha, beta = -INF, INF
+        first = [previous, *(m for m in order if m != previous)]
+        scored: list[tuple[int, int, M]] = []
+        best = first[0]
+        for index, move in enumerate(first):
+            child = game.play(root, move)
+            if index == 0:
+                value = -self._negamax(child, depth - 1, -beta, -alpha, 1)
+            else:
+                value = -self._negamax(child, depth - 1, -alpha - 1, -alpha, 1)
+                if value > alpha:
+                    value = -self._negamax(child, depth - 1, -beta, -alpha, 1)
+            scored.append((value, -index, move))
+            if value > alpha:
+                alpha, best = value, move
+                if index:
+                    self.partial = (value, move)
+        scored.sort(key=lambda item: (item[0], item[1]), reverse=True)
+        return alpha, best, [move for _, _, move in scored]
+
+    def root_scores(self, root: P, moves: Sequence[M], depth: int) -> dict[M, int]:
+        """The exact score of every root move at `depth` (no pruning between
+        root moves), for the levels that choose among them."""
+        game = self.game
+        self.root_depth = depth
+        return {
+            move: -self._negamax(game.play(root, move), depth - 1, -INF, INF, 1) for move in moves
+        }
+
+    # ---------------------------------------------------------- the tree
+
+    def _tick(self) -> None:
+        if self.deadline is not None and self.clock() > self.deadline:
+            raise Timeout
+
+    def _negamax(self, pos: P, depth: int, alpha: int, beta: int, ply: int) -> int:
+        self.nodes += 1
+        if not self.nodes & _CHECK_EVERY:
+            self._tick()
+        game = self.game
+        terminal, moves = game.expand(pos)
+        if terminal is not None:
+            return _distance(terminal, ply)
+        if depth <= 0 or ply >= _MAX_PLY:
+            return self._quiesce(pos, moves, alpha, beta, ply, self.quiescence)
+
+        key = game.key(pos)
+        entry = self.table.get(key)
+        hint: M | None = None
+        if entry is not None:
+            e_depth, e_value, e_flag, hint = entry
+            if e_depth >= depth:
+                value = _from_tt(e_value, ply)
+                if e_flag == _EXACT:
+                    return value
+                if e_flag == _LOWER:
+                    if value >= beta:
+                        return value
+                elif value <= alpha:
+                    return value
+
+        ordered = self._order(moves, hint, ply)
+        # A single legal move costs no depth: forced replies are followed further.
+        extend = len(moves) == 1 and ply < 2 * self.root_depth + 4
+        next_depth = depth if extend else depth - 1
+        start_alpha = alpha
+        best, best_move = -INF, ordered[0]
+        for index, move in enumerate(ordered):
+            child = game.play(pos, move)
+            if index == 0:
+                value = -self._negamax(child, next_depth, -beta, -alpha, ply + 1)
+            else:
+                value = -self._negamax(child, next_depth, -alpha - 1, -alpha, ply + 1)
+                if alpha < value < beta:
+                    value = -self._negamax(child, next_depth, -beta, -alpha, ply + 1)
+            if value > best:
+                best, best_move = value, move
+                if value > alpha:
+                    alpha = value
+                    if alpha >= beta:
+                        self._reward(move, ply, depth)
+                        break
+
+        flag = _UPPER if best <= start_alpha else _LOWER if best >= beta else _EXACT
+        if len(self.table) >= _TT_LIMIT:
+            self.table.clear()
+        self.table[key] = (depth, _to_tt(best, ply), flag, best_move)
+        return best
+
+    def _quiesce(
+        self, pos: P, moves: Sequence[M], alpha: int, beta: int, ply: int, left: int
+    ) -> int:
+        game = self.game
+        if left <= 0 or ply >= _MAX_PLY:
+            return game.evaluate(pos)
+        forced, tactical = game.tactics(pos, moves)
+        if forced:
+            best = -INF
+        else:
+            best = game.evaluate(pos)
+            if best >= beta or not tactical:
+                return best
+            alpha = max(alpha, best)
+        for move in tactical:
+            child = game.play(pos, move)
+            self.nodes += 1
+            if not self.nodes & _CHECK_EVERY:
+                self._tick()
+            terminal, child_moves = game.expand(child)
+            if terminal is not None:
+                value = -_distance(terminal, ply + 1)
+            else:
+                value = -self._quiesce(child, child_moves, -beta, -alpha, ply + 1, left - 1)
+            if value > best:
+                best = value
+                if value > alpha:
+                    alpha = value
+                    if alpha >= beta:
+                        break
+        return best
+
+    # ------------------------------------------------------------ ordering
+
+    def _order(self, moves: Sequence[M], hint: M | None, ply: int) -> list[M]:
+        if len(moves) == 1:
+            return list(moves)
+        history = self.history
+        if history:
+            rest = sorted(moves, key=lambda m: history.get(m, 0), reverse=True)
+        else:
+            rest = list(moves)
+        front: list[M] = []
+        if hint is not None and hint in rest:
+            front.append(hint)
+        for killer in self.killers[ply]:
+            if killer not in front and killer in rest:
+                front.append(killer)
+        if not front:
+            return rest
+        return front + [m for m in rest if m not in front]
+
+    def _reward(self, move: M, ply: int, depth: int) -> None:
+        killers = self.killers[ply]
+        if move not in killers:
+            killers.insert(0, move)
+            del killers[2:]
+        self.history[move] = self.history.get(move, 0) + depth * depth

@@ -1,0 +1,209 @@
+"""Ratings of the computer levels, measured by games between them.
+
+    python -m bench.levels [--games N] [--scale F] [--jobs J]
+                           [--only oware,lasca,oska] [--seed N] [--old]
+
+For each game the players `random` (a uniformly random legal move), `easy`,
+`medium`, `hard` and `max` play every pair of neighbours in that order and
+every pair two apart (random-medium, easy-hard, medium-max), N games a pair
+(default 10), sides swapped, each pair of games from the same random opening
+plies. `hard` and `max` think for their own budget times F (default 1; a
+smaller F makes a quicker, rougher measurement of them, whose strength grows
+with time); `easy` and `medium` search their fixed depths within their whole
+budget, as in the bot. With `--old`, Oware and Lasca add the `hard` of before
+issue 17 (bench/baseline_ai/, shown as `old-hard`) against `medium` and
+`hard`, so the new levels are rated against the previous version too.
+
+Ratings: a Bradley-Terry fit on the Elo scale (a player rated 400 above
+another is expected to score 10 to 1 against it), the scale of the Glicko-2
+ratings the bot gives people, anchored at random = 500. Each pair also counts
+one virtual draw, so a pair where one side won every game still gives a
+finite gap. Prints each level's rating with a rough +/- (two standard errors
+of the fit) and the results of every pair, for games.ai.levels.Level.ratings.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import random
+import time
+from concurrent.futures import Future, ProcessPoolExecutor
+from dataclasses import dataclass
+
+from bench import baseline_ai
+from games.ai.levels import LEVEL_TABLE, LEVELS
+from games.ai.player import choose_move, warm_up
+from games.base import GameState, Side
+from games.registry import GAMES
+
+RANDOM = "random"
+OLD = "old-hard"
+PLAYERS = (RANDOM, *LEVELS)
+ANCHOR = 500.0  # the rating of the random mover
+ELO = 400 / math.log(10)  # Elo points per unit of the logistic's argument
+OPENING_PLIES = {"oware": 2, "lasca": 2, "oska": 0}
+MAX_PLIES = 1000
+
+
+def pairs(old: bool) -> list[tuple[str, str]]:
+    """Neighbours and players two apart in PLAYERS, the weaker first; with
+    `old`, OLD against `medium` and `hard` too."""
+    found = []
+    for gap in (1, 2):
+        for index in range(len(PLAYERS) - gap):
+            found.append((PLAYERS[index], PLAYERS[index + gap]))
+    if old:
+        found += [("medium", OLD), (OLD, "hard")]
+    return found
+
+
+def move_of(player: str, state: GameState, scale: float, seed: int) -> str:
+    if player == RANDOM:
+        return random.Random(seed).choice(state.legal_moves())
+    if player == OLD:
+        budget = LEVEL_TABLE["hard"].budget * scale
+        return baseline_ai.think(state, "hard", budget=budget, seed=seed).move
+    level = LEVEL_TABLE[player]
+    # A fixed-depth level's budget is only a cap: kept whole, it plays as in the bot.
+    budget = level.budget * (scale if level.depth is None else 1)
+    return choose_move(state, player, budget=budget, seed=seed)
+
+
+def play_game(game: str, players: tuple[str, str], scale: float, seed: int) -> float:
+    """One game, `players[0]` first, from random opening plies drawn from
+    `seed`: the score of `players[0]` (1, 0.5 or 0)."""
+    rng = random.Random(seed)
+    state = GAMES[game].new()
+    for _ in range(OPENING_PLIES[game]):
+        state = state.play(rng.choice(state.legal_moves()))
+    plies = 0
+    while (legal := state.legal_moves()) and plies < MAX_PLIES:
+        player = players[int(state.to_move)]
+        move = move_of(player, state, scale, seed * 1000 + plies) if len(legal) > 1 else legal[0]
+        state = state.play(move)
+        plies += 1
+    outcome = state.outcome()
+    if outcome is None or outcome.winner is None:
+        return 0.5
+    return 1.0 if outcome.winner == Side.FIRST else 0.0
+
+
+@dataclass
+class PairResult:
+    """Games between two players, from the first one's side."""
+
+    first: str
+    second: str
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+
+    def add(self, score: float) -> None:
+        if score == 1:
+            self.wins += 1
+        elif score == 0:
+            self.losses += 1
+        else:
+            self.draws += 1
+
+    @property
+    def games(self) -> int:
+        return self.wins + self.draws + self.losses
+
+    @property
+    def score(self) -> float:
+        """The first player's points, with the virtual draw."""
+        return self.wins + 0.5 * self.draws + 0.5
+
+
+def fit(results: list[PairResult], anchor: str = RANDOM) -> dict[str, tuple[float, float]]:
+    """Bradley-Terry ratings (Elo scale, `anchor` at ANCHOR) and two standard
+    errors each, from the pairs' results with one virtual draw a pair."""
+    players = sorted({r.first for r in results} | {r.second for r in results})
+    strength = dict.fromkeys(players, 1.0)
+    for _ in range(2000):  # the minorization-maximization iteration (Hunter 2004)
+        new = {}
+        for player in players:
+            points, weight = 0.0, 0.0
+            for r in results:
+                if player not in (r.first, r.second):
+                    continue
+                other = r.second if player == r.first else r.first
+                games = r.games + 1
+                points += r.score if player == r.first else games - r.score
+                weight += games / (strength[player] + strength[other])
+            new[player] = points / weight if weight else strength[player]
+        norm = new[anchor]
+        new = {p: s / norm for p, s in new.items()}
+        change = max(abs(math.log(new[p] / strength[p])) for p in players)
+        strength = new
+        if change < 1e-9:
+            break
+    ratings = {p: ANCHOR + ELO * math.log(strength[p]) for p in players}
+    errors = {}
+    for player in players:
+        info = 0.0  # the Fisher information of the player's own rating, others fixed
+        for r in results:
+            if player not in (r.first, r.second):
+                continue
+            other = r.second if player == r.first else r.first
+            expected = strength[player] / (strength[player] + strength[other])
+            info += (r.games + 1) * expected * (1 - expected)
+        errors[player] = 2 * ELO / math.sqrt(info) if info and player != anchor else 0.0
+    return {p: (ratings[p], errors[p]) for p in players}
+
+
+def measure(
+    pool: ProcessPoolExecutor, game: str, games: int, scale: float, seed: int, old: bool
+) -> list[PairResult]:
+    pending: list[tuple[PairResult, bool, Future[float]]] = []
+    results = []
+    for number, (weaker, stronger) in enumerate(pairs(old)):
+        result = PairResult(weaker, stronger)
+        results.append(result)
+        for index in range(games):
+            swapped = index % 2 == 1
+            players = (stronger, weaker) if swapped else (weaker, stronger)
+            opening = seed * 100_000 + number * 1000 + index // 2
+            future = pool.submit(play_game, game, players, scale, opening)
+            pending.append((result, swapped, future))
+    for result, swapped, future in pending:
+        score = future.result()
+        result.add(1 - score if swapped else score)
+    return results
+
+
+def report(game: str, results: list[PairResult]) -> None:
+    print(f"{game}:")
+    for r in results:
+        print(f"  {r.first:>7} vs {r.second:<7} {r.wins:>3} {r.draws:>3} {r.losses:>3}")
+    rated = fit(results)
+    for player in sorted(rated, key=lambda p: rated[p][0]):
+        rating, error = rated[player]
+        print(f"  {player:<7} {rating:>6.0f}  +/- {error:.0f}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description="ratings of the computer levels")
+    parser.add_argument("--games", type=int, default=10, help="per pair of players")
+    parser.add_argument("--scale", type=float, default=1.0, help="times each level's budget")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--only", default="oware,lasca,oska", help="comma-separated games")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--old", action="store_true", help="rate the old hard too")
+    args = parser.parse_args()
+    only = [name.strip() for name in args.only.split(",") if name.strip()]
+    began = time.perf_counter()
+    print(f"levels against each other, {args.games} games a pair, budgets x{args.scale:g}, "
+          f"W D L of the first named, random = {ANCHOR:g}")  # fmt: skip
+    with ProcessPoolExecutor(args.jobs, initializer=warm_up) as pool:
+        for game in only:
+            old = args.old and game in ("oware", "lasca")
+            report(game, measure(pool, game, args.games, args.scale, args.seed, old))
+    print(f"total {time.perf_counter() - began:.0f} s")
+
+
+if __name__ == "__main__":
+    main()
