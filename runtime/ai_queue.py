@@ -13,7 +13,15 @@ pool's own first-come queue:
   starts only when a worker is free and no move can start. A job cannot be
   stopped once started, so with one worker a move asked during a deferred
   job waits for that job's end (keep them short); with more workers the
-  deferred jobs leave one worker to the moves (`deferred_slots`).
+  deferred jobs leave one worker to the moves (`deferred_slots`);
+- a ponder (`submit_ponder(key, fn, *args)`: Kamen thinking on a player's
+  time, games/ai/ponder.py) waits in a lane behind the deferred jobs and
+  shares their slots; a game has at most one waiting (a newer one replaces
+  it, and the game's next move drops it: its position is gone). A ponder
+  can be stopped: the queue clears its `stop` signal when a ponder starts
+  and sets it whenever a move or a deferred job is asked while one runs,
+  and the ponder (reading the signal every few milliseconds) ends, so that
+  move waits a slice of a ponder, not all of it.
 
 The pool is made by `make_pool` on first use. One that breaks (a worker
 died) is dropped and the next job starts a new one; the job that was in the
@@ -31,20 +39,35 @@ from collections.abc import Callable, Hashable
 from concurrent.futures import Executor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 T = TypeVar("T")
 
 
+class StopSignal(Protocol):
+    """What the queue does with the ponders' stop signal (a `multiprocessing.Event`)."""
+
+    def set(self) -> None: ...
+
+    def clear(self) -> None: ...
+
+
 @dataclass(eq=False, slots=True)
 class Job:
-    """A call waiting for a worker: `key` is its game, None for a deferred job."""
+    """A call waiting for a worker: `key` is its game, None for a deferred job
+    (a ponder has its game's key and `ponder` set)."""
 
     order: int
     key: Hashable | None
     fn: Callable[..., Any]
     args: tuple[Any, ...]
     result: asyncio.Future[Any]
+    ponder: bool = False
+
+    @property
+    def deferred(self) -> bool:
+        """Whether it runs in the deferred jobs' slots (a deferred job or a ponder)."""
+        return self.key is None or self.ponder
 
 
 class FairQueue:
@@ -57,6 +80,7 @@ class FairQueue:
         slots: int,
         *,
         deferred_slots: int | None = None,
+        stop: StopSignal | None = None,
     ) -> None:
         if slots < 1:
             raise ValueError("a queue needs at least one slot")
@@ -66,6 +90,9 @@ class FairQueue:
         self._pool: Executor | None = None
         self._moves: dict[Hashable, deque[Job]] = {}
         self._deferred: deque[Job] = deque()
+        self._ponders: dict[Hashable, Job] = {}  # by game, the oldest first
+        self._stop = stop
+        self._running_ponders = 0
         self._busy: set[Hashable] = set()  # games with a move in a worker
         self._running = 0
         self._running_deferred = 0
@@ -81,6 +108,11 @@ class FairQueue:
         """Jobs in a worker now."""
         return self._running
 
+    @property
+    def pondering(self) -> int:
+        """Ponders in a worker now."""
+        return self._running_ponders
+
     def waiting(self) -> int:
         """Moves asked for and not started yet (deferred jobs not counted)."""
         return sum(1 for jobs in self._moves.values() for job in jobs if not job.result.done())
@@ -91,6 +123,10 @@ class FairQueue:
             raise ValueError("a move needs its game's key")
         job = self._job(key, fn, args)
         self._moves.setdefault(key, deque()).append(job)
+        stale = self._ponders.pop(key, None)  # the position it was for is gone
+        if stale is not None:
+            stale.result.cancel()
+        self._interrupt()
         self._pump()
         result: T = await job.result
         return result
@@ -99,6 +135,23 @@ class FairQueue:
         """`fn(*args)` in a worker once no move waits for one (a review, say)."""
         job = self._job(None, fn, args)
         self._deferred.append(job)
+        self._interrupt()
+        self._pump()
+        result: T = await job.result
+        return result
+
+    async def submit_ponder(self, key: Hashable, fn: Callable[..., T], *args: Any) -> T:
+        """`fn(*args)` in a worker for the game `key` once no move and no deferred job
+        waits; it replaces a ponder of that game still waiting (cancelled), and is
+        cancelled itself when the game's move is asked before it starts. `fn` should
+        end soon after the stop signal is set."""
+        if key is None:
+            raise ValueError("a ponder needs its game's key")
+        job = self._job(key, fn, args, ponder=True)
+        old = self._ponders.pop(key, None)
+        if old is not None:
+            old.result.cancel()
+        self._ponders[key] = job
         self._pump()
         result: T = await job.result
         return result
@@ -107,8 +160,11 @@ class FairQueue:
         """Shut the pool down and cancel what waits; the queue can be used again afterwards
         (a new pool is made by the next job)."""
         waiting = [job for jobs in self._moves.values() for job in jobs] + list(self._deferred)
+        waiting += self._ponders.values()
         self._moves.clear()
         self._deferred.clear()
+        self._ponders.clear()
+        self._interrupt()  # a running ponder ends now, not at its limit
         for job in waiting:
             job.result.cancel()
         if self._pool is not None:
@@ -116,14 +172,27 @@ class FairQueue:
 
     # ------------------------------------------------------------------ inside
 
-    def _job(self, key: Hashable | None, fn: Callable[..., Any], args: tuple[Any, ...]) -> Job:
+    def _job(
+        self,
+        key: Hashable | None,
+        fn: Callable[..., Any],
+        args: tuple[Any, ...],
+        *,
+        ponder: bool = False,
+    ) -> Job:
         result: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        return Job(next(self._order), key, fn, args, result)
+        return Job(next(self._order), key, fn, args, result, ponder)
+
+    def _interrupt(self) -> None:
+        """Tell the running ponders to end: something else wants their worker."""
+        if self._running_ponders and self._stop is not None:
+            self._stop.set()
 
     def _pump(self) -> None:
-        """Start jobs while a slot is free: the oldest move that may start, else a deferred job."""
+        """Start jobs while a slot is free: the oldest move that may start, else a deferred
+        job, else a ponder."""
         while self._running < self.slots:
-            job = self._next_move() or self._next_deferred()
+            job = self._next_move() or self._next_deferred() or self._next_ponder()
             if job is None:
                 return
             self._start(job)
@@ -152,12 +221,24 @@ class FairQueue:
             return None
         return self._deferred.popleft()
 
+    def _next_ponder(self) -> Job | None:
+        for key, job in list(self._ponders.items()):
+            if job.result.done():
+                del self._ponders[key]
+        if not self._ponders or self._running_deferred >= self.deferred_slots:
+            return None
+        return self._ponders.pop(next(iter(self._ponders)))
+
     def _start(self, job: Job) -> None:
         self._running += 1
-        if job.key is None:
+        if job.deferred:
             self._running_deferred += 1
         else:
             self._busy.add(job.key)
+        if job.ponder:
+            self._running_ponders += 1
+            if self._stop is not None:
+                self._stop.clear()
         pool = self._current_pool()
         try:
             future = pool.submit(job.fn, *job.args)
@@ -192,10 +273,12 @@ class FairQueue:
         cancelled: bool = False,
     ) -> None:
         self._running -= 1
-        if job.key is None:
+        if job.deferred:
             self._running_deferred -= 1
         else:
             self._busy.discard(job.key)
+        if job.ponder:
+            self._running_ponders -= 1
         if isinstance(error, BrokenProcessPool) and pool is self._pool:
             self._drop(pool)
         if not job.result.done():

@@ -15,6 +15,19 @@ task when no game is given). The workers run at a lower CPU priority
 while Kamen thinks, and give the memory a search freed back to the system
 (`malloc_trim` after each job). A worker that dies is replaced, and the move
 of that turn falls back to a random legal one, so a game is never left waiting.
+
+Pondering: after Kamen's move at `hard` or `max` in Oware or Lasca
+(`games.ai.ponder.wanted`), when no move waits, the picker asks the queue for
+a ponder of the position after that move (`consider` in a worker, the
+queue's lowest lane), which fills the worker's transposition table on the
+player's time, for at most `ponder_seconds` (default: the level's budget
+times five). The pool's workers get one stop signal (a spawn-context Event,
+through the initializer): the queue clears it when a ponder starts and sets
+it when anything else is asked, so a move waits a few milliseconds for a
+ponder, not its whole time. With one worker (the default) Kamen's next move
+in that game runs in the process that pondered it; with N workers the pool
+gives it to whichever worker is free (no routing by game), so the warm table
+is found about once in N, or less.
 """
 
 from __future__ import annotations
@@ -34,7 +47,9 @@ from concurrent.futures.process import BrokenProcessPool
 from contextvars import ContextVar
 from typing import Any, Protocol, TypeVar
 
+from games.ai import ponder
 from games.ai.player import play_move, warm_up
+from games.ai.ponder import PonderReport, StopSignal
 from games.base import GameState
 from runtime.ai_queue import FairQueue
 
@@ -64,6 +79,14 @@ def think(game: str, variant: str, moves: Sequence[str], level: str, seed: int |
     return play_move(game, variant, moves, level, None, seed)
 
 
+def consider(
+    game: str, variant: str, moves: Sequence[str], level: str, seconds: float
+) -> PonderReport:
+    """Ponder the position after `moves` (the player to move): what a worker runs on the
+    player's time."""
+    return ponder.ponder(game, variant, moves, level, seconds)
+
+
 def _trimming(fn: Callable[..., T], *args: Any) -> T:
     """In a worker: `fn(*args)`, then the memory its search freed goes back to the system
     (glibc keeps freed blocks for reuse otherwise; a search's tables are tens of MiB)."""
@@ -81,9 +104,9 @@ def _release_memory() -> None:
         pass
 
 
-def _worker_start(parent: int) -> None:
+def _worker_start(parent: int, stop: StopSignal | None = None) -> None:
     """In each worker: yield the CPU to the bot, leave when the bot is gone (even SIGKILLed),
-    then load the tables."""
+    take the ponders' stop signal, then load the tables."""
     os.nice(WORKER_NICENESS)  # before the watcher: Linux keeps a niceness per thread
 
     def watch() -> None:
@@ -92,6 +115,7 @@ def _worker_start(parent: int) -> None:
         os._exit(0)
 
     threading.Thread(target=watch, name="watch-the-bot", daemon=True).start()
+    ponder.install(stop)
     warm_up()
 
 
@@ -109,21 +133,26 @@ class Opponent(Protocol):
 
 
 class PooledPicker:
-    """A `MovePicker` that runs `think` in a pool of worker processes, through a fair queue."""
+    """A `MovePicker` that runs `think` in a pool of worker processes, through a fair queue,
+    and ponders on the players' time (`ponder_seconds`: None for the level's default,
+    0 for none)."""
 
-    def __init__(self, workers: int = 1) -> None:
+    def __init__(self, workers: int = 1, *, ponder_seconds: float | None = None) -> None:
         self.workers = workers
-        self.queue = FairQueue(self._new_pool, workers)
+        self.ponder_seconds = ponder_seconds
+        # spawn, not fork: the parent has threads (aiosqlite) that a fork would copy mid-flight.
+        self._context = multiprocessing.get_context("spawn")
+        self._stop = self._context.Event()
+        self.queue = FairQueue(self._new_pool, workers, stop=self._stop)
+        self.ponders: set[asyncio.Task[PonderReport | None]] = set()
         self._random = random.Random()
 
     def _new_pool(self) -> ProcessPoolExecutor:
-        # spawn, not fork: the parent has threads (aiosqlite) that a fork would copy mid-flight.
-        context = multiprocessing.get_context("spawn")
         return ProcessPoolExecutor(
             self.workers,
-            mp_context=context,
+            mp_context=self._context,
             initializer=_worker_start,
-            initargs=(os.getpid(),),
+            initargs=(os.getpid(), self._stop),
         )
 
     async def start(self) -> None:
@@ -148,7 +177,7 @@ class PooledPicker:
         if key is None:
             key = ("task", id(asyncio.current_task()))
         try:
-            return await self.queue.submit(key, _trimming, think, *args)
+            move: str = await self.queue.submit(key, _trimming, think, *args)
         except BrokenProcessPool:
             log.exception("the AI worker died; starting a new one, and playing at random this turn")
         except Exception:
@@ -157,7 +186,38 @@ class PooledPicker:
                 *args[:1],
                 len(state.moves),
             )
+        else:
+            self._ponder_after(key, state, move, level)
+            return move
         return self._random.choice(state.legal_moves())
+
+    def _ponder_after(self, key: Hashable, state: GameState, move: str, level: str) -> None:
+        """Ask for a ponder of the position after Kamen's `move`, when it is worth it and no
+        move waits; it runs in the background (`ponders`), its failures only logged."""
+        game = state.spec.name
+        seconds = self.ponder_seconds
+        if seconds is None:
+            seconds = ponder.default_seconds(level)
+        if seconds <= 0 or not ponder.wanted(game, level) or self.queue.waiting():
+            return
+        args = (game, str(state.variant), (*state.moves, move), level, seconds)
+        task = asyncio.create_task(self._ponder(key, args))
+        self.ponders.add(task)
+        task.add_done_callback(self.ponders.discard)
+
+    async def _ponder(self, key: Hashable, args: tuple[Any, ...]) -> PonderReport | None:
+        try:
+            report: PonderReport = await self.queue.submit_ponder(key, _trimming, consider, *args)
+        except asyncio.CancelledError:  # replaced, or the game's next move came first
+            return None
+        except BrokenProcessPool:
+            log.warning("an AI worker died while pondering; the next move starts a new one")
+            return None
+        except Exception:
+            log.exception("pondering failed in game %s after %d moves", args[0], len(args[2]))
+            return None
+        log.debug("pondered %s: %s", args[0], report)
+        return report
 
     async def submit_deferred(self, fn: Callable[..., T], *args: Any) -> T:
         """`fn(*args)` in a worker once no move waits (`fn` must be importable: a module's
@@ -165,4 +225,6 @@ class PooledPicker:
         return await self.queue.submit_deferred(_trimming, fn, *args)
 
     def close(self) -> None:
+        for task in list(self.ponders):
+            task.cancel()
         self.queue.close()

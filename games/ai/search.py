@@ -37,7 +37,8 @@ result counts, unless the position is settled (the same best move and no fall
 of the score for SETTLED iterations) and SETTLED_SHARE of the time is spent.
 So a falling score gets the whole budget and a settled position may keep a
 fifth of it.
-There is no pondering on the opponent's time: a move is searched when asked.
+Pondering on the opponent's time is games/ai/ponder.py: it fills the kept table through
+`clock`, which also reads a stop signal.
 
 The search itself uses no randomness: a seeded shuffle of the root moves by
 the caller decides among equal moves, so a fixed depth and seed give the same
