@@ -64,7 +64,7 @@ async def run(settings: Settings) -> None:
     except (OSError, sqlite3.Error) as error:
         where = getattr(store, "path", settings.database_url)
         raise DataUnwritable(f"cannot write the database {where} ({error})") from None
-    picker = PooledPicker(settings.ai_workers)
+    picker = PooledPicker(settings.ai_workers, ponder_seconds=settings.ai_ponder)
     metrics = Metrics()
     stopping = asyncio.Event()
     loop = asyncio.get_running_loop()

@@ -54,6 +54,7 @@ class Settings:
     heartbeat_interval: float = 10.0  # how often Kamen writes that it is alive (clock credit)
     repair_interval: float = 30.0  # how often boards that lag behind their game are repaired
     ai_workers: int = 1
+    ai_ponder: float | None = None  # seconds Kamen may ponder after its move; None: its level's
     move_menu_max: int = 25
     clock_offset_file: Path | None = None
     log_format: str = "text"
@@ -81,6 +82,7 @@ class Settings:
             heartbeat_interval=_seconds(env, "KAMEN_HEARTBEAT_INTERVAL", 10.0),
             repair_interval=_seconds(env, "KAMEN_REPAIR_INTERVAL", 30.0),
             ai_workers=_integer(env, "KAMEN_AI_WORKERS", low=1) or 1,
+            ai_ponder=_ponder(env),
             move_menu_max=min(_integer(env, "KAMEN_MOVE_MENU_MAX", low=2) or 25, 25),
             clock_offset_file=_path(env, "KAMEN_CLOCK_OFFSET_FILE"),
             log_format=_choice(env, "LOG_FORMAT", FORMATS, "text"),
@@ -151,6 +153,21 @@ def _seconds(env: Mapping[str, str], name: str, default: float) -> float:
         value = -1.0
     if not value > 0:
         raise SettingsError(f"{name}={raw!r}: write a number of seconds greater than 0.")
+    return value
+
+
+def _ponder(env: Mapping[str, str]) -> float | None:
+    """`KAMEN_AI_PONDER`: seconds at most of pondering on the player's time, 0 for none;
+    unset, each level's own (five times its budget)."""
+    raw = env.get("KAMEN_AI_PONDER", "").strip()
+    if not raw:
+        return None
+    try:
+        value = float(raw)
+    except ValueError:
+        value = -1.0
+    if not value >= 0:
+        raise SettingsError(f"KAMEN_AI_PONDER={raw!r}: write a number of seconds, 0 for none.")
     return value
 
 

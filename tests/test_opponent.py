@@ -15,6 +15,7 @@ from games.registry import GAMES
 from runtime import opponent
 from runtime.ai_queue import FairQueue
 from runtime.opponent import WORKER_NICENESS, PooledPicker, thinking_for
+from runtime.settings import Settings, SettingsError
 
 
 class ManualPool(Executor):
@@ -204,3 +205,15 @@ async def test_a_dead_worker_gives_a_random_legal_move_and_is_replaced(
         assert len([record for record in caplog.records if "died" in record.message]) == 1
     finally:
         picker.close()
+
+
+def test_pondering_is_set_in_seconds_and_a_bad_value_says_what_to_write() -> None:
+    token = {
+        "DISCORD_TOKEN": "MTIzNDU2Nzg5MDEyMzQ1Njc4.GhIjKl.abcdefghijklmnopqrstuvwxyz0123456789AB"
+    }
+    assert Settings.from_env(token, dotenv=None).ai_ponder is None  # each level's own
+    assert Settings.from_env({**token, "KAMEN_AI_PONDER": "0"}, dotenv=None).ai_ponder == 0.0
+    assert Settings.from_env({**token, "KAMEN_AI_PONDER": "2.5"}, dotenv=None).ai_ponder == 2.5
+    with pytest.raises(SettingsError) as raised:
+        Settings.from_env({**token, "KAMEN_AI_PONDER": "soon"}, dotenv=None)
+    assert str(raised.value) == "KAMEN_AI_PONDER='soon': write a number of seconds, 0 for none."
