@@ -5,16 +5,20 @@ every Oska puzzle, by a fresh search for a sample of the others), and
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from games import puzzles
+from games.ai import choose_move, make_puzzles
 from games.ai.make_puzzles import _oware_tables, oware_table_verdict, search_verdict
 from games.ai.oska_game import masks, rules_of
 from games.ai.oska_solver import step_back, value
 from games.base import GameState
 from games.oska import OskaState
 from games.puzzles import Puzzle, check, load, pick, position, puzzle_id
-from games.registry import GAMES
+from games.record import record_of
+from games.registry import GAMES, get
 
 GAME_NAMES = tuple(GAMES)
 
@@ -144,3 +148,32 @@ def test_a_puzzle_survives_the_trip_through_its_line_of_the_file() -> None:
         puzzle = load(game)[0]
         assert Puzzle.from_json(game, puzzle.as_json()) == puzzle
     assert puzzles.dumps(load("oska")).count("\n") == len(load("oska")) + 2
+
+
+def test_puzzles_are_found_in_finished_games_from_their_records(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A played game that passes through a shipped puzzle's position, as an export file
+    # holds it (a header line before each record), beside a game of another kind.
+    shipped = pick("oska", 0)
+    state = position(shipped).play(shipped.solution)
+    while state.outcome() is None:
+        state = state.play(choose_move(state, "max", seed=1))
+    spec = get("oska")
+    oska_text = record_of(spec, state, first="Ann", second="Bob").to_text()
+    lasca = get("lasca").new()
+    lasca_text = record_of(get("lasca"), lasca.play(lasca.legal_moves()[0])).to_text()
+    export = tmp_path / "export.txt"
+    export.write_text(f"=== 1/2: Lasca #1 ===\n{lasca_text}\n=== 2/2: Oska #2 ===\n{oska_text}")
+    monkeypatch.setattr(make_puzzles, "path_of", lambda game: tmp_path / f"{game}.json")
+
+    found = make_puzzles.build("oska", 10_000, seed=1, minutes=5, append=False,
+                               records=[export.read_text()], log=lambda line: None)  # fmt: skip
+    assert shipped.id in {p.id for p in found}
+    [again] = [p for p in found if p.id == shipped.id]
+    assert again.solution == shipped.solution and again.verified_by == "table"
+    # Every puzzle found is a position of that game, with its one solution.
+    for puzzle in found:
+        assert state.moves[: len(puzzle.moves)] == puzzle.moves
+        assert check(puzzle, puzzle.solution)
+    assert (tmp_path / "oska.json").exists()

@@ -2,7 +2,11 @@
 
 Candidates come from self-play: a random opening of 0 to 6 random moves,
 then the `easy` or `medium` level against `hard` (with a short budget), every
-position of the game a candidate (each position once). A candidate becomes a
+position of the game a candidate (each position once). With `--records FILE...`
+they come from finished games instead: every position of the game's records in
+those files (what `/<game> history` and `/kamen me export` give), each once:
+
+    python -m games.ai.make_puzzles --game oska --records export.txt A candidate becomes a
 puzzle when exactly one legal move reaches the best result class, every other
 move is strictly worse, and the puzzle is not trivial (`trivial`): a single
 legal move; a choice among compulsory captures that all take the same number
@@ -47,9 +51,10 @@ import argparse
 import random
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 from games.ai import adapters as _ADAPTERS
@@ -58,9 +63,10 @@ from games.ai import oware_tables as _OWARE_TABLES
 from games.ai import player as _PLAYER
 from games.ai import search as _SEARCH
 from games.ai.oska_solver import WIN as OSKA_WIN  # a win in 0 plies
-from games.base import GameState
+from games.base import GameError, GameState
 from games.oska import OskaState
 from games.puzzles import Goal, Puzzle, Verifier, dumps, load, path_of, puzzle_id
+from games.record import parse_record
 from games.registry import get
 
 INF: int = _SEARCH.INF
@@ -383,6 +389,44 @@ def self_play(game: str, rng: random.Random, hard_budget: float) -> Iterator[Gam
         state = state.play(move)
 
 
+def records_of(text: str) -> list[str]:
+    """The game records in a text: one, several one after another (a `/kamen me export`
+    file: its `=== ... ===` header lines are skipped), each from its `[Game` tag."""
+    found: list[list[str]] = []
+    for line in text.splitlines():
+        if line.startswith("=== ") and line.endswith(" ==="):
+            continue
+        if line.startswith("[Game "):
+            found.append([])
+        if found:
+            found[-1].append(line)
+    return ["\n".join(lines) + "\n" for lines in found]
+
+
+def recorded(game: str, texts: Sequence[str]) -> Iterator[Iterator[GameState]]:
+    """The positions of every finished or played game of `game` in the record `texts`,
+    a game at a time (a record of another game, or one that does not load, is passed)."""
+    for text in texts:
+        for one in records_of(text):
+            try:
+                found = parse_record(one)
+            except GameError:
+                continue
+            if found.spec.name == game:
+                yield _positions(found.spec.replay(found.variant, ()), found.moves)
+
+
+def _positions(state: GameState, moves: Sequence[str]) -> Iterator[GameState]:
+    for move in moves:
+        if not state.legal_moves():
+            return
+        yield state
+        try:
+            state = state.play(move)
+        except GameError:
+            return
+
+
 def position_key(state: GameState) -> str:
     return state.to_text()
 
@@ -397,9 +441,11 @@ def build(
     hard_budget: float = HARD_BUDGET,
     depth: int | None = None,
     log: Callable[[str], None] = print,
+    records: Sequence[str] = (),
 ) -> list[Puzzle]:
     """Play games until the file holds `count` puzzles or `minutes` are up,
-    writing the file after every game."""
+    writing the file after every game; with `records` (texts of game records),
+    look through those games instead, each once."""
     name = get(game).name
     puzzles = []
     seen = set()
@@ -412,10 +458,16 @@ def build(
     rng = random.Random(seed)
     began = time.monotonic()
     games = 0
+    sources = recorded(name, records) if records else None
     while len(puzzles) < count and time.monotonic() - began < 60 * minutes:
+        positions: Iterator[GameState] | None = (
+            self_play(name, rng, hard_budget) if sources is None else next(sources, None)
+        )
+        if positions is None:
+            break  # every recorded game looked through
         games += 1
         added = 0
-        for state in self_play(name, rng, hard_budget):
+        for state in positions:
             key = position_key(state)
             if key in seen:
                 continue
@@ -456,7 +508,16 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--hard-budget", type=float, default=HARD_BUDGET)
     parser.add_argument("--depth", type=int, default=None, help="search depth D")
     parser.add_argument("--fresh", action="store_true", help="start a new file")
+    parser.add_argument(
+        "--records",
+        nargs="+",
+        type=Path,
+        default=(),
+        help="look through these games instead of self-play: record files (/<game> history,"
+        " /kamen me export)",
+    )
     args = parser.parse_args(argv)
+    texts = [path.read_text(encoding="utf-8") for path in args.records]
     began = time.monotonic()
     puzzles = build(
         args.game,
@@ -467,6 +528,7 @@ def main(argv: list[str] | None = None) -> None:
         hard_budget=args.hard_budget,
         depth=args.depth,
         log=lambda line: print(line, flush=True),
+        records=texts,
     )
     goals = {goal: sum(p.goal == goal for p in puzzles) for goal in ("win", "save")}
     print(
