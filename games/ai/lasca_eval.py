@@ -1,61 +1,172 @@
 """Static evaluations of a Lasca position, from the side to move's view.
 
-A soldier in a column its own side commands is worth 100, an officer 230.
+A soldier in a column its own side commands is worth 100, an officer more.
 Pieces are never removed in Lasca, so what counts is who commands them: the
 run of a side's pieces at the top of a column is its force; an enemy piece
 below them is a prisoner (a small gain for the holder, a small hope of
 liberation for its owner, more so when it lies right under the run); pieces
 of the holder under a prisoner are worth less, they need two liberations.
 To that `evaluate` adds the advancement of soldier commanders (promotion
-ahead) and mobility: the empty squares the commanders could step to.
+ahead) and mobility (the empty squares the commanders could step to).
+
+The weights are a `Weights`; `evaluation(weights)` makes the board
+evaluation for any of them, `evaluate` is the one of `WEIGHTS`. Three more
+terms are there for bench/tune_lasca.py to try, off in `WEIGHTS` (self-play
+and games against the frozen search showed no gain): a bonus per commanded
+column, per soldier kept on its home rank, and safety (the side to move
+stands in a quiet position, the search plays captures out first, so the
+opponent's captures threaten it: the most valuable column the opponent could
+jump costs a share of what that jump would win).
 `material` counts the free pieces by rank only, the baseline's evaluation.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from functools import lru_cache
 
 from games import lasca as engine
 from games.ai.lasca_game import LascaPos
 
-SOLDIER = 100
-OFFICER = 230
-HELD = 20  # per prisoner, to the side holding it
-LIBERATION_NEAR = 30  # per value 100, the prisoner right under the commanding run
-LIBERATION_DEEP = 10
-BURIED = 45  # per value 100, an own piece under a prisoner
-ADVANCE = 6  # per rank a soldier commander has advanced
-STEP = 5  # per empty square a commander could step to
-TEMPO = 10
+BoardValue = Callable[[tuple[str, ...], int], int]
 
-_VALUE = {"w": SOLDIER, "b": SOLDIER, "W": OFFICER, "B": OFFICER}
+
+@dataclass(frozen=True, slots=True)
+class Weights:
+    """The evaluation's weights, in points (a soldier is 100) or percents."""
+
+    soldier: int = 100
+    officer: int = 230
+    held: int = 20  # per prisoner, to the side holding it
+    liberation_near: int = 30  # percent of a prisoner right under the commanding run
+    liberation_deep: int = 10  # percent of a deeper prisoner
+    buried: int = 45  # percent of an own piece under a prisoner
+    advance: int = 6  # per rank a soldier commander has advanced
+    step: int = 5  # per empty square a commander could step to
+    tempo: int = 10
+    home: int = 0  # per soldier commander on its home rank
+    threat: int = 0  # percent of the best capture the opponent threatens
+    unit: int = 0  # per column commanded
+    reserve: int = 100  # percent of an own piece under the commander in its run
+
+
+WEIGHTS = Weights()
+
 _WHITE = frozenset("wW")
 _RANK = engine.RANK
 _STEPS = engine.STEPS  # per kind (White soldier, Black soldier, officer), per square
+_HOME = (1, 7)
 
 
-@lru_cache(maxsize=65536)
-def column_value(column: str) -> tuple[int, int]:
-    """What a column is worth to White and to Black, advancement aside."""
-    worth = [0, 0]
-    owner = 0 if column[-1] in _WHITE else 1
-    depth = len(column) - 1
-    while depth >= 0 and (column[depth] in _WHITE) == (owner == 0):
-        worth[owner] += _VALUE[column[depth]]
-        depth -= 1
-    first_prisoner = True
-    while depth >= 0:
-        piece = column[depth]
-        side = 0 if piece in _WHITE else 1
-        if side != owner:
-            worth[owner] += HELD
-            share = LIBERATION_NEAR if first_prisoner else LIBERATION_DEEP
-            worth[side] += _VALUE[piece] * share // 100
-            first_prisoner = False
-        else:
-            worth[side] += _VALUE[piece] * BURIED // 100
-        depth -= 1
-    return worth[0], worth[1]
+def _jumps() -> tuple[tuple[tuple[tuple[int, int], ...], ...], ...]:
+    """Per kind and square, the (jumped, landing) pairs: a step, then the
+    same step again from the square stepped to."""
+    table = []
+    for kind in range(3):
+        per_square = []
+        for square in range(len(engine.SQUARES)):
+            pairs: list[tuple[int, int]] = []
+            for over, _, _ in _STEPS[2][square]:
+                # Squares on a diagonal: the landing is `over` shifted as far again.
+                landing = 2 * over - square
+                if (
+                    0 <= landing < len(engine.SQUARES)
+                    and any(t == over for t, _, _ in _STEPS[kind][square])
+                    and any(t == landing for t, _, _ in _STEPS[2][over])
+                    and abs(_RANK[landing] - _RANK[square]) == 2
+                ):
+                    pairs.append((over, landing))
+            per_square.append(tuple(pairs))
+        table.append(tuple(per_square))
+    return tuple(table)
+
+
+_JUMPS = _jumps()
+
+
+def evaluation(weights: Weights) -> BoardValue:
+    """The board evaluation of `weights`: a board and the side to move (0 or
+    1) to the score for that side. Memoized, as the search meets the same
+    boards again through transpositions."""
+    value = {"w": weights.soldier, "b": weights.soldier, "W": weights.officer}
+    value["B"] = weights.officer
+    held, near, deep = weights.held, weights.liberation_near, weights.liberation_deep
+    buried, advance, step = weights.buried, weights.advance, weights.step
+    tempo, home, threat = weights.tempo, weights.home, weights.threat
+    unit, reserve = weights.unit, weights.reserve
+
+    @lru_cache(maxsize=65536)
+    def column_value(column: str) -> tuple[int, int, int]:
+        """What a column is worth to White and to Black, advancement aside,
+        and what its owner loses when its commander is taken."""
+        worth = [0, 0]
+        owner = 0 if column[-1] in _WHITE else 1
+        worth[owner] += unit + value[column[-1]]
+        depth = len(column) - 2
+        while depth >= 0 and (column[depth] in _WHITE) == (owner == 0):
+            worth[owner] += value[column[depth]] * reserve // 100
+            depth -= 1
+        first_prisoner = True
+        while depth >= 0:
+            piece = column[depth]
+            side = 0 if piece in _WHITE else 1
+            if side != owner:
+                worth[owner] += held
+                share = near if first_prisoner else deep
+                worth[side] += value[piece] * share // 100
+                first_prisoner = False
+            else:
+                worth[side] += value[piece] * buried // 100
+            depth -= 1
+        # Taken: the commander becomes the taker's prisoner, the piece under it
+        # (freed when the enemy's) commands what is left.
+        loss = value[column[-1]] + held
+        if len(column) > 1 and (column[-2] in _WHITE) != (owner == 0):
+            loss += value[column[-2]]
+        return worth[0], worth[1], loss
+
+    @lru_cache(maxsize=1 << 16)
+    def board_value(board: tuple[str, ...], side: int) -> int:
+        score = [0, 0]
+        danger = 0
+        for square, column in enumerate(board):
+            if not column:
+                continue
+            white, black, _ = column_value(column)
+            score[0] += white
+            score[1] += black
+            top = column[-1]
+            if top == "w":
+                kind, owner = 0, 0
+                score[0] += advance * (_RANK[square] - 1)
+                if _RANK[square] == 1:
+                    score[0] += home
+            elif top == "b":
+                kind, owner = 1, 1
+                score[1] += advance * (7 - _RANK[square])
+                if _RANK[square] == 7:
+                    score[1] += home
+            else:
+                kind, owner = 2, 0 if top == "W" else 1
+            free = 0
+            for target, _, _ in _STEPS[kind][square]:
+                if not board[target]:
+                    free += 1
+            score[owner] += step * free
+            if threat and owner != side:
+                for over, landing in _JUMPS[kind][square]:
+                    jumped = board[over]
+                    if jumped and not board[landing] and (jumped[-1] in _WHITE) != (owner == 0):
+                        loss = column_value(jumped)[2]
+                        if loss > danger:
+                            danger = loss
+        return score[side] - score[1 - side] + tempo - danger * threat // 100
+
+    return board_value
+
+
+board_value = evaluation(WEIGHTS)
 
 
 def material(pos: LascaPos) -> int:
@@ -73,33 +184,5 @@ def material(pos: LascaPos) -> int:
 
 
 def evaluate(pos: LascaPos) -> int:
-    """Material by rank and ownership, advancement, mobility."""
+    """Material by rank and ownership, advancement, mobility, safety."""
     return board_value(pos.board, pos.side)
-
-
-@lru_cache(maxsize=1 << 16)
-def board_value(board: tuple[str, ...], side: int) -> int:
-    """`evaluate` of a board with `side` to move (kept: the search meets
-    the same boards again through transpositions)."""
-    score = [0, 0]
-    for square, column in enumerate(board):
-        if not column:
-            continue
-        white, black = column_value(column)
-        score[0] += white
-        score[1] += black
-        top = column[-1]
-        if top == "w":
-            kind, owner = 0, 0
-            score[0] += ADVANCE * (_RANK[square] - 1)
-        elif top == "b":
-            kind, owner = 1, 1
-            score[1] += ADVANCE * (7 - _RANK[square])
-        else:
-            kind, owner = 2, 0 if top == "W" else 1
-        free = 0
-        for target, _, _ in _STEPS[kind][square]:
-            if not board[target]:
-                free += 1
-        score[owner] += STEP * free
-    return score[side] - score[1 - side] + TEMPO
