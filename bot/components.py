@@ -30,6 +30,7 @@ import discord
 from discord import ui
 
 import words
+from games.base import GameState
 from matches import GameView, Status
 
 PREFIX = "kamen:"
@@ -167,22 +168,27 @@ def challenge_view(view: GameView, locale: str) -> ui.View:
 # ---------------------------------------------------------------- moving
 
 
-def _option(view: GameView, move: str, locale: str) -> discord.SelectOption:
-    info = view.state.describe(move)
+def move_option(state: GameState, move: str, locale: str) -> discord.SelectOption:
+    """A move menu's option: the move, and what it takes."""
+    info = state.describe(move)
     taken = words.say("bot.option.takes", locale, captured=info.captured) if info.captured else None
     return discord.SelectOption(label=move, value=move, description=taken)
 
 
-def ordered_moves(view: GameView) -> list[str]:
+def natural_order(state: GameState) -> list[str]:
     """The legal moves, the most natural first: captures (the longest first), then the rest.
 
     Within each kind the engine's order (board order) is kept, so the list
     reads the same way every time.
     """
-    state = view.state
     legal = state.legal_moves()
     taking = {move: len(state.describe(move).captured) for move in legal}
     return sorted(legal, key=lambda move: -taking[move])
+
+
+def ordered_moves(view: GameView) -> list[str]:
+    """A game's legal moves in their natural order (`natural_order`)."""
+    return natural_order(view.state)
 
 
 def origin(view: GameView, move: str) -> str:
@@ -328,7 +334,7 @@ def destination_view(view: GameView, moves: Sequence[str], locale: str) -> ui.Vi
     """The moves of one piece (the service's choices for it), as a private menu in the
     language of the player who picked the piece."""
     items = ui.View(timeout=None)
-    options = [_option(view, move, locale) for move in moves[:MAX_OPTIONS]]
+    options = [move_option(view.state, move, locale) for move in moves[:MAX_OPTIONS]]
     items.add_item(DestinationSelect(view.id, view.ply, options, locale))
     return stopped(items)
 
@@ -507,7 +513,7 @@ def board_view(view: GameView, menu_max: int, locale: str) -> ui.View | None:
         if len(moves) == 1:  # forced: one tap, not a menu of one
             items.add_item(PlayButton(view.id, view.ply, moves[0], locale))
         elif len(moves) <= menu_max:
-            options = [_option(view, move, locale) for move in moves]
+            options = [move_option(view.state, move, locale) for move in moves]
             items.add_item(MoveSelect(view.id, view.ply, options, locale))
         else:
             pieces = _piece_options(view, moves, locale)

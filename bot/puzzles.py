@@ -20,7 +20,7 @@ from discord import ui
 import words
 from bot import images, options, replies
 from bot.answers import Answer
-from bot.components import PREFIX
+from bot.components import PREFIX, move_option, natural_order
 from bot.replies import NO_MENTIONS, Outgoing
 from bot.table import Table, guarded
 from games import puzzles
@@ -94,27 +94,11 @@ def puzzle_message(puzzle: Puzzle, locale: str) -> Outgoing:
     embed.set_image(url=f"attachment://{PUZZLE_FILE}")
     embed.set_footer(text=_footer(puzzle, locale))
     items = ui.View(timeout=None)
-    items.add_item(PuzzleMove(puzzle.id, _menu(state, locale), locale))
+    menu = [move_option(state, move, locale) for move in natural_order(state)]
+    items.add_item(PuzzleMove(puzzle.id, menu, locale))
     items.stop()
     alt = images.board_alt(state, locale=locale)
     return Outgoing("", embed, png, PUZZLE_FILE, items, NO_MENTIONS, alt)
-
-
-def _menu(state: GameState, locale: str) -> list[discord.SelectOption]:
-    """Every legal move, captures first (as in a game's menu)."""
-    legal = state.legal_moves()
-    taking = {move: state.describe(move).captured for move in legal}
-    ordered = sorted(legal, key=lambda move: -len(taking[move]))
-    return [
-        discord.SelectOption(
-            label=move,
-            value=move,
-            description=words.say("bot.option.takes", locale, captured=taking[move])
-            if taking[move]
-            else None,
-        )
-        for move in ordered
-    ]
 
 
 def verdict_message(verdict: Verdict, locale: str) -> Outgoing:

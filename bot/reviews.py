@@ -51,7 +51,7 @@ class ReviewActions(Table):
                 await answer.say(words.say("review.making", answer.locale, id=view.id))
             else:
                 await answer.defer(public=False)
-            review = await reviews.of(view)
+            review = await reviews.make(view)
         names = await self._side_names(view)
         out = await asyncio.get_running_loop().run_in_executor(
             self.picture_pool, review_message, view, review, names, answer.locale
@@ -68,7 +68,7 @@ class ReviewActions(Table):
 
 def _score_text(review: Review, score: Score, locale: str) -> str:
     """A score from its mover's view: a result, or points in the game's unit."""
-    if score.result is not None and (score.exact or abs(score.points) >= 9_000):
+    if score.result is not None:  # proven: by a table, or a result the search saw
         code = {1: "review.result.win", 0: "review.result.draw", -1: "review.result.loss"}
         return words.say(code[score.result], locale)
     return words.say(f"review.points.{review.unit}", locale, points=f"{score.points / 100:+.1f}")

@@ -12,9 +12,11 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from functools import cache
 
 from games import puzzles
 from games.puzzles import Puzzle
+from games.registry import GAMES
 from matches.clock import Clock
 from matches.errors import BadInput
 from matches.inputs import snowflake
@@ -41,20 +43,25 @@ class PuzzleScore:
     answered: int
 
 
+@cache
 def playable(game: str) -> tuple[Puzzle, ...]:
-    """A game's puzzles whose moves all fit in the move menu."""
+    """A game's puzzles whose moves all fit in the move menu (worked out once a process)."""
     return tuple(
         p for p in puzzles.load(game) if len(puzzles.position(p).legal_moves()) <= MENU_MOVES
     )
 
 
+@cache
+def _by_id() -> dict[str, Puzzle]:
+    return {p.id: p for game in GAMES for p in puzzles.load(game)}
+
+
 def find(puzzle_id: str) -> Puzzle:
     """The shipped puzzle of that id; BadInput if there is none (an old or forged button)."""
-    game = puzzle_id.split("-", 1)[0]
-    for puzzle in puzzles.load(game) if game in ("oska", "lasca", "oware") else ():
-        if puzzle.id == puzzle_id:
-            return puzzle
-    raise BadInput("puzzle.unknown", id=puzzle_id)
+    found = _by_id().get(puzzle_id)
+    if found is None:
+        raise BadInput("puzzle.unknown", id=puzzle_id)
+    return found
 
 
 class Puzzles:

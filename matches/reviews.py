@@ -54,12 +54,9 @@ class Reviews:
         if self.reviewer is None:
             raise BadInput("review.unavailable")
 
-    async def of(self, view: GameView) -> Review:
-        """The review of `view`'s game: kept, or made now (refused as `check` says)."""
-        await self.check(view)
-        kept = await self.kept(view)
-        if kept is not None:
-            return kept
+    async def make(self, view: GameView) -> Review:
+        """Make the review of `view`'s game now (checked, not kept yet); asks made while it
+        is being made wait for the same one."""
         making = self._making.get(view.id)
         if making is None:
             making = asyncio.ensure_future(self._make(view))
