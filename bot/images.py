@@ -19,7 +19,7 @@ from concurrent.futures import Executor
 from functools import partial
 
 import render
-from games.base import GameState, MoveInfo, Outcome
+from games.base import GameState, MoveInfo, Outcome, Side
 from matches import GameView
 from matches.live_clocks import LiveClock, clock_text
 
@@ -36,14 +36,16 @@ def board_png(
     clock: LiveClock | None = None,
     hints: bool = False,
     selected: str | None = None,
+    perspective: Side = Side.FIRST,
 ) -> bytes:
     """The board of `state` as a PNG, the last move highlighted, worded in `locale`; a live
-    clock's times shown on it."""
+    clock's times shown on it; `perspective` is the side at the bottom."""
     return render.board(
         state,
         last_move=last_move,
         hints=hints,
         selected=selected,
+        perspective=perspective,
         size=BOARD_SIZE,
         players=players,
         outcome=outcome,

@@ -85,7 +85,10 @@ def puzzle_message(puzzle: Puzzle, locale: str) -> Outgoing:
     if puzzle.moves:
         before = state.spec.replay(puzzle.variant, puzzle.moves[:-1])
         last = before.describe(puzzle.moves[-1])
-    png = images.board_png(state, last_move=last, hints=True, locale=locale)
+    # Drawn from the solver's side, as a player sees the board they play.
+    png = images.board_png(
+        state, last_move=last, hints=True, locale=locale, perspective=state.to_move
+    )
     embed = discord.Embed(
         title=words.say("puzzle.title", locale, title=title(puzzle.game, locale)),
         description=_task(puzzle, state, locale),
@@ -108,7 +111,9 @@ def verdict_message(verdict: Verdict, locale: str) -> Outgoing:
     solution = state.parse_move(puzzle.solution)
     played = state.parse_move(verdict.move) if verdict.move in state.legal_moves() else verdict.move
     after = state.play(solution)
-    png = images.board_png(after, last_move=state.describe(solution), locale=locale)
+    png = images.board_png(
+        after, last_move=state.describe(solution), locale=locale, perspective=state.to_move
+    )
     code = "puzzle.right" if verdict.right else "puzzle.wrong"
     lines = [words.say(code, locale, move=played, solution=solution)]
     if not verdict.counted:

@@ -12,8 +12,12 @@ from pathlib import Path
 
 import pytest
 
+from bot import images
+from bot.puzzles import puzzle_message, verdict_message
 from games import puzzles
+from games.base import Side
 from games.puzzles import Puzzle
+from matches.puzzles import Verdict
 from tests.bot_support import ephemeral_text, process_table
 from tests.fake_discord import Message
 
@@ -101,3 +105,22 @@ async def test_puzzle_scores_are_a_servers_own(tmp_path: Path) -> None:
         assert "answered here" not in elsewhere.text
         here = await fake.slash(dave, table.games, "profile")
         assert "1 solved of 1 answered here" in here.text
+
+
+@pytest.mark.parametrize("game", ["oska", "lasca", "oware"])
+def test_a_puzzle_is_drawn_from_the_side_of_the_player_to_find_the_move(game: str) -> None:
+    """With the second player to move, their pieces are at the bottom of the puzzle and of
+    its solution, as on the board they would play it from."""
+    puzzle = next(p for p in puzzles.load(game) if puzzles.position(p).to_move is Side.SECOND)
+    state = puzzles.position(puzzle)
+    last = state.spec.replay(puzzle.variant, puzzle.moves[:-1]).describe(puzzle.moves[-1])
+    shown_png = puzzle_message(puzzle, "en").image
+
+    def drawn(side: Side) -> bytes:
+        return images.board_png(state, last_move=last, hints=True, locale="en", perspective=side)
+
+    assert shown_png == drawn(Side.SECOND) != drawn(Side.FIRST)
+    after = state.play(puzzle.solution)
+    answer = verdict_message(Verdict(puzzle, puzzle.solution, True, True), "en").image
+    solved = state.describe(puzzle.solution)
+    assert answer == images.board_png(after, last_move=solved, locale="en", perspective=Side.SECOND)
