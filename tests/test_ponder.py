@@ -57,8 +57,8 @@ def test_a_ponder_lets_the_next_search_go_deeper(monkeypatch: pytest.MonkeyPatch
     # Clocks that count the searches' looks at them (one every 256 nodes): no wall time.
     monkeypatch.setattr(search_player, "_tables", {})
     level = level_of("hard")
-    parent = random_position("lasca", 10, seed=16)  # the player to move, 7 moves
-    child = parent.play(choose_move(parent, "medium", seed=1))  # Kamen to move: 6 moves
+    parent = random_position("lasca", 10, seed=5)  # the player to move, 6 moves
+    child = parent.play(choose_move(parent, "medium", seed=1))  # Kamen to move: 4 moves
     budget = 40  # about 10,000 nodes
 
     def kamen_searches(table: Table) -> int:
