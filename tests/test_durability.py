@@ -9,6 +9,7 @@ replays to a legal position.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import random
 import signal
@@ -20,6 +21,8 @@ from pathlib import Path
 
 from games.base import GameError
 from games.registry import GAMES
+from matches import MatchService
+from store import open_store
 
 ROOT = Path(__file__).resolve().parent.parent
 MOVER = ROOT / "tests" / "durability" / "mover.py"
@@ -109,3 +112,35 @@ def test_sigkill_never_loses_a_committed_move(tmp_path: Path) -> None:
     assert recompute.returncode == 0, recompute.stdout + recompute.stderr
     assert "the stored ratings are exact" in recompute.stdout
     assert not recompute.stdout.startswith("0 rated games")
+
+
+def test_an_offer_a_kill_left_open_is_accepted_on_the_next_run(tmp_path: Path) -> None:
+    """A kill between a challenge and its accept leaves the offer open. The next run
+    makes the same offer, which the service refuses as a repeat: the mover accepts
+    the open one and plays on (it once stopped there, and then hung at its exit)."""
+    path = tmp_path / "kamen.db"
+
+    async def leave_offers_open() -> list[int]:
+        store = await open_store(f"sqlite:///{path}")
+        try:
+            service = MatchService(store, rng=random.Random(1))
+            offers = []
+            for channel, game in enumerate(sorted(GAMES), start=1000):
+                offered = await service.challenge(
+                    guild_id=1, channel_id=channel, challenger_id=100, opponent_id=200, game=game
+                )
+                offers.append(offered.id)
+            return offers
+        finally:
+            await store.close()
+
+    offers = asyncio.run(leave_offers_open())
+    reported: Reported = {}
+    assert run_until_killed(path, 7, random.Random(3), reported) > 0
+    assert check(path, reported) >= 3
+    db = sqlite3.connect(path)
+    try:
+        statuses = dict(db.execute("SELECT id, status FROM games").fetchall())
+    finally:
+        db.close()
+    assert any(statuses[offer] != "challenge" for offer in offers)  # taken up, not offered again

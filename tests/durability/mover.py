@@ -17,6 +17,7 @@ import sys
 
 from games.registry import GAMES
 from matches import MatchService
+from matches.errors import ChallengeRepeated
 from store import open_store
 
 GUILD = 1
@@ -29,24 +30,33 @@ async def main(path: str, seed: int) -> None:
     store = await open_store(f"sqlite:///{path}")
     service = MatchService(store, rng=random.Random(seed))
     names = sorted(GAMES)
-    while True:
-        games = await service.active_games(GUILD)
-        if len(games) < GAMES_AT_ONCE:
-            offered = await service.challenge(
-                guild_id=GUILD,
-                channel_id=chooser.randrange(1, 2**62),
-                challenger_id=PLAYERS[0],
-                opponent_id=PLAYERS[1],
-                game=names[chooser.randrange(len(names))],
-            )
-            await service.accept(offered.id, PLAYERS[1])
-            continue
-        view = chooser.choice(games)
-        move = chooser.choice(view.state.legal_moves())
-        user = view.to_move_id
-        assert user is not None
-        result = await service.move(user, move, game_id=view.id, expected_ply=view.ply)
-        print(f"{view.id} {view.ply} {result.move}", flush=True)
+    try:
+        while True:
+            games = await service.active_games(GUILD)
+            if len(games) < GAMES_AT_ONCE:
+                try:
+                    offered = await service.challenge(
+                        guild_id=GUILD,
+                        channel_id=chooser.randrange(1, 2**62),
+                        challenger_id=PLAYERS[0],
+                        opponent_id=PLAYERS[1],
+                        game=names[chooser.randrange(len(names))],
+                    )
+                    challenge_id = offered.id
+                except ChallengeRepeated as repeated:
+                    # A kill between an earlier run's challenge and its accept left the same
+                    # offer open: the service refuses a second one, so that one is accepted.
+                    challenge_id = int(repeated.params["id"])
+                await service.accept(challenge_id, PLAYERS[1])
+                continue
+            view = chooser.choice(games)
+            move = chooser.choice(view.state.legal_moves())
+            user = view.to_move_id
+            assert user is not None
+            result = await service.move(user, move, game_id=view.id, expected_ply=view.ply)
+            print(f"{view.id} {view.ply} {result.move}", flush=True)
+    finally:
+        await store.close()  # else its thread keeps a failed mover from exiting
 
 
 if __name__ == "__main__":
