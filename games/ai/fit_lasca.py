@@ -25,10 +25,10 @@ from collections.abc import Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
-from games.ai import lasca_eval, lasca_game
+from games.ai import lasca_eval
+from games.ai.adapters import searchable
 from games.ai.lasca_eval import Weights
-from games.ai.search import Searcher
-from games.ai.search_player import root_moves
+from games.ai.search_player import deepen
 from games.base import Side
 from games.registry import GAMES
 
@@ -68,10 +68,9 @@ def self_play(seed: int) -> list[Sample]:
     state = GAMES["lasca"].new("")
     for _ in range(rng.randint(2, 8)):
         state = state.play(rng.choice(state.legal_moves()))
-    game = lasca_game.LascaGame(False, lasca_eval.evaluate)
     seen: list[tuple[tuple[str, ...], int]] = []
     while (legal := state.legal_moves()) and len(seen) < MAX_PLIES:
-        pos = lasca_game.from_state(state)  # type: ignore[arg-type]
+        game, pos = searchable(state)
         if "x" not in legal[0]:
             seen.append((pos.board, pos.side))
         if len(legal) == 1:
@@ -79,10 +78,8 @@ def self_play(seed: int) -> list[Sample]:
         elif rng.random() < RANDOM_MOVES:
             move = rng.choice(legal)
         else:
-            searcher = Searcher(game, quiescence=QUIESCENCE)
             depth = rng.choice((4, 5))
-            order: list[str] = root_moves(game, pos, rng)  # type: ignore[assignment]
-            move = searcher.iterate(pos, order, depth).move
+            move = deepen(game, pos, None, rng, quiescence=QUIESCENCE, max_depth=depth).move
         state = state.play(move)
     outcome = state.outcome()
     winner = None if outcome is None else outcome.winner
@@ -99,20 +96,27 @@ def samples(games: int, seed: int, jobs: int) -> list[list[Sample]]:
         return list(pool.map(self_play, seeds, chunksize=4))
 
 
-def error(weights: Weights, data: Sequence[Sample], scale: float) -> float:
-    """The mean squared error of the results predicted from the evaluation."""
-    value = lasca_eval.evaluation(weights)
+def _error(scores: Sequence[int], data: Sequence[Sample], scale: float) -> float:
     total = 0.0
-    for sample in data:
-        score = value(sample.board, sample.side)
-        predicted = 1.0 / (1.0 + math.exp(-score / scale))
-        total += (sample.result - predicted) ** 2
+    for score, sample in zip(scores, data, strict=True):
+        total += (sample.result - 1.0 / (1.0 + math.exp(-score / scale))) ** 2
     return total / len(data)
 
 
+def _scores(weights: Weights, data: Sequence[Sample]) -> list[int]:
+    value = lasca_eval.evaluation(weights)
+    return [value(sample.board, sample.side) for sample in data]
+
+
+def error(weights: Weights, data: Sequence[Sample], scale: float) -> float:
+    """The mean squared error of the results predicted from the evaluation."""
+    return _error(_scores(weights, data), data, scale)
+
+
 def fit_scale(weights: Weights, data: Sequence[Sample], scales: Iterable[int] = SCALES) -> int:
-    """The K of the least error for `weights`."""
-    return min(scales, key=lambda scale: error(weights, data, scale))
+    """The K of the least error for `weights` (the positions evaluated once)."""
+    scores = _scores(weights, data)
+    return min(scales, key=lambda scale: _error(scores, data, scale))
 
 
 def fit(weights: Weights, data: Sequence[Sample], scale: float, rounds: int = 8) -> Weights:
