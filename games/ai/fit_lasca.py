@@ -49,6 +49,11 @@ STEPS: dict[str, int] = {
     "threat": 10,
     "unit": 5,
     "reserve": 10,
+    "rank5": 5,
+    "rank6": 5,
+    "edge": 4,
+    "centre": 5,
+    "trade": 5,
 }
 """The weights the fit moves and by how much a step; a soldier stays 100, the unit."""
 
