@@ -50,7 +50,17 @@ def _board(**columns: str) -> tuple[str, ...]:
 def test_both_sides_are_judged_alike() -> None:
     # Every feature on, so that each one is checked for a bias to one colour.
     weights = Weights(
-        threat=40, home=20, unit=30, reserve=80, rank5=10, rank6=20, edge=7, centre=9, trade=30
+        threat=40,
+        home=20,
+        unit=30,
+        reserve=80,
+        rank5=10,
+        rank6=20,
+        edge=7,
+        centre=9,
+        trade=30,
+        backed=11,
+        officer_step=3,
     )
     value = evaluation(weights)
     for pos in _positions(20, seed=4):

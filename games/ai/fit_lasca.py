@@ -54,6 +54,8 @@ STEPS: dict[str, int] = {
     "edge": 4,
     "centre": 5,
     "trade": 5,
+    "backed": 4,
+    "officer_step": 2,
 }
 """The weights the fit moves and by how much a step; a soldier stays 100, the unit."""
 
