@@ -80,6 +80,7 @@ _STEPS = engine.STEPS  # per kind (White soldier, Black soldier, officer), per s
 _HOME = (1, 7)
 _EDGE = tuple(square[0] in "ag" or _RANK[i] in (1, 7) for i, square in enumerate(engine.SQUARES))
 _PIECES = 22
+_SOLDIERS = {"w": 0, "b": 1}  # a soldier's kind, which is also its side
 
 
 def _jumps() -> tuple[tuple[tuple[tuple[int, int], ...], ...], ...]:
@@ -151,6 +152,16 @@ def evaluation(weights: Weights) -> BoardValue:
             loss += value[column[-2]]
         return worth[0], worth[1], loss
 
+    # Per soldier kind and square, what a soldier commander there gets for its rank.
+    by_rank = {1: home, 5: rank5, 6: rank6}
+    placed = tuple(
+        tuple(
+            advance * (rank - 1) + by_rank.get(rank, 0)
+            for rank in (_RANK[i] if kind == 0 else 8 - _RANK[i] for i in range(len(_RANK)))
+        )
+        for kind in (0, 1)
+    )
+
     @lru_cache(maxsize=1 << 14)  # ~6 MB; 4x the size hit 17 % against 14 %
     def board_value(board: tuple[str, ...], side: int) -> int:
         score = [0, 0]
@@ -164,29 +175,11 @@ def evaluation(weights: Weights) -> BoardValue:
             score[0] += white
             score[1] += black
             top = column[-1]
-            rank = _RANK[square]
-            if top == "w":
-                kind, owner = 0, 0
-                score[0] += advance * (rank - 1)
-                if rank == 1:
-                    score[0] += home
-                elif rank == 5:
-                    score[0] += rank5
-                elif rank == 6:
-                    score[0] += rank6
-                if backed and all(board[t] for t, _, _ in _STEPS[1][square]):
-                    score[0] += backed
-            elif top == "b":
-                kind, owner = 1, 1
-                score[1] += advance * (7 - rank)
-                if rank == 7:
-                    score[1] += home
-                elif rank == 3:
-                    score[1] += rank5
-                elif rank == 2:
-                    score[1] += rank6
-                if backed and all(board[t] for t, _, _ in _STEPS[0][square]):
-                    score[1] += backed
+            if top in _SOLDIERS:
+                kind = owner = _SOLDIERS[top]
+                score[owner] += placed[kind][square]
+                if backed and all(board[t] for t, _, _ in _STEPS[1 - kind][square]):
+                    score[owner] += backed
             else:
                 kind, owner = 2, 0 if top == "W" else 1
                 if not _EDGE[square]:
