@@ -96,3 +96,21 @@ def test_a_threatened_column_costs_its_side_when_threats_count() -> None:
     gap_careless = careless(safe, 1) - careless(threatened, 1)
     gap_careful = careful(safe, 1) - careful(threatened, 1)
     assert gap_careful > gap_careless
+
+
+def test_each_placement_term_counts_its_weight_for_the_side_it_helps() -> None:
+    # White to move; each pair of boards differs in one thing only.
+    cases = {
+        "rank6": (_board(d6="w", a7="b"), _board(d4="w", a7="b")),
+        "rank5": (_board(c5="w", a7="b"), _board(c3="w", a7="b")),
+        "backed": (_board(d4="w", c3="w", e3="w", a7="b"), _board(d4="w", c3="w", g3="w", a7="b")),
+        "edge": (_board(a3="w", g7="b"), _board(c3="w", g7="b")),
+        "centre": (_board(d4="W", g7="b"), _board(a5="W", g7="b")),
+    }
+    for name, (helped, other) in cases.items():
+        base = dict(threat=0, step=0, home=0, advance=0, edge=0, centre=0, rank5=0, rank6=0)
+        on = evaluation(Weights(**{**base, "backed": 0, name: 40}))
+        off = evaluation(Weights(**{**base, "backed": 0}))
+        gain = (on(helped, 0) - on(other, 0)) - (off(helped, 0) - off(other, 0))
+        assert gain >= 40, name
+        assert on(helped, 1) - off(helped, 1) <= 0, name  # Black's view: White's gain

@@ -77,7 +77,6 @@ WEIGHTS = Weights()
 _WHITE = frozenset("wW")
 _RANK = engine.RANK
 _STEPS = engine.STEPS  # per kind (White soldier, Black soldier, officer), per square
-_HOME = (1, 7)
 _EDGE = tuple(square[0] in "ag" or _RANK[i] in (1, 7) for i, square in enumerate(engine.SQUARES))
 _PIECES = 22
 _SOLDIERS = {"w": 0, "b": 1}  # a soldier's kind, which is also its side
