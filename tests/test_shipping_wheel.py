@@ -2,8 +2,8 @@
 
 The Dockerfile itself is read and obeyed: the build context is what
 .dockerignore lets through, copied to a fresh folder; the build stage's RUN
-commands run unchanged in it (with `python` and `pip` the Python of this
-machine, and the image's paths /src, /wheels, /opt/kamen and /data mapped to
+commands run unchanged in it (but apt-get's: this machine has the compiler
+it installs; with `python` and `pip` the Python of this machine, and the image's paths /src, /wheels, /opt/kamen and /data mapped to
 temporary folders), so the wheel is built and installed, not editable, into a
 clean virtual environment without pip. The final stage's ENV, WORKDIR,
 HEALTHCHECK and CMD then start the installed bot, from a working directory
@@ -24,6 +24,7 @@ import json
 import os
 import re
 import shlex
+import shutil
 import signal
 import socket
 import subprocess
@@ -125,6 +126,10 @@ def image(tmp_path_factory: pytest.TempPathFactory) -> Image:
         elif instruction.keyword == "COPY":
             assert instruction.args == ". .", "the context goes whole into the WORKDIR"
             assert cwd == image.paths["/src"]
+        elif instruction.keyword == "RUN" and instruction.args.startswith("apt-get"):
+            # The base's packages (a C compiler): root's business, and this machine has them.
+            assert shutil.which("gcc"), "the build stage compiles Lasca's kernel"
+            assert "apt-get install" in instruction.args and "pip" not in instruction.args
         elif instruction.keyword == "RUN":
             done = run(image.local(instruction.args), cwd=cwd, env=env)
             image.log.append(done.stdout + done.stderr)
@@ -173,6 +178,10 @@ def test_the_wheel_is_installed_not_editable_into_a_clean_environment(image: Ima
     assert "editable" not in (dist / "direct_url.json").read_text()
     # Nothing but the runtime: the project's packages and its dependencies.
     assert not (site / "tests").exists() and not (site / "pytest").exists()
+    # Lasca's search kernel compiled in the build stage, imported from the wheel.
+    script = "from games.ai import lasca_kernel; print(lasca_kernel.COMPILED)"
+    done = run([str(python), "-c", script], cwd=image.data, env=container_env(image))
+    assert done.stdout.strip() == "True", done.stderr
 
 
 def test_every_data_file_of_the_packages_is_in_the_wheel(image: Image) -> None:

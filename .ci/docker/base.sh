@@ -14,6 +14,8 @@
 #     `pip --python VENV install` are not affected, a bare `pip install` would be refused.
 #   - `python -m venv` needs Debian's python3-venv (installed here); the official image has it
 #     built in. No PYTHON_VERSION or GPG_KEY in the environment.
+#   - Python's headers come from Debian's libpython3.11-dev (in /usr/include/python3.11); the
+#     official image has its own in /usr/local/include. The build stage compiles against them.
 #   - The CA certificates this machine trusts beyond Debian's (/usr/local/share/ca-certificates)
 #     are trusted in the image too, so that pip in the build stage reaches PyPI through this
 #     workplace's egress; the official image has Debian's certificates only.
@@ -51,7 +53,7 @@ trap cleanup EXIT
 
 echo "base: debootstrap --variant=minbase $SUITE from $MIRROR"
 debootstrap --variant=minbase \
-    --include=python3.11,python3-venv,python3-pip,ca-certificates \
+    --include=python3.11,libpython3.11-dev,python3-venv,python3-pip,ca-certificates \
     "$SUITE" "$rootfs" "$MIRROR" >"$work/debootstrap.log" 2>&1 || {
     tail -30 "$work/debootstrap.log" >&2
     echo "base: debootstrap failed (it needs root and Debian's mirror, $MIRROR)" >&2

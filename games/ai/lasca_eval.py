@@ -36,11 +36,13 @@ move) and against the frozen search (README, "Kamen against its old self").
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
 from games import lasca as engine
+from games.ai import lasca_kernel as kernel
 from games.ai.lasca_game import LascaPos
 
 BoardValue = Callable[[tuple[str, ...], int], int]
@@ -110,8 +112,15 @@ _JUMPS = _jumps()
 
 def evaluation(weights: Weights) -> BoardValue:
     """The board evaluation of `weights`: a board and the side to move (0 or
-    1) to the score for that side. Memoized, as the search meets the same
-    boards again through transpositions."""
+    1) to the score for that side; lasca_kernel.c's where it was built, else
+    `python_evaluation`'s (the same values)."""
+    compiled = kernel.compiled_evaluation(dataclasses.astuple(weights))
+    return compiled if compiled is not None else python_evaluation(weights)
+
+
+def python_evaluation(weights: Weights) -> BoardValue:
+    """`evaluation` in Python, memoized, as the search meets the same boards
+    again through transpositions."""
     value = {"w": weights.soldier, "b": weights.soldier, "W": weights.officer}
     value["B"] = weights.officer
     held, near, deep = weights.held, weights.liberation_near, weights.liberation_deep

@@ -1,7 +1,8 @@
 """Lasca for the search: the engine's move generator on bare boards.
 
 A board is the engine's tuple of 25 column strings. `games.lasca.generate`
-and `apply` are the engine's public search kernel; this module adds only what
+and `apply` are the engine's public search kernel, played here through
+lasca_kernel.py (the same functions in C where built); this module adds only what
 `LascaState` does around them: whose turn it is, the plies since the last
 capture or soldier move, the boards seen since then, and the order of the
 end checks (no move loses, then threefold repetition, then 80 quiet plies).
@@ -13,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Sequence
 
 from games import lasca as engine
+from games.ai import lasca_kernel as kernel
 from games.ai.search import WIN
 from games.lasca import LascaState
 
@@ -47,8 +49,7 @@ def from_state(state: LascaState) -> LascaPos:
 def moves_of(pos: LascaPos, continues: bool) -> dict[str, _MoveData]:
     table = pos.table
     if table is None:
-        side = engine.OTHER[1 - pos.side]  # the engine's Side for 0 or 1
-        table = pos.table = engine.generate(pos.board, side, continues)
+        table = pos.table = kernel.generate(pos.board, pos.side, continues)
     return table
 
 
@@ -68,7 +69,7 @@ def play(pos: LascaPos, move: str, continues: bool) -> LascaPos:
     """The position after a legal move (LascaState.play)."""
     data = moves_of(pos, continues)[move]
     side = pos.side
-    board, irreversible = engine.apply(pos.board, engine.OTHER[1 - side], data)
+    board, irreversible = kernel.apply(pos.board, side, data)
     if irreversible:
         return LascaPos(board, 1 - side, 0, ())
     return LascaPos(board, 1 - side, pos.quiet + 1, (*pos.seen, pos.board))

@@ -1,0 +1,548 @@
+/* Lasca's search kernel in C: the engine's `generate` and `apply` (games/lasca.py) and the
+ * board evaluation of games/ai/lasca_eval.py, with the same arguments and the same results,
+ * in the same order. games/ai/lasca_kernel.py loads it when it was built (pip builds it where
+ * a C compiler is at hand) and falls back to the Python functions when it was not; the tests
+ * compare the two on the positions of random games.
+ *
+ * A board is a tuple of 25 strings, one per playing square in the engine's order (a1, a3, ...,
+ * g7), each a column from the bottom up: "w"/"b" soldiers, "W"/"B" officers, "" an empty square.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#define SQUARES 25
+#define KINDS 3 /* a White soldier (moves up), a Black soldier, an officer */
+#define OFFICER 2
+#define MAX_COLUMN 64
+#define MAX_PATH 24
+
+static int rank_of[SQUARES];
+static int edge_of[SQUARES];
+static char name_of[SQUARES][3];
+static int step_count[KINDS][SQUARES];
+static int step_to[KINDS][SQUARES][4];
+static PyObject *step_text[KINDS][SQUARES][4];
+static PyObject *step_data[KINDS][SQUARES][4];
+static int jump_count[KINDS][SQUARES];
+static int jump_over[KINDS][SQUARES][4];
+static int jump_land[KINDS][SQUARES][4];
+static PyObject *empty_column;
+
+static const int directions[KINDS][4][2] = {
+    {{-1, 1}, {1, 1}, {0, 0}, {0, 0}},
+    {{-1, -1}, {1, -1}, {0, 0}, {0, 0}},
+    {{-1, 1}, {1, 1}, {-1, -1}, {1, -1}},
+};
+static const int direction_count[KINDS] = {2, 2, 4};
+
+static int square_at(int file, int rank) {
+    if (file < 0 || file > 6 || rank < 1 || rank > 7 || (file + rank) % 2 != 1) {
+        return -1;
+    }
+    int index = 0;
+    for (int f = 0; f < file; f++) {
+        index += f % 2 == 0 ? 4 : 3;
+    }
+    return index + (file % 2 == 0 ? (rank - 1) / 2 : (rank - 2) / 2);
+}
+
+static void sort_pairs(int count, int *keys, int *other) {
+    for (int i = 1; i < count; i++) {
+        for (int j = i; j > 0 && keys[j - 1] > keys[j]; j--) {
+            int k = keys[j], o = other ? other[j] : 0;
+            keys[j] = keys[j - 1];
+            keys[j - 1] = k;
+            if (other) {
+                other[j] = other[j - 1];
+                other[j - 1] = o;
+            }
+        }
+    }
+}
+
+static int build_tables(void) {
+    empty_column = PyUnicode_FromString("");
+    if (!empty_column) {
+        return -1;
+    }
+    for (int file = 0; file < 7; file++) {
+        for (int rank = 1; rank <= 7; rank++) {
+            int i = square_at(file, rank);
+            if (i < 0) {
+                continue;
+            }
+            rank_of[i] = rank;
+            edge_of[i] = file == 0 || file == 6 || rank == 1 || rank == 7;
+            name_of[i][0] = (char)('a' + file);
+            name_of[i][1] = (char)('0' + rank);
+            name_of[i][2] = 0;
+        }
+    }
+    for (int kind = 0; kind < KINDS; kind++) {
+        for (int file = 0; file < 7; file++) {
+            for (int rank = 1; rank <= 7; rank++) {
+                int i = square_at(file, rank);
+                if (i < 0) {
+                    continue;
+                }
+                int steps = 0, jumps = 0;
+                for (int d = 0; d < direction_count[kind]; d++) {
+                    int df = directions[kind][d][0], dr = directions[kind][d][1];
+                    int over = square_at(file + df, rank + dr);
+                    int land = square_at(file + 2 * df, rank + 2 * dr);
+                    if (over >= 0) {
+                        step_to[kind][i][steps++] = over;
+                    }
+                    if (over >= 0 && land >= 0) {
+                        jump_over[kind][i][jumps] = over;
+                        jump_land[kind][i][jumps++] = land;
+                    }
+                }
+                sort_pairs(steps, step_to[kind][i], NULL);
+                sort_pairs(jumps, jump_land[kind][i], jump_over[kind][i]);
+                step_count[kind][i] = steps;
+                jump_count[kind][i] = jumps;
+                for (int s = 0; s < steps; s++) {
+                    int t = step_to[kind][i][s];
+                    step_text[kind][i][s] = PyUnicode_FromFormat("%s-%s", name_of[i], name_of[t]);
+                    step_data[kind][i][s] = Py_BuildValue("(i(i)())", i, t);
+                    if (!step_text[kind][i][s] || !step_data[kind][i][s]) {
+                        return -1;
+                    }
+                }
+            }
+        }
+    }
+    return 0;
+}
+
+/* The top piece of each column (0 for an empty square); -1 when the board is no board. */
+static int read_tops(PyObject *board, char *tops) {
+    if (!PyTuple_Check(board) || PyTuple_GET_SIZE(board) != SQUARES) {
+        PyErr_SetString(PyExc_TypeError, "a board is a tuple of 25 strings");
+        return -1;
+    }
+    for (int i = 0; i < SQUARES; i++) {
+        PyObject *column = PyTuple_GET_ITEM(board, i);
+        if (!PyUnicode_Check(column)) {
+            PyErr_SetString(PyExc_TypeError, "a board is a tuple of 25 strings");
+            return -1;
+        }
+        Py_ssize_t length = PyUnicode_GET_LENGTH(column);
+        tops[i] = length ? (char)PyUnicode_READ_CHAR(column, length - 1) : 0;
+    }
+    return 0;
+}
+
+static int is_white(char piece) { return piece == 'w' || piece == 'W'; }
+
+/* ------------------------------------------------------------------ generate */
+
+typedef struct {
+    const char *tops;
+    int origin;
+    int far_rank;
+    int continues;
+    int side; /* the mover: its enemy's pieces are the other colour */
+    int landings[MAX_PATH];
+    int jumped[MAX_PATH];
+    int length;
+    PyObject *out;
+} Capture;
+
+static int is_enemy(const Capture *c, char piece) {
+    return piece && is_white(piece) == (c->side == 1);
+}
+
+static int record(Capture *c) {
+    char text[4 + 3 * MAX_PATH];
+    int at = 0;
+    text[at++] = name_of[c->origin][0];
+    text[at++] = name_of[c->origin][1];
+    PyObject *landings = PyTuple_New(c->length);
+    PyObject *jumped = PyTuple_New(c->length);
+    if (!landings || !jumped) {
+        Py_XDECREF(landings);
+        Py_XDECREF(jumped);
+        return -1;
+    }
+    for (int k = 0; k < c->length; k++) {
+        text[at++] = 'x';
+        text[at++] = name_of[c->landings[k]][0];
+        text[at++] = name_of[c->landings[k]][1];
+        PyTuple_SET_ITEM(landings, k, PyLong_FromLong(c->landings[k]));
+        PyTuple_SET_ITEM(jumped, k, PyLong_FromLong(c->jumped[k]));
+    }
+    text[at] = 0;
+    PyObject *key = PyUnicode_FromStringAndSize(text, at);
+    PyObject *data = key ? Py_BuildValue("(iNN)", c->origin, landings, jumped) : NULL;
+    if (!data) {
+        Py_XDECREF(key);
+        if (!key) {
+            Py_DECREF(landings);
+            Py_DECREF(jumped);
+        }
+        return -1;
+    }
+    int failed = PyDict_SetItem(c->out, key, data);
+    Py_DECREF(key);
+    Py_DECREF(data);
+    return failed;
+}
+
+/* Every maximal capture sequence going on from `at` (the engine's `_extend`). */
+static int extend(Capture *c, int at, int kind) {
+    int extended = 0;
+    for (int j = 0; j < jump_count[kind][at]; j++) {
+        int over = jump_over[kind][at][j], land = jump_land[kind][at][j];
+        int taken = 0;
+        for (int k = 0; k < c->length; k++) {
+            taken |= c->jumped[k] == over;
+        }
+        if (taken || !is_enemy(c, c->tops[over]) || (c->tops[land] && land != c->origin)) {
+            continue;
+        }
+        if (c->length >= MAX_PATH) {
+            PyErr_SetString(PyExc_ValueError, "a capture sequence too long for a Lasca board");
+            return -1;
+        }
+        extended = 1;
+        c->landings[c->length] = land;
+        c->jumped[c->length] = over;
+        c->length++;
+        int failed;
+        if (kind != OFFICER && rank_of[land] == c->far_rank) {
+            failed = c->continues ? extend(c, land, OFFICER) : record(c);
+        } else {
+            failed = extend(c, land, kind);
+        }
+        c->length--;
+        if (failed) {
+            return -1;
+        }
+    }
+    if (!extended && c->length) {
+        return record(c);
+    }
+    return 0;
+}
+
+static PyObject *generate(PyObject *Py_UNUSED(self), PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "generate(board, side, continues)");
+        return NULL;
+    }
+    char tops[SQUARES];
+    if (read_tops(args[0], tops) < 0) {
+        return NULL;
+    }
+    long side = PyLong_AsLong(args[1]);
+    int continues = PyObject_IsTrue(args[2]);
+    if ((side == -1 && PyErr_Occurred()) || continues < 0) {
+        return NULL;
+    }
+    side = side ? 1 : 0;
+    char soldier = side ? 'b' : 'w', officer = side ? 'B' : 'W';
+    int mover_at[SQUARES], mover_kind[SQUARES], movers = 0;
+    Capture c = {tops, 0, side ? 1 : 7, continues, (int)side, {0}, {0}, 0, NULL};
+    c.out = PyDict_New();
+    if (!c.out) {
+        return NULL;
+    }
+    for (int i = 0; i < SQUARES; i++) {
+        int kind;
+        if (tops[i] == soldier) {
+            kind = (int)side;
+        } else if (tops[i] == officer) {
+            kind = OFFICER;
+        } else {
+            continue;
+        }
+        mover_at[movers] = i;
+        mover_kind[movers++] = kind;
+        for (int j = 0; j < jump_count[kind][i]; j++) {
+            int over = jump_over[kind][i][j], land = jump_land[kind][i][j];
+            if (is_enemy(&c, tops[over]) && !tops[land]) {
+                c.origin = i;
+                c.length = 0;
+                if (extend(&c, i, kind) < 0) {
+                    Py_DECREF(c.out);
+                    return NULL;
+                }
+                break;
+            }
+        }
+    }
+    if (PyDict_GET_SIZE(c.out)) {
+        return c.out;
+    }
+    for (int m = 0; m < movers; m++) {
+        int i = mover_at[m], kind = mover_kind[m];
+        for (int s = 0; s < step_count[kind][i]; s++) {
+            if (!tops[step_to[kind][i][s]]) {
+                if (PyDict_SetItem(c.out, step_text[kind][i][s], step_data[kind][i][s]) < 0) {
+                    Py_DECREF(c.out);
+                    return NULL;
+                }
+            }
+        }
+    }
+    return c.out;
+}
+
+/* -------------------------------------------------------------------- apply */
+
+static int square_index(PyObject *item) {
+    long value = PyLong_AsLong(item);
+    if (value < 0 || value >= SQUARES) {
+        if (!PyErr_Occurred()) {
+            PyErr_SetString(PyExc_ValueError, "a square index is 0 to 24");
+        }
+        return -1;
+    }
+    return (int)value;
+}
+
+static PyObject *apply(PyObject *Py_UNUSED(self), PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "apply(board, side, data)");
+        return NULL;
+    }
+    PyObject *board = args[0], *data = args[2];
+    char tops[SQUARES];
+    if (read_tops(board, tops) < 0) {
+        return NULL;
+    }
+    long side = PyLong_AsLong(args[1]);
+    if (side == -1 && PyErr_Occurred()) {
+        return NULL;
+    }
+    if (!PyTuple_Check(data) || PyTuple_GET_SIZE(data) != 3
+        || !PyTuple_Check(PyTuple_GET_ITEM(data, 1)) || !PyTuple_Check(PyTuple_GET_ITEM(data, 2))) {
+        PyErr_SetString(PyExc_TypeError, "move data is (origin, landings, jumped)");
+        return NULL;
+    }
+    PyObject *landings = PyTuple_GET_ITEM(data, 1), *jumped = PyTuple_GET_ITEM(data, 2);
+    Py_ssize_t landing_count = PyTuple_GET_SIZE(landings), jumped_count = PyTuple_GET_SIZE(jumped);
+    int origin = square_index(PyTuple_GET_ITEM(data, 0));
+    if (origin < 0) {
+        return NULL;
+    }
+    PyObject *moving = PyTuple_GET_ITEM(board, origin);
+    Py_ssize_t own = PyUnicode_GET_LENGTH(moving);
+    if (!landing_count || !own || own + jumped_count > MAX_COLUMN) {
+        PyErr_SetString(PyExc_ValueError, "not a move of this board");
+        return NULL;
+    }
+    PyObject *squares = PyTuple_New(SQUARES);
+    if (!squares) {
+        return NULL;
+    }
+    for (int i = 0; i < SQUARES; i++) {
+        PyObject *column = i == origin ? empty_column : PyTuple_GET_ITEM(board, i);
+        Py_INCREF(column);
+        PyTuple_SET_ITEM(squares, i, column);
+    }
+    /* The prisoners go under the column, the last taken lowest. */
+    char column[MAX_COLUMN];
+    Py_ssize_t length = 0;
+    for (Py_ssize_t k = jumped_count - 1; k >= 0; k--) {
+        int over = square_index(PyTuple_GET_ITEM(jumped, k));
+        if (over < 0 || !tops[over]) {
+            if (over >= 0) {
+                PyErr_SetString(PyExc_ValueError, "not a move of this board");
+            }
+            Py_DECREF(squares);
+            return NULL;
+        }
+        column[length++] = tops[over];
+    }
+    for (Py_ssize_t k = 0; k < jumped_count; k++) {
+        int over = square_index(PyTuple_GET_ITEM(jumped, k));
+        PyObject *prisoner = PyTuple_GET_ITEM(board, over);
+        PyObject *rest = PyUnicode_Substring(prisoner, 0, PyUnicode_GET_LENGTH(prisoner) - 1);
+        if (!rest) {
+            Py_DECREF(squares);
+            return NULL;
+        }
+        Py_SETREF(((PyTupleObject *)squares)->ob_item[over], rest);
+    }
+    for (Py_ssize_t k = 0; k < own; k++) {
+        column[length++] = (char)PyUnicode_READ_CHAR(moving, k);
+    }
+    char top = column[length - 1];
+    int soldier = top == 'w' || top == 'b';
+    int last = -1;
+    for (Py_ssize_t k = 0; k < landing_count; k++) {
+        last = square_index(PyTuple_GET_ITEM(landings, k));
+        if (last < 0) {
+            Py_DECREF(squares);
+            return NULL;
+        }
+        if (soldier && rank_of[last] == (side ? 1 : 7)) {
+            column[length - 1] = (char)(top - 'a' + 'A');
+        }
+    }
+    PyObject *moved = PyUnicode_FromStringAndSize(column, length);
+    if (!moved) {
+        Py_DECREF(squares);
+        return NULL;
+    }
+    Py_SETREF(((PyTupleObject *)squares)->ob_item[last], moved);
+    return Py_BuildValue("(NO)", squares, soldier || jumped_count ? Py_True : Py_False);
+}
+
+/* --------------------------------------------------------------- evaluation */
+
+/* The weights, in the order of the fields of lasca_eval.Weights. */
+enum {
+    W_SOLDIER, W_OFFICER, W_HELD, W_NEAR, W_DEEP, W_BURIED, W_ADVANCE, W_STEP, W_TEMPO,
+    W_HOME, W_THREAT, W_UNIT, W_RESERVE, W_RANK5, W_RANK6, W_EDGE, W_CENTRE, W_TRADE,
+    W_BACKED, W_OFFICER_STEP, W_COUNT
+};
+
+/* Python's floor division, for weights that may be negative. */
+static long long floor_div(long long a, long long b) {
+    long long q = a / b;
+    return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q;
+}
+
+static long long piece_value(const long long *w, char piece) {
+    return piece == 'W' || piece == 'B' ? w[W_OFFICER] : w[W_SOLDIER];
+}
+
+/* What a column is worth to White and to Black and what its owner loses when its commander
+ * is taken (lasca_eval's `column_value`). */
+static void column_value(const long long *w, PyObject *text, long long *worth, long long *loss) {
+    char column[MAX_COLUMN];
+    Py_ssize_t length = PyUnicode_GET_LENGTH(text);
+    if (length > MAX_COLUMN) {
+        length = MAX_COLUMN;
+    }
+    for (Py_ssize_t k = 0; k < length; k++) {
+        column[k] = (char)PyUnicode_READ_CHAR(text, k);
+    }
+    int owner = is_white(column[length - 1]) ? 0 : 1;
+    worth[0] = worth[1] = 0;
+    worth[owner] += w[W_UNIT] + piece_value(w, column[length - 1]);
+    Py_ssize_t depth = length - 2;
+    while (depth >= 0 && is_white(column[depth]) == (owner == 0)) {
+        worth[owner] += floor_div(piece_value(w, column[depth]) * w[W_RESERVE], 100);
+        depth--;
+    }
+    int first_prisoner = 1;
+    while (depth >= 0) {
+        char piece = column[depth];
+        int side = is_white(piece) ? 0 : 1;
+        if (side != owner) {
+            worth[owner] += w[W_HELD];
+            long long share = first_prisoner ? w[W_NEAR] : w[W_DEEP];
+            worth[side] += floor_div(piece_value(w, piece) * share, 100);
+            first_prisoner = 0;
+        } else {
+            worth[side] += floor_div(piece_value(w, piece) * w[W_BURIED], 100);
+        }
+        depth--;
+    }
+    *loss = piece_value(w, column[length - 1]) + w[W_HELD];
+    if (length > 1 && is_white(column[length - 2]) != (owner == 0)) {
+        *loss += piece_value(w, column[length - 2]);
+    }
+}
+
+static PyObject *evaluate(PyObject *Py_UNUSED(self), PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 3 || !PyBytes_Check(args[0])
+        || PyBytes_GET_SIZE(args[0]) != (Py_ssize_t)(W_COUNT * sizeof(long long))) {
+        PyErr_SetString(PyExc_TypeError, "evaluate(packed weights, board, side)");
+        return NULL;
+    }
+    PyObject *board = args[1];
+    char tops[SQUARES];
+    if (read_tops(board, tops) < 0) {
+        return NULL;
+    }
+    long side = PyLong_AsLong(args[2]);
+    if (side == -1 && PyErr_Occurred()) {
+        return NULL;
+    }
+    side = side ? 1 : 0;
+    long long w[W_COUNT];
+    memcpy(w, PyBytes_AS_STRING(args[0]), sizeof w);
+    long long score[2] = {0, 0}, danger = 0, worth[2], loss;
+    int columns = 0;
+    for (int i = 0; i < SQUARES; i++) {
+        char top = tops[i];
+        if (!top) {
+            continue;
+        }
+        columns++;
+        column_value(w, PyTuple_GET_ITEM(board, i), worth, &loss);
+        score[0] += worth[0];
+        score[1] += worth[1];
+        int kind, owner;
+        if (top == 'w' || top == 'b') {
+            kind = owner = top == 'w' ? 0 : 1;
+            int rank = kind == 0 ? rank_of[i] : 8 - rank_of[i];
+            score[owner] += w[W_ADVANCE] * (rank - 1);
+            score[owner] += rank == 1 ? w[W_HOME] : rank == 5 ? w[W_RANK5] : rank == 6 ? w[W_RANK6] : 0;
+            if (w[W_BACKED]) {
+                int backed = 1;
+                for (int s = 0; s < step_count[1 - kind][i]; s++) {
+                    backed &= tops[step_to[1 - kind][i][s]] != 0;
+                }
+                score[owner] += backed ? w[W_BACKED] : 0;
+            }
+        } else {
+            kind = OFFICER;
+            owner = top == 'W' ? 0 : 1;
+            score[owner] += edge_of[i] ? 0 : w[W_CENTRE];
+        }
+        score[owner] += edge_of[i] ? w[W_EDGE] : 0;
+        int free = 0;
+        for (int s = 0; s < step_count[kind][i]; s++) {
+            free += !tops[step_to[kind][i][s]];
+        }
+        score[owner] += w[W_STEP] * free;
+        if (kind == OFFICER) {
+            score[owner] += w[W_OFFICER_STEP] * free;
+        }
+        if (w[W_THREAT] && owner != side) {
+            for (int j = 0; j < jump_count[kind][i]; j++) {
+                int over = jump_over[kind][i][j], land = jump_land[kind][i][j];
+                if (tops[over] && !tops[land] && is_white(tops[over]) != (owner == 0)) {
+                    long long taken[2], lost;
+                    column_value(w, PyTuple_GET_ITEM(board, over), taken, &lost);
+                    danger = lost > danger ? lost : danger;
+                }
+            }
+        }
+    }
+    long long lead = score[side] - score[1 - side];
+    if (w[W_TRADE]) {
+        long long gain = floor_div((lead < 0 ? -lead : lead) * w[W_TRADE] * (22 - columns), 100 * 22);
+        lead += lead > 0 ? gain : -gain;
+    }
+    return PyLong_FromLongLong(lead + w[W_TEMPO] - floor_div(danger * w[W_THREAT], 100));
+}
+
+static PyMethodDef methods[] = {
+    {"generate", (PyCFunction)(void (*)(void))generate, METH_FASTCALL,
+     "generate(board, side, continues): every legal move, text to (origin, landings, jumped)."},
+    {"apply", (PyCFunction)(void (*)(void))apply, METH_FASTCALL,
+     "apply(board, side, data): the board after the move, and whether it was irreversible."},
+    {"evaluate", (PyCFunction)(void (*)(void))evaluate, METH_FASTCALL,
+     "evaluate(weights, board, side): the board's value for the side to move."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_lasca_kernel", "Lasca's search kernel in C.", -1, methods,
+    NULL, NULL, NULL, NULL,
+};
+
+PyMODINIT_FUNC PyInit__lasca_kernel(void) {
+    if (build_tables() < 0) {
+        return NULL;
+    }
+    return PyModule_Create(&module);
+}
