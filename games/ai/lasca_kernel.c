@@ -134,6 +134,19 @@ static int read_tops(PyObject *board, char *tops) {
     return 0;
 }
 
+/* A board's tops and a side to move (0 White, 1 Black, as any true or false integer). */
+static int read_position(PyObject *board, PyObject *side_object, char *tops, int *side) {
+    if (read_tops(board, tops) < 0) {
+        return -1;
+    }
+    long value = PyLong_AsLong(side_object);
+    if (value == -1 && PyErr_Occurred()) {
+        return -1;
+    }
+    *side = value ? 1 : 0;
+    return 0;
+}
+
 static int is_white(char piece) { return piece == 'w' || piece == 'W'; }
 
 /* ------------------------------------------------------------------ generate */
@@ -233,18 +246,13 @@ static PyObject *generate(PyObject *Py_UNUSED(self), PyObject *const *args, Py_s
         return NULL;
     }
     char tops[SQUARES];
-    if (read_tops(args[0], tops) < 0) {
+    int side, continues;
+    if (read_position(args[0], args[1], tops, &side) < 0 || (continues = PyObject_IsTrue(args[2])) < 0) {
         return NULL;
     }
-    long side = PyLong_AsLong(args[1]);
-    int continues = PyObject_IsTrue(args[2]);
-    if ((side == -1 && PyErr_Occurred()) || continues < 0) {
-        return NULL;
-    }
-    side = side ? 1 : 0;
     char soldier = side ? 'b' : 'w', officer = side ? 'B' : 'W';
     int mover_at[SQUARES], mover_kind[SQUARES], movers = 0;
-    Capture c = {tops, 0, side ? 1 : 7, continues, (int)side, {0}, {0}, 0, NULL};
+    Capture c = {tops, 0, side ? 1 : 7, continues, side, {0}, {0}, 0, NULL};
     c.out = PyDict_New();
     if (!c.out) {
         return NULL;
@@ -252,7 +260,7 @@ static PyObject *generate(PyObject *Py_UNUSED(self), PyObject *const *args, Py_s
     for (int i = 0; i < SQUARES; i++) {
         int kind;
         if (tops[i] == soldier) {
-            kind = (int)side;
+            kind = side;
         } else if (tops[i] == officer) {
             kind = OFFICER;
         } else {
@@ -310,11 +318,8 @@ static PyObject *apply(PyObject *Py_UNUSED(self), PyObject *const *args, Py_ssiz
     }
     PyObject *board = args[0], *data = args[2];
     char tops[SQUARES];
-    if (read_tops(board, tops) < 0) {
-        return NULL;
-    }
-    long side = PyLong_AsLong(args[1]);
-    if (side == -1 && PyErr_Occurred()) {
+    int side;
+    if (read_position(board, args[1], tops, &side) < 0) {
         return NULL;
     }
     if (!PyTuple_Check(data) || PyTuple_GET_SIZE(data) != 3
@@ -458,14 +463,10 @@ static PyObject *evaluate(PyObject *Py_UNUSED(self), PyObject *const *args, Py_s
     }
     PyObject *board = args[1];
     char tops[SQUARES];
-    if (read_tops(board, tops) < 0) {
+    int side;
+    if (read_position(board, args[2], tops, &side) < 0) {
         return NULL;
     }
-    long side = PyLong_AsLong(args[2]);
-    if (side == -1 && PyErr_Occurred()) {
-        return NULL;
-    }
-    side = side ? 1 : 0;
     long long w[W_COUNT];
     memcpy(w, PyBytes_AS_STRING(args[0]), sizeof w);
     long long score[2] = {0, 0}, danger = 0, worth[2], loss;
