@@ -3,9 +3,10 @@
 The Dockerfile itself is read and obeyed: the build context is what
 .dockerignore lets through, copied to a fresh folder; the build stage's RUN
 commands run unchanged in it (but apt-get's: this machine has the compiler
-it installs; with `python` and `pip` the Python of this machine, and the image's paths /src, /wheels, /opt/kamen and /data mapped to
-temporary folders), so the wheel is built and installed, not editable, into a
-clean virtual environment without pip. The final stage's ENV, WORKDIR,
+it installs), with `python` and `pip` the Python of this machine and the
+image's paths /src, /wheels, /opt/kamen and /data mapped to temporary
+folders, so the wheel is built and installed, not editable, into a clean
+virtual environment without pip. The final stage's ENV, WORKDIR,
 HEALTHCHECK and CMD then start the installed bot, from a working directory
 outside the repository (so the source tree cannot be imported), against the
 fake Discord: it must become ready, pass its HEALTHCHECK, answer slash commands

@@ -10,7 +10,8 @@ To that `evaluate` adds the advancement of soldier commanders (promotion
 ahead) and mobility (the empty squares the commanders could step to).
 
 The weights are a `Weights`; `evaluation(weights)` makes the board
-evaluation for any of them, `evaluate` is the one of `WEIGHTS`. Besides the
+evaluation for any of them (lasca_kernel.c's where it was built, the same
+values as `python_evaluation` here), `evaluate` is the one of `WEIGHTS`. Besides the
 terms above there are a bonus per soldier kept on its home rank, per
 soldier on its fifth and sixth ranks and per soldier with no empty square
 behind it (it cannot be jumped from the front), safety (the side to move
