@@ -1,7 +1,8 @@
-"""The one thing pyproject.toml cannot say: Lasca's search kernel in C.
+"""The one thing pyproject.toml cannot say: the search kernels in C, Lasca's and Oware's.
 
-Built where a C compiler is at hand; where it fails, Kamen installs without it
-and plays Lasca through the engine's Python functions (games/ai/lasca_kernel.py).
+Built where a C compiler is at hand; where that fails, Kamen installs without
+them and its search uses the same functions in Python (games/ai/lasca_kernel.py,
+games/ai/oware_kernel.py), only more slowly.
 """
 
 from setuptools import Extension, setup
@@ -9,5 +10,6 @@ from setuptools import Extension, setup
 setup(
     ext_modules=[
         Extension("games.ai._lasca_kernel", ["games/ai/lasca_kernel.c"], optional=True),
+        Extension("games.ai._oware_kernel", ["games/ai/oware_kernel.c"], optional=True),
     ],
 )

@@ -2,7 +2,8 @@
 
 `games/ai/lasca_kernel.c` is the engine's `generate` and `apply` (games/lasca.py)
 and lasca_eval's board evaluation over the same bare boards, with the same
-results in the same order, about ten times faster. pip compiles it into
+results in the same order: the generator about 6 times faster, the evaluation
+about 20 (0.6 against 4.1 and 12.8 microseconds a board). pip compiles it into
 `_lasca_kernel` when it installs Kamen where a C compiler is at hand; where
 none is, this module gives the engine's own functions and `COMPILED` is
 False, and Kamen plays the same moves, only more slowly (a search sees less

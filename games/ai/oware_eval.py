@@ -6,10 +6,12 @@ starvation or repetition, and they are what a player moves with), pits of 1
 or 2 seeds the other side can reach (the next captures), the number of pits a
 player can play, and a large pit (12 or more, a kroo) that laps the board.
 `material` is the store difference alone, the baseline's evaluation.
+`evaluate` is `python_evaluate` computed by oware_kernel.c where it was built.
 """
 
 from __future__ import annotations
 
+from games.ai import oware_kernel
 from games.ai.oware_game import OwarePos
 
 STORE = 100
@@ -43,7 +45,7 @@ def _threatened(pits: tuple[int, ...], attacker: int) -> int:
     return threatened
 
 
-def evaluate(pos: OwarePos) -> int:
+def python_evaluate(pos: OwarePos) -> int:
     """Stores first, then seeds on each row, threats, mobility and a kroo."""
     side = pos.side
     other = 1 - side
@@ -59,3 +61,13 @@ def evaluate(pos: OwarePos) -> int:
     if max(theirs) >= 12:
         score -= KROO
     return score + TEMPO
+
+
+_compiled = oware_kernel.compiled_evaluation((STORE, ROW_SEED, TARGET, PLAYABLE, KROO, TEMPO))
+
+
+def evaluate(pos: OwarePos) -> int:
+    """`python_evaluate`'s value, by oware_kernel.c where it was built."""
+    if _compiled is not None:
+        return _compiled(pos.pits, pos.stores, pos.side)
+    return python_evaluate(pos)

@@ -22,6 +22,7 @@ import random
 from collections.abc import Callable, Hashable, Sequence
 
 from games import oware as engine
+from games.ai import oware_kernel as kernel
 from games.ai import oware_tables
 from games.ai.levels import Level
 from games.ai.search import WIN
@@ -80,48 +81,17 @@ class OwareRules:
         stores = pos.stores
         if pos.ending or stores[0] > 24 or stores[1] > 24:
             return []
-        pits = pos.pits
         side = pos.side
-        base = 6 * side
-        moves = [i for i in range(base, base + 6) if pits[i]]
-        if not moves:
-            return []
-        start = 6 - base
-        if not any(pits[start : start + 6]):
-            need = engine.NEED
-            moves = [i for i in moves if pits[i] >= need[i]]
-            if not moves:
-                return []
-        if self.must_play_12 and pos.obliged[side]:
-            moves = [i for i in moves if pits[i] > 11] or moves
-        if self.grandslam == engine.FORBIDDEN:
-            slam = engine.would_grand_slam
-            moves = [i for i in moves if not slam(pits, i)] or moves
-        return moves
+        obliged = self.must_play_12 and pos.obliged[side]
+        return kernel.legal(pos.pits, side, obliged, self.grandslam == engine.FORBIDDEN)
 
     def play(self, pos: OwarePos, origin: int) -> OwarePos:
         """The position after a legal move (OwareState.play)."""
         side = pos.side
-        old = pos.pits
-        new, low, high = engine.sow(old, origin)
-        takes = False
-        if engine.is_grand_slam(new, low, high):
-            if self.grandslam != engine.OPPONENT_TAKES:
-                low = high = 0
-            else:
-                takes = True
-        stores = engine.capture(new, pos.stores, side, low, high, takes) if high else pos.stores
-
-        obliged = pos.obliged
-        if self.must_play_12:
-            grew = [before <= 11 < now for before, now in zip(old, new, strict=True)]
-            if side:
-                obliged = (obliged[0] or any(grew[:6]), any(grew[6:]))
-            else:
-                obliged = (any(grew[:6]), obliged[1] or any(grew[6:]))
-
-        after = tuple(new)
-        if high:
+        after, stores, captured, obliged, starved = kernel.play(
+            pos.pits, pos.stores, side, origin, self.grandslam, self.must_play_12, pos.obliged
+        )
+        if captured:
             repeated = False
             hist: tuple[tuple[int, ...], ...] = (after,)
         else:
@@ -130,7 +100,7 @@ class OwareRules:
 
         ending = 0
         if stores[0] < 25 and stores[1] < 25:
-            ending = engine.REPEATED if repeated else engine.starved(after, side)
+            ending = engine.REPEATED if repeated else starved
         if ending:
             stores = (stores[0] + sum(after[:6]), stores[1] + sum(after[6:]))
             after = engine.EMPTY
@@ -154,17 +124,6 @@ class OwareRules:
         if totals[1] > 24:
             return 1
         return None
-
-
-def capture_hint(pits: tuple[int, ...], origin: int) -> int:
-    """The seeds the last seed's pit will hold if the move captures there
-    (2 or 3), else 0: a cheap first guess at a move's capture, for ordering."""
-    n = pits[origin]
-    last = engine.LAST[origin][n]
-    if (last < 6) == (origin < 6):
-        return 0
-    after = pits[last] + engine.DELTA[origin][n][last]
-    return after if after in (2, 3) else 0
 
 
 def mover_view(pits: tuple[int, ...], side: int) -> tuple[int, ...]:
@@ -239,8 +198,7 @@ class OwareGame:
                 return 0, ()
             return (WIN if winner == pos.side else -WIN), ()
         if len(moves) > 1:
-            pits = pos.pits
-            moves.sort(key=lambda m: capture_hint(pits, m), reverse=True)
+            moves = kernel.by_capture(pos.pits, moves)
         return None, moves
 
     def play(self, pos: OwarePos, move: int) -> OwarePos:
@@ -254,8 +212,7 @@ class OwareGame:
 
     def tactics(self, pos: OwarePos, moves: Sequence[int]) -> tuple[bool, Sequence[int]]:
         """Captures only, with a stand-pat: Oware never forces a capture."""
-        pits = pos.pits
-        return False, [m for m in moves if capture_hint(pits, m)]
+        return False, kernel.capturing(pos.pits, moves)
 
 
 def searchable(
