@@ -16,8 +16,8 @@ FROM ${BASE} AS build
 ENV PIP_DISABLE_PIP_VERSION_CHECK=1 \
     PIP_NO_CACHE_DIR=1
 
-# A C compiler for Lasca's search kernel (games/ai/lasca_kernel.c), in this stage only: the
-# final one gets the compiled module inside the wheel. The base has Python's headers. Versions
+# A C compiler for the search kernels (games/ai/*_kernel.c), in this stage only: the final
+# one gets the compiled modules inside the wheel. The base has Python's headers. Versions
 # follow the base's Debian release, whose mirror drops the old ones (hence no pins).
 # hadolint ignore=DL3008
 RUN apt-get update \

@@ -179,10 +179,13 @@ def test_the_wheel_is_installed_not_editable_into_a_clean_environment(image: Ima
     assert "editable" not in (dist / "direct_url.json").read_text()
     # Nothing but the runtime: the project's packages and its dependencies.
     assert not (site / "tests").exists() and not (site / "pytest").exists()
-    # Lasca's search kernel compiled in the build stage, imported from the wheel.
-    script = "from games.ai import lasca_kernel; print(lasca_kernel.COMPILED)"
+    # The search kernels compiled in the build stage, imported from the wheel.
+    script = (
+        "from games.ai import lasca_kernel, oware_kernel;"
+        " print(lasca_kernel.COMPILED, oware_kernel.COMPILED)"
+    )
     done = run([str(python), "-c", script], cwd=image.data, env=container_env(image))
-    assert done.stdout.strip() == "True", done.stderr
+    assert done.stdout.strip() == "True True", done.stderr
 
 
 def test_every_data_file_of_the_packages_is_in_the_wheel(image: Image) -> None:

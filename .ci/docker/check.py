@@ -9,8 +9,8 @@ order, printing each step:
 
 1. the container becomes healthy by Docker's own HEALTHCHECK (the image's timings: the first
    check comes 30 s after the start), and /healthz says the gateway and the store are ok;
-2. its process runs as uid 10001, not root, and the database is a file on the volume; Lasca's
-   search kernel is the compiled one (the build stage had a compiler);
+2. its process runs as uid 10001, not root, and the database is a file on the volume; the
+   search kernels (Lasca's, Oware's) are the compiled ones (the build stage had a compiler);
 3. it plays: a challenge accepted in a thread and a first move, written to the database
    (read back inside the container: the game is active with that move);
 4. `docker stop` ends it cleanly (exit code 0), the container is removed, and a new one on the
@@ -154,12 +154,15 @@ async def check_user() -> None:
     step(f"runs as uid {UID} (USER {configured}; PID 1 {' '.join(uid_line.split()[1:])})")
 
 
-async def check_lasca_kernel() -> None:
-    script = "from games.ai import lasca_kernel; print(lasca_kernel.COMPILED)"
+async def check_kernels() -> None:
+    script = (
+        "from games.ai import lasca_kernel, oware_kernel;"
+        " print(lasca_kernel.COMPILED, oware_kernel.COMPILED)"
+    )
     out = (await docker("exec", NAME, "python", "-c", script)).strip()
-    if out != "True":
-        raise CheckFailed(f"Lasca's search kernel is not compiled in the image: {out!r}")
-    step("Lasca's search kernel is the compiled one")
+    if out != "True True":
+        raise CheckFailed(f"the search kernels are not compiled in the image (Lasca, Oware): {out}")
+    step("the search kernels (Lasca's, Oware's) are the compiled ones")
 
 
 async def check_healthz(port: int) -> None:
@@ -200,7 +203,7 @@ async def check(image: str, work: Path) -> None:
         await check_healthz(port)
         step(f"healthy after {took:.0f} s more (gateway ok, store ok)")
         await check_user()
-        await check_lasca_kernel()
+        await check_kernels()
 
         thread, _ = await start_game(table, "oska")
         await play(fake, table, "ann", thread, first)

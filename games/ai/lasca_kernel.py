@@ -6,8 +6,8 @@ results in the same order: the generator about 6 times faster, the evaluation
 about 20 (0.6 against 4.1 and 12.8 microseconds a board). pip compiles it into
 `_lasca_kernel` when it installs Kamen where a C compiler is at hand; where
 none is, this module gives the engine's own functions and `COMPILED` is
-False, and Kamen plays the same moves, only more slowly (a search sees less
-in its time). The search (lasca_game.py) calls only what is here. The tests
+False: the same rules and values, only slower (a search sees less in its
+time). The search (lasca_game.py) calls only what is here. The tests
 compare the two on the positions of random games of both variants.
 
 Sides are 0 (White) and 1 (Black), as in the search's positions.
