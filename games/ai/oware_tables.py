@@ -76,6 +76,7 @@ from functools import cache
 from pathlib import Path
 
 from games import oware as engine
+from games.ai import oware_kernel
 
 MAX_SEEDS = 12
 TABLE_PATH = Path(__file__).with_name("oware_endgame.bin")
@@ -256,14 +257,9 @@ def table_move(pits: Sequence[int], grandslam: int) -> int | None:
 
 
 def legal(pits: tuple[int, ...], grandslam: int) -> list[int]:
-    """The mover's legal pits (0..5), by the engine's kernel (OwareState.legal_moves;
-    must-play-12 never restricts here)."""
-    moves = [pit for pit in range(6) if pits[pit]]
-    if moves and not any(pits[6:]):
-        moves = [pit for pit in moves if pits[pit] >= engine.NEED[pit]]
-    if grandslam == engine.FORBIDDEN:
-        moves = [pit for pit in moves if not engine.would_grand_slam(pits, pit)] or moves
-    return moves
+    """The mover's legal pits (0..5) (OwareState.legal_moves; must-play-12
+    never restricts here)."""
+    return oware_kernel.legal(pits, 0, False, grandslam == engine.FORBIDDEN)
 
 
 def move_values(pits: Sequence[int], grandslam: int) -> dict[int, int]:
@@ -274,16 +270,11 @@ def move_values(pits: Sequence[int], grandslam: int) -> dict[int, int]:
         raise ValueError(f"{sum(position)} seeds on the board: the tables hold {MAX_SEEDS} at most")
     values: dict[int, int] = {}
     for move in legal(position, grandslam):
-        new, low, high = engine.sow(position, move)  # as OwareState.play
-        takes = False
-        if engine.is_grand_slam(new, low, high):
-            if grandslam != engine.OPPONENT_TAKES:
-                low = high = 0
-            else:
-                takes = True
-        taken = engine.capture(new, (0, 0), 0, low, high, takes)[0] if high else 0
-        after = tuple(new)
-        if engine.starved(after, 0):  # the game ends: each takes their own row
+        after, stores, _, _, starved = oware_kernel.play(
+            position, (0, 0), 0, move, grandslam, False, (False, False)
+        )
+        taken = stores[0]
+        if starved:  # the game ends: each takes their own row
             values[move] = taken + sum(after[:6])
             continue
         child = after[6:] + after[:6]
