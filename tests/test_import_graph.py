@@ -22,9 +22,11 @@ Graph = dict[str, set[str]]
 
 
 def project_modules(root: Path = ROOT) -> dict[str, Path]:
-    """Every module of the project by its dotted name (a package by its folder's name)."""
+    """Every module of the project by its dotted name (a package by its folder's name, a
+    compiled module by its stub)."""
     found: dict[str, Path] = {}
-    for path in sorted(root.rglob("*.py")):
+    stubs = [path for path in root.rglob("*.pyi") if not path.with_suffix(".py").exists()]
+    for path in sorted([*root.rglob("*.py"), *stubs]):
         parts = path.relative_to(root).parts
         if any(part in LEFT_OUT or part.startswith(".") for part in parts):
             continue
