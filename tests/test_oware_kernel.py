@@ -72,9 +72,7 @@ def test_moves_order_and_play_are_the_pythons(grandslam: int) -> None:
             assert oware_kernel.by_capture(pits, moves) == oware_kernel.python_by_capture(
                 pits, moves
             )
-            assert oware_kernel.capturing(pits, moves) == oware_kernel.python_capturing(
-                pits, moves
-            )
+            assert oware_kernel.capturing(pits, moves) == oware_kernel.python_capturing(pits, moves)
             for move in moves:
                 args = (pits, stores, side, move, grandslam, must, obliged)
                 played = oware_kernel.play(*args)
