@@ -40,6 +40,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
 from bench import baseline_ai
+from bench.random_plies import random_plies
 from games.ai import oware_tables
 from games.ai.oska_game import masks, pending_of, rules_of
 from games.ai.oska_solver import value
@@ -130,16 +131,11 @@ def play_game(
 ) -> GameRecord:
     """One game from `opening` random plies (drawn from `seed`), `players[0]` first."""
     rng = random.Random(seed)
-    state = GAMES[game].new(variant)
-    for _ in range(opening):
-        legal = state.legal_moves()
-        if not legal:
-            break
-        state = state.play(rng.choice(legal))
+    state = random_plies(GAMES[game].new(variant), opening, rng)
     tallies = (Tally(), Tally())
     faced: list[int] = []
     plies = 0
-    while (legal := state.legal_moves()) and plies < MAX_PLIES:
+    while state.legal_moves() and plies < MAX_PLIES:
         side = int(state.to_move)
         if game == "oska" and players[side] == "max":
             faced.append(oska_value(state))

@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from bench.random_plies import random_plies
 from games.ai import lasca_eval, lasca_game, lasca_kernel, oware_eval, oware_game, oware_kernel
 from games.ai.search import Searcher
 from games.base import GameState
@@ -46,12 +47,7 @@ def positions(game: str, count: int, seed: int) -> list[GameState]:
     rng = random.Random(seed)
     found: list[GameState] = []
     while len(found) < count:
-        state = GAMES[game].new()
-        for _ in range(rng.randrange(6, 40)):
-            legal = state.legal_moves()
-            if not legal:
-                break
-            state = state.play(rng.choice(legal))
+        state = random_plies(GAMES[game].new(), rng.randrange(6, 40), rng)
         if len(state.legal_moves()) > 1:
             found.append(state)
     return found

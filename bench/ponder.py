@@ -31,6 +31,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from bench.random_plies import random_plies
 from games.ai import ponder, search_player
 from games.ai.adapters import adapter_for
 from games.ai.levels import level_of
@@ -54,12 +55,7 @@ def cases(game: str, count: int, rng: random.Random) -> list[Case]:
     level = level_of("hard")
     adapter = adapter_for(game)
     while len(found) < count:
-        state = GAMES[game].new()
-        for _ in range(rng.randint(8, 40)):
-            legal = state.legal_moves()
-            if not legal:
-                break
-            state = state.play(rng.choice(legal))
+        state = random_plies(GAMES[game].new(), rng.randint(8, 40), rng)
         if len(state.legal_moves()) < 2:
             continue
         if adapter.solved is not None and adapter.solved(state, level, rng) is not None:
