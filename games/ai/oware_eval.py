@@ -11,6 +11,8 @@ player can play, and a large pit (12 or more, a kroo) that laps the board.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from games.ai import oware_kernel
 from games.ai.oware_game import OwarePos
 
@@ -64,10 +66,10 @@ def python_evaluate(pos: OwarePos) -> int:
 
 
 _compiled = oware_kernel.compiled_evaluation((STORE, ROW_SEED, TARGET, PLAYABLE, KROO, TEMPO))
+evaluate: Callable[[OwarePos], int] = python_evaluate
+if _compiled is not None:
+    _value = _compiled
 
-
-def evaluate(pos: OwarePos) -> int:
-    """`python_evaluate`'s value, by oware_kernel.c where it was built."""
-    if _compiled is not None:
-        return _compiled(pos.pits, pos.stores, pos.side)
-    return python_evaluate(pos)
+    def evaluate(pos: OwarePos) -> int:
+        """`python_evaluate`'s value, by oware_kernel.c."""
+        return _value(pos.pits, pos.stores, pos.side)

@@ -135,6 +135,19 @@ static int read_moves(PyObject *sequence, int *moves) {
     return (int)count;
 }
 
+/* The arguments (pits, moves) of by_capture and capturing: the number of moves, or -1. */
+static int read_pits_and_moves(PyObject *const *args, Py_ssize_t nargs, const char *usage,
+                               int *pits, int *moves) {
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, usage);
+        return -1;
+    }
+    if (read_pits(args[0], pits) < 0) {
+        return -1;
+    }
+    return read_moves(args[1], moves);
+}
+
 /* legal(pits, side, obliged, forbid_slam): the pits the side may play, in pit order. */
 static PyObject *legal(PyObject *Py_UNUSED(self), PyObject *const *args, Py_ssize_t nargs) {
     int pits[PITS];
@@ -199,12 +212,8 @@ static PyObject *legal(PyObject *Py_UNUSED(self), PyObject *const *args, Py_ssiz
 /* by_capture(pits, moves): the moves, those that capture more first, else in their order. */
 static PyObject *by_capture(PyObject *Py_UNUSED(self), PyObject *const *args, Py_ssize_t nargs) {
     int pits[PITS], moves[6], hints[6];
-    if (nargs != 2) {
-        PyErr_SetString(PyExc_TypeError, "by_capture(pits, moves)");
-        return NULL;
-    }
-    int count;
-    if (read_pits(args[0], pits) < 0 || (count = read_moves(args[1], moves)) < 0) {
+    int count = read_pits_and_moves(args, nargs, "by_capture(pits, moves)", pits, moves);
+    if (count < 0) {
         return NULL;
     }
     for (int k = 0; k < count; k++) {
@@ -225,12 +234,8 @@ static PyObject *by_capture(PyObject *Py_UNUSED(self), PyObject *const *args, Py
 /* capturing(pits, moves): the moves whose last seed captures (by the hint), in their order. */
 static PyObject *capturing(PyObject *Py_UNUSED(self), PyObject *const *args, Py_ssize_t nargs) {
     int pits[PITS], moves[6], kept = 0;
-    if (nargs != 2) {
-        PyErr_SetString(PyExc_TypeError, "capturing(pits, moves)");
-        return NULL;
-    }
-    int count;
-    if (read_pits(args[0], pits) < 0 || (count = read_moves(args[1], moves)) < 0) {
+    int count = read_pits_and_moves(args, nargs, "capturing(pits, moves)", pits, moves);
+    if (count < 0) {
         return NULL;
     }
     for (int k = 0; k < count; k++) {
