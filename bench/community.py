@@ -26,7 +26,7 @@ from matches.records import Status, StoredGame
 from render.charts import ChartImage, RatingPoint, RatingSeries, chart_png
 from render.tables import Column, TableImage, table_png
 from store import open_store
-from store.sqlite import COLUMNS, _params
+from store.rows import GAMES, game_values
 
 GUILD = 1
 START = datetime(2026, 1, 1, tzinfo=UTC)
@@ -54,10 +54,10 @@ async def build(path: Path, players: int, count: int) -> None:
     store = await open_store(f"sqlite:///{path}")
     await store.close()
     rows = games(players, count, 7)
-    columns = (*COLUMNS, "ply")
+    columns = (*GAMES.fields, "ply")
     sql = f"INSERT INTO games ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})"
     with sqlite3.connect(path) as db:
-        db.executemany(sql, [tuple(_params(row)[c] for c in columns) for row in rows])
+        db.executemany(sql, [tuple(game_values(row)[c] for c in columns) for row in rows])
     rated = rate_all(rows, [], [])
     store = await open_store(f"sqlite:///{path}")
     try:

@@ -26,7 +26,7 @@ from typing import Any
 import asyncpg  # type: ignore[import-untyped]  # asyncpg ships no type hints
 
 from matches.storage import StoreError
-from store.postgres import PostgresStore, shown
+from store.postgres import PostgresStore, follow_ids, shown
 from store.sqlite import SqliteStore
 from store.url import store_for
 
@@ -94,7 +94,7 @@ async def copy(source_url: str, target_url: str, *, replace: bool = False) -> li
             for table, _ in TABLES:
                 copied[table] = await _copy_table(db, table, types[table], rows[table])
             for table, column in IDENTITIES.items():
-                await _follow(db, table, column)
+                await follow_ids(db, table, column)
         checks = []
         for table, key in TABLES:
             columns = list(types[table])
@@ -225,13 +225,3 @@ async def _copy_table(
     )
     await db.execute("DROP TABLE incoming")
     return int(status.rsplit(" ", 1)[1])
-
-
-async def _follow(db: Any, table: str, column: str) -> None:
-    """Move the table's sequence past its largest id, never backwards."""
-    sequence = await db.fetchval("SELECT pg_get_serial_sequence($1, $2)", table, column)
-    await db.execute(
-        f"SELECT setval($1, greatest(max({column}), max(last_value)))"
-        f" FROM {table}, {sequence} HAVING max({column}) IS NOT NULL",
-        sequence,
-    )

@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from urllib.parse import parse_qs, urlsplit
 
 from matches.storage import Store, StoreError
+from store.kamen import KamenStore
 from store.postgres import PostgresStore, shown
 from store.sqlite import SqliteStore
 
@@ -30,7 +31,7 @@ def database_url(environ: Mapping[str, str] | None = None) -> str:
     return environ.get("DATABASE_URL", "").strip() or DEFAULT_DATABASE_URL
 
 
-def store_for(url: str) -> Store:
+def store_for(url: str) -> KamenStore:
     """The store a URL names, not yet opened; StoreError says what is wrong with the URL."""
     scheme, sep, _ = url.partition("://")
     if not sep:

@@ -95,6 +95,7 @@ async def test_a_deleted_game_thread_is_opened_again_and_the_game_goes_on(
         asked = await fake.slash(second, third_thread, "oska resign")
         assert asked.message is not None
         await fake.click(second, asked.message, "Yes, resign")
+
         def ended() -> list[Message]:
             return [m for m in fake.messages(table.games) if "is over! The winner" in m.content]
 

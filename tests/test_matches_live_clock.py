@@ -36,7 +36,6 @@ from matches.inputs import LIVE_CONTROLS, time_control
 from matches.live_clocks import LiveControl, clock_text
 from store import open_store
 from store.schema import migrations
-from store.sqlite import MIGRATIONS
 from tests.matches_support import refused
 
 GUILD, CHANNEL = 1, 10
@@ -378,8 +377,8 @@ def make_version_12(path: Path) -> None:
         "CREATE TABLE schema_migrations ("
         " version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at REAL NOT NULL)"
     )
-    for migration in migrations(MIGRATIONS)[:12]:
-        for statement in migration.statements():
+    for migration in migrations()[:12]:
+        for statement in migration.statements("sqlite"):
             db.execute(statement)
         db.execute(
             "INSERT INTO schema_migrations VALUES (?, ?, 0)", (migration.number, migration.name)

@@ -14,7 +14,7 @@ import pytest
 
 from games.base import Termination
 from store.schema import migrations
-from store.sqlite import MIGRATIONS, SqliteStore
+from store.sqlite import SqliteStore
 
 # (ending, reason) as written before migration 4, and the code each becomes.
 STORED = [
@@ -62,8 +62,8 @@ def make_version_3(path: Path) -> None:
         "CREATE TABLE schema_migrations ("
         " version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at REAL NOT NULL)"
     )
-    for migration in migrations(MIGRATIONS)[:3]:
-        for statement in migration.statements():
+    for migration in migrations()[:3]:
+        for statement in migration.statements("sqlite"):
             db.execute(statement)
         db.execute(
             "INSERT INTO schema_migrations VALUES (?, ?, 0)", (migration.number, migration.name)
@@ -84,7 +84,7 @@ async def test_every_stored_reason_becomes_its_code(tmp_path: Path) -> None:
     path = tmp_path / "old.db"
     make_version_3(path)
     async with SqliteStore(path) as store:
-        assert await store.schema_version() == len(migrations(MIGRATIONS))
+        assert await store.schema_version() == len(migrations())
         for index, (_, text, code) in enumerate(STORED, start=1):
             game = await store.get_game(index)
             assert game is not None

@@ -12,7 +12,6 @@ import dataclasses
 import itertools
 from collections.abc import AsyncIterator
 from datetime import timedelta
-from pathlib import Path
 
 import asyncpg  # type: ignore[import-untyped]  # asyncpg ships no type hints
 import pytest
@@ -21,7 +20,7 @@ from matches.ratings import Season, rate_game
 from matches.records import Status
 from matches.storage import StoreError
 from store import open_store
-from store.postgres import MIGRATIONS, PostgresStore
+from store.postgres import PostgresStore
 from store.schema import migrations
 from tests.store_support import NOW, a_game, fresh_postgres
 
@@ -51,57 +50,38 @@ async def fetch(url: str, sql: str, *params: object) -> list[asyncpg.Record]:
 # ----------------------------------------------------------------- migrations
 
 
-async def test_processes_opening_a_fresh_database_at_once_apply_each_migration_once(
-    url: str,
+@pytest.mark.parametrize("before", [2, 3])
+async def test_a_database_of_the_old_postgresql_history_joins_the_one_history(
+    url: str, before: int
 ) -> None:
-    stores = [PostgresStore(url) for _ in range(4)]
-    await asyncio.gather(*(store.open() for store in stores))
+    """PostgreSQL once had a history of its own: 1 the schema of 0001-0014, 2 claims, 3 reviews."""
+    old = [("schema", 1, 14), ("claims", 15, 15), ("reviews_and_puzzles", 16, 16)][:before]
+    db = await asyncpg.connect(url)
     try:
-        latest = len(migrations(MIGRATIONS))
-        assert [await store.schema_version() for store in stores] == [latest] * 4
+        await db.execute(
+            "CREATE TABLE schema_migrations (version BIGINT PRIMARY KEY, name TEXT NOT NULL,"
+            " applied_at DOUBLE PRECISION NOT NULL)"
+        )
+        for number, (name, first, last) in enumerate(old, 1):
+            for migration in migrations()[first - 1 : last]:
+                for statement in migration.statements("postgresql"):
+                    await db.execute(statement)
+            await db.execute("INSERT INTO schema_migrations VALUES ($1, $2, 0)", number, name)
+        await db.execute(
+            "INSERT INTO games (id, guild_id, channel_id, game, status, challenger_id,"
+            " opponent_id, first_id, second_id, moves, ply, created_at, updated_at)"
+            " VALUES (7, 1, 10, 'oska', 'active', 100, 200, 100, 200, 'a1-b2', 1, 0, 0)"
+        )
     finally:
-        for store in stores:
-            await store.close()
+        await db.close()
+    async with PostgresStore(url) as store:
+        assert await store.schema_version() == len(migrations()) == 16
+        game = await store.get_game(7)
+        assert game is not None and game.moves == ("a1-b2",)
+        await store.save_review(7, "{}", NOW)  # the table of migration 16, made or kept
+        assert await store.review(7) == "{}"
     rows = await fetch(url, "SELECT version, name FROM schema_migrations ORDER BY version")
-    assert [(row[0], row[1]) for row in rows] == [
-        (m.number, m.name) for m in migrations(MIGRATIONS)
-    ]
-
-
-async def test_opening_again_keeps_the_games(url: str) -> None:
-    async with PostgresStore(url) as store:
-        game = await store.create_game(a_game())
-    async with PostgresStore(url) as store:
-        assert await store.get_game(game.id) == game
-
-
-async def test_a_database_newer_than_the_code_is_refused(url: str) -> None:
-    async with PostgresStore(url):
-        pass
-    await fetch(url, "INSERT INTO schema_migrations VALUES (99, 'future', 0)")
-    with pytest.raises(StoreError, match="schema version 99"):
-        await PostgresStore(url).open()
-
-
-async def test_a_failed_upgrade_leaves_the_database_as_it_was(
-    url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    package = tmp_path / "broken_pg_migrations"
-    package.mkdir()
-    (package / "__init__.py").write_text("")
-    (package / "0001_one.sql").write_text("CREATE TABLE one (x BIGINT);\n")
-    monkeypatch.syspath_prepend(str(tmp_path))
-    monkeypatch.setattr("store.postgres.MIGRATIONS", "broken_pg_migrations")
-    async with PostgresStore(url) as store:
-        assert await store.schema_version() == 1
-    (package / "0002_two.sql").write_text(
-        "CREATE TABLE two (x BIGINT);\nINSERT INTO nowhere VALUES (1);\n"
-    )
-    with pytest.raises(asyncpg.UndefinedTableError, match="nowhere"):
-        await PostgresStore(url).open()
-    tables = {row[0] for row in await fetch(url, "SELECT tablename FROM pg_tables")}
-    version = (await fetch(url, "SELECT max(version) FROM schema_migrations"))[0][0]
-    assert version == 1 and "one" in tables and "two" not in tables
+    assert [(row[0], row[1]) for row in rows] == [(m.number, m.name) for m in migrations()]
 
 
 async def test_a_server_that_does_not_answer_is_named_without_its_password() -> None:
@@ -127,7 +107,7 @@ async def test_reads_go_on_while_a_write_waits_for_a_row_lock(
         await asyncio.sleep(0.2)
         assert not writing.done()  # the write waits for the row
         # Reads answer meanwhile, every one of them, and see the last commit.
-        reads = [store.get_game(game.id) for _ in range(3 * store.readers)]
+        reads = [store.get_game(game.id) for _ in range(3 * store.db.readers)]
         seen = await asyncio.wait_for(asyncio.gather(*reads, store.active_games(1)), timeout=2)
         assert all(found == game for found in seen[:-1]) and seen[-1] == [game]
         await locking.commit()

@@ -342,7 +342,7 @@ def test_the_build_context_is_the_package_and_nothing_secret(tmp_path: Path) -> 
     for path in (
         "bot/__init__.py",
         "bot/__pycache__/client.cpython-311.pyc",
-        "store/migrations/sqlite/0001_games.sql",
+        "store/migrations/0001_games.sql",
         "tests/test_x.py",
         "data/kamen.db",
         ".venv/bin/python",
@@ -361,7 +361,7 @@ def test_the_build_context_is_the_package_and_nothing_secret(tmp_path: Path) -> 
         "games/ai/oska_table.bin",
         "pyproject.toml",
         "render/fonts/DejaVuSans-Bold-subset.ttf",
-        "store/migrations/sqlite/0001_games.sql",
+        "store/migrations/0001_games.sql",
     ]
 
 

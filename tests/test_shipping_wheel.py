@@ -203,11 +203,11 @@ def test_every_data_file_of_the_packages_is_in_the_wheel(image: Image) -> None:
     assert not missing, f"not packaged (add them to package-data): {missing}"
     script = (
         "from importlib import resources as r; "
-        "print(sorted(f.name for f in r.files('store.migrations.sqlite').iterdir()"
+        "print(sorted(f.name for f in r.files('store.migrations').iterdir()"
         " if f.name.endswith('.sql')))"
     )
     done = run(["python", "-c", script], cwd=image.data, env=container_env(image))
-    expected = sorted(p.name for p in (ROOT / "store/migrations/sqlite").glob("*.sql"))
+    expected = sorted(p.name for p in (ROOT / "store/migrations").glob("*.sql"))
     assert done.stdout.strip() == str(expected), done.stderr
 
 

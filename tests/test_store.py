@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import inspect
+import secrets
 import sqlite3
 from dataclasses import replace
 from datetime import timedelta
@@ -16,10 +17,11 @@ import pytest
 from matches.records import FirstChoice, GuildSettings, Status, UserSettings
 from matches.storage import ChannelBusy, Store, StoreError
 from store import DEFAULT_DATABASE_URL, database_url, open_store, store_for
-from store.postgres import MIGRATIONS as POSTGRES_MIGRATIONS
+from store.postgres import DIALECT as POSTGRES
 from store.postgres import PostgresStore
 from store.schema import migrations
-from store.sqlite import MIGRATIONS, SqliteStore
+from store.sqlite import DIALECT as SQLITE
+from store.sqlite import SqliteStore
 from tests import store_support
 from tests.store_support import NOW, a_game
 
@@ -36,8 +38,8 @@ async def test_open_creates_the_folder_and_sets_the_pragmas(tmp_path: Path) -> N
         assert path.exists()
         assert isinstance(store, SqliteStore)
         # The pragmas are per connection: ask the store's own, the writer and the readers.
-        writer = store._db
-        assert writer is not None and len(store._reading) == 2
+        writer = store.db._db
+        assert writer is not None and len(store.db._reading) == 2
 
         async def pragmas(db: Any) -> dict[str, Any]:
             found = {}
@@ -53,21 +55,20 @@ async def test_open_creates_the_folder_and_sets_the_pragmas(tmp_path: Path) -> N
             "busy_timeout": 10_000,
             "query_only": 0,
         }
-        for reader in store._reading:  # they never write, so they never take the write lock
+        for reader in store.db._reading:  # they never write, so they never take the write lock
             assert (await pragmas(reader))["query_only"] == 1
     finally:
         await store.close()
 
 
 async def test_a_fresh_database_has_every_migration(store: Store) -> None:
-    package = MIGRATIONS if isinstance(store, SqliteStore) else POSTGRES_MIGRATIONS
-    assert await store.schema_version() == len(migrations(package))
-    assert len(migrations(MIGRATIONS)) == 16
+    assert await store.schema_version() == len(migrations())
+    assert len(migrations()) == 16
 
 
 def test_migrations_split_into_statements() -> None:
-    first = migrations(MIGRATIONS)[0]
-    statements = first.statements()
+    first = migrations()[0]
+    statements = first.statements("sqlite")
     assert statements[0].startswith("CREATE TABLE games")
     assert all(sqlite3.complete_statement(s) for s in statements)
     assert not any(s.lstrip().startswith("--") for s in statements)
@@ -86,13 +87,110 @@ def test_both_stores_meet_the_store_protocol(backend: type) -> None:
         ), name
 
 
-async def test_a_closed_store_refuses_work(tmp_path: Path) -> None:
-    store = SqliteStore(tmp_path / "k.db")
+async def test_a_closed_store_refuses_work(store_url: str) -> None:
     with pytest.raises(StoreError, match="not open"):
-        await store.get_game(1)
+        await store_for(store_url).get_game(1)
+
+
+def test_each_engine_gets_the_statement_written_once_in_its_own_spelling() -> None:
+    sql = (
+        "SELECT id FROM games INDEXED BY games_by_guild WHERE guild_id = :guild"
+        " AND status = 'a:b' AND (first_id = :user OR second_id = :user)"
+        ' AND updated_at::text <> :at ORDER BY game COLLATE "C"'
+    )
+    assert POSTGRES.arguments(sql, {"guild": 1, "user": 2, "at": "x", "unused": 3}) == (
+        "SELECT id FROM games WHERE guild_id = $1 AND status = 'a:b'"
+        " AND (first_id = $2 OR second_id = $2) AND updated_at::text <> $3"
+        ' ORDER BY game COLLATE "C"',
+        (1, 2, "x"),
+    )
+    assert SQLITE.prepare(sql)[0] == sql.replace('COLLATE "C"', "COLLATE BINARY")
+
+
+async def test_a_sqlite_older_than_the_sql_needs_is_refused_at_start(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("store.sqlite.sqlite3.sqlite_version_info", (3, 38, 5))
+    monkeypatch.setattr("store.sqlite.sqlite3.sqlite_version", "3.38.5")
+    with pytest.raises(StoreError, match=r"SQLite is 3\.38\.5; Kamen needs 3\.39\.0 or newer"):
+        await SqliteStore(tmp_path / "k.db").open()
+    assert not (tmp_path / "k.db").exists()
 
 
 # ----------------------------------------------------------------- migrations
+# On both engines: one history, applied once, all or nothing, never backwards.
+
+
+async def test_opening_twice_applies_nothing_again(store_url: str) -> None:
+    async with store_for(store_url) as store:
+        game = await store.create_game(a_game())
+    async with store_for(store_url) as store:
+        assert await store.schema_version() == len(migrations())
+        assert await store.get_game(game.id) == game
+
+
+async def test_processes_opening_a_fresh_database_at_once_apply_each_migration_once(
+    store_url: str,
+) -> None:
+    stores = [store_for(store_url) for _ in range(4)]
+    await asyncio.gather(*(store.open() for store in stores))
+    try:
+        latest = len(migrations())
+        assert [await store.schema_version() for store in stores] == [latest] * 4
+        applied = await stores[0].db.read("SELECT version, name FROM schema_migrations")
+        assert sorted((row[0], row[1]) for row in applied) == [
+            (m.number, m.name) for m in migrations()
+        ]
+    finally:
+        for store in stores:
+            await store.close()
+
+
+async def test_a_failed_upgrade_leaves_the_database_as_it_was(
+    store_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A package name of its own: Python keeps a package imported by another test.
+    name = f"broken_{secrets.token_hex(4)}"
+    package = tmp_path / name
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "0001_one.sql").write_text("CREATE TABLE one (x BIGINT);\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setattr("store.schema.PACKAGE", name)
+    async with store_for(store_url) as store:
+        assert await store.schema_version() == 1
+    (package / "0002_two.sql").write_text(
+        "CREATE TABLE two (x BIGINT);\nINSERT INTO nowhere VALUES (1);\n"
+    )
+    with pytest.raises(Exception, match="nowhere"):
+        await store_for(store_url).open()
+    (package / "0002_two.sql").unlink()
+    async with store_for(store_url) as store:
+        assert await store.schema_version() == 1
+        assert [tuple(row) for row in await store.db.read("SELECT count(*) FROM one")] == [(0,)]
+        with pytest.raises(Exception, match="two"):
+            await store.db.read("SELECT count(*) FROM two")
+
+
+async def test_a_database_newer_than_the_code_is_refused(store_url: str) -> None:
+    async with store_for(store_url) as store:
+        await store.db.execute("INSERT INTO schema_migrations VALUES (99, 'future', 0)")
+    with pytest.raises(StoreError, match="schema version 99"):
+        await store_for(store_url).open()
+
+
+def test_each_statement_of_a_migration_runs_on_the_engines_it_names() -> None:
+    first, claims = migrations()[0], migrations()[14]
+    sqlite, postgres = first.statements("sqlite"), first.statements("postgresql")
+    assert sqlite[0].startswith("CREATE TABLE games") and "INTEGER PRIMARY KEY" in sqlite[0]
+    assert postgres[0].startswith("CREATE TABLE games") and "BIGINT" in postgres[0]
+    assert sqlite[0] != postgres[0]
+    # 0002 to 0014 brought SQLite to the schema PostgreSQL started with whole.
+    assert all(not m.statements("postgresql") for m in migrations()[1:14])
+    assert all(m.statements("sqlite") for m in migrations()[:14])
+    assert claims.statements("sqlite") == claims.statements("postgresql") != []
+    with pytest.raises(ValueError, match="no engine"):
+        first.statements("oracle")
 
 
 def make_version_1(path: Path) -> None:
@@ -102,8 +200,8 @@ def make_version_1(path: Path) -> None:
         "CREATE TABLE schema_migrations ("
         " version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at REAL NOT NULL)"
     )
-    first = migrations(MIGRATIONS)[0]
-    for statement in first.statements():
+    first = migrations()[0]
+    for statement in first.statements("sqlite"):
         db.execute(statement)
     db.execute("INSERT INTO schema_migrations VALUES (1, ?, 0)", (first.name,))
     created = NOW.timestamp()
@@ -126,7 +224,7 @@ async def test_a_version_1_database_is_upgraded_in_place(tmp_path: Path) -> None
     path = tmp_path / "old.db"
     make_version_1(path)
     async with SqliteStore(path) as store:
-        assert await store.schema_version() == len(migrations(MIGRATIONS))
+        assert await store.schema_version() == len(migrations())
         challenge = await store.get_game(1)
         game = await store.get_game(2)
         assert challenge is not None and game is not None
@@ -140,63 +238,7 @@ async def test_a_version_1_database_is_upgraded_in_place(tmp_path: Path) -> None
     db = sqlite3.connect(path)
     versions = [row[0] for row in db.execute("SELECT version FROM schema_migrations")]
     db.close()
-    assert versions == list(range(1, len(migrations(MIGRATIONS)) + 1))
-
-
-async def test_opening_twice_applies_nothing_again(tmp_path: Path) -> None:
-    path = tmp_path / "k.db"
-    async with SqliteStore(path) as store:
-        game = await store.create_game(a_game())
-    async with SqliteStore(path) as store:
-        assert await store.schema_version() == len(migrations(MIGRATIONS))
-        assert await store.get_game(game.id) == game
-
-
-async def test_a_failed_upgrade_leaves_the_database_as_it_was(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    package = tmp_path / "broken_migrations"
-    package.mkdir()
-    (package / "__init__.py").write_text("")
-    (package / "0001_one.sql").write_text("CREATE TABLE one (x INTEGER);\n")
-    monkeypatch.syspath_prepend(str(tmp_path))
-    monkeypatch.setattr("store.sqlite.MIGRATIONS", "broken_migrations")
-    path = tmp_path / "k.db"
-    async with SqliteStore(path) as store:
-        assert await store.schema_version() == 1
-    (package / "0002_two.sql").write_text(
-        "CREATE TABLE two (x INTEGER);\nINSERT INTO nowhere VALUES (1);\n"
-    )
-    with pytest.raises(sqlite3.OperationalError, match="nowhere"):
-        await SqliteStore(path).open()
-    db = sqlite3.connect(path)
-    tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
-    version = db.execute("SELECT max(version) FROM schema_migrations").fetchone()[0]
-    db.close()
-    assert version == 1 and "one" in tables and "two" not in tables
-
-
-async def test_two_processes_opening_a_fresh_file_at_once_both_succeed(tmp_path: Path) -> None:
-    stores = [SqliteStore(tmp_path / "k.db") for _ in range(4)]
-    await asyncio.gather(*(store.open() for store in stores))
-    try:
-        latest = len(migrations(MIGRATIONS))
-        assert [await store.schema_version() for store in stores] == [latest] * 4
-    finally:
-        for store in stores:
-            await store.close()
-
-
-async def test_a_database_newer_than_the_code_is_refused(tmp_path: Path) -> None:
-    path = tmp_path / "new.db"
-    async with SqliteStore(path):
-        pass
-    db = sqlite3.connect(path)
-    db.execute("INSERT INTO schema_migrations VALUES (99, 'future', 0)")
-    db.commit()
-    db.close()
-    with pytest.raises(StoreError, match="schema version 99"):
-        await SqliteStore(path).open()
+    assert versions == list(range(1, len(migrations()) + 1))
 
 
 # ---------------------------------------------------------------------- games
@@ -360,8 +402,8 @@ def test_sqlite_urls_name_relative_and_absolute_paths() -> None:
     relative = store_for("sqlite:///data/kamen.db")
     absolute = store_for("sqlite:////srv/kamen/k.db?synchronous=normal")
     assert isinstance(relative, SqliteStore) and isinstance(absolute, SqliteStore)
-    assert relative.path == Path("data/kamen.db") and relative.synchronous == "FULL"
-    assert absolute.path == Path("/srv/kamen/k.db") and absolute.synchronous == "NORMAL"
+    assert relative.path == Path("data/kamen.db") and relative.db.synchronous == "FULL"
+    assert absolute.path == Path("/srv/kamen/k.db") and absolute.db.synchronous == "NORMAL"
 
 
 def test_postgresql_urls_open_the_postgresql_store() -> None:

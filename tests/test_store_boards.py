@@ -21,9 +21,10 @@ import pytest
 
 from matches.records import Status, StoredGame, UserSettings
 from matches.storage import Store
+from store.games import ID_LIMIT
 from store.postgres import PostgresStore
 from store.schema import migrations
-from store.sqlite import ID_LIMIT, MIGRATIONS, SqliteStore
+from store.sqlite import SqliteStore
 from tests import store_support
 from tests.store_support import NOW, a_game
 
@@ -68,7 +69,7 @@ async def test_game_ids_are_random_and_below_2_to_the_53(store: Store) -> None:
 
 async def test_a_clashing_id_is_drawn_again(store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
     draws: Iterator[int] = iter([41, 41, 99])
-    monkeypatch.setattr("store.sqlite.secrets.randbelow", lambda _: next(draws))
+    monkeypatch.setattr("store.games.secrets.randbelow", lambda _: next(draws))
     first = await store.create_game(a_game(channel_id=1))
     second = await store.create_game(a_game(channel_id=2))
     assert (first.id, second.id) == (42, 100)
@@ -209,8 +210,8 @@ async def test_migration_5_counts_the_moves_and_knows_no_board(tmp_path: Path) -
         "CREATE TABLE schema_migrations ("
         " version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at REAL NOT NULL)"
     )
-    for migration in migrations(MIGRATIONS)[:4]:
-        for statement in migration.statements():
+    for migration in migrations()[:4]:
+        for statement in migration.statements("sqlite"):
             db.execute(statement)
         db.execute("INSERT INTO schema_migrations VALUES (?, ?, 0)", (migration.number, "x"))
     insert = (
@@ -222,7 +223,7 @@ async def test_migration_5_counts_the_moves_and_knows_no_board(tmp_path: Path) -
     db.commit()
     db.close()
     async with SqliteStore(path) as store:
-        assert await store.schema_version() == len(migrations(MIGRATIONS))
+        assert await store.schema_version() == len(migrations())
         fresh, played = await store.get_game(1), await store.get_game(2)
         assert fresh is not None and played is not None
         assert (fresh.board_ply, fresh.board_status, fresh.ping_message_id) == (None, None, None)

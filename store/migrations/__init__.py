@@ -1,1 +1,1 @@
-"""Numbered SQL migrations, one folder per backend (read with importlib.resources)."""
+"""Kamen's schema migrations, one numbered history for both engines (see `store.schema`)."""

@@ -276,9 +276,7 @@ class FakeDiscord(Driver):
         `shards`, until none of those shards is (another process's stay connected)."""
         gone = set(shards) if shards is not None else None
         await self.core.wait_until(
-            lambda: (
-                not self.hub.live_sessions() if gone is None else not gone & self.live_shards()
-            ),
+            lambda: not self.hub.live_sessions() if gone is None else not gone & self.live_shards(),
             timeout,
             "the bot to disconnect" + (f" shards {sorted(gone)}" if gone else ""),
         )

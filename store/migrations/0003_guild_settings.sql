@@ -1,3 +1,5 @@
+-- engine: sqlite
+-- (PostgreSQL's schema was made whole by 0001.)
 -- What a server's admins chose; a server without a row has the defaults.
 CREATE TABLE guild_settings (
     guild_id   INTEGER PRIMARY KEY,

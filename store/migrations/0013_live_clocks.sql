@@ -1,3 +1,5 @@
+-- engine: sqlite
+-- (PostgreSQL's schema was made whole by 0001.)
 -- Live clocks: a base time and an increment chosen by the challenge (`5+3`: 5 minutes,
 -- 3 seconds added after each of a player's moves), and each side's time left, in
 -- milliseconds so that it adds up exactly. The side to move's time left is what it had

@@ -1,3 +1,5 @@
+-- engine: sqlite
+-- (PostgreSQL's schema was made whole by 0001.)
 -- Time controls and deadlines. `deadline` is when a challenge expires or when
 -- the player to move loses on time; `remind_at` is when that player is
 -- reminded, set back to NULL once the reminder has been sent.

@@ -1,10 +1,47 @@
--- Kamen's schema on PostgreSQL: the SQLite schema as its 14 migrations leave it
--- (store/migrations/sqlite/), table for table and column for column, so that
--- `python -m store copy` moves every row as it is and both stores return the
--- same Python values. Discord ids and every other integer are BIGINT; times are
--- seconds since the epoch (UTC) in DOUBLE PRECISION, as SQLite's REAL; flags are
--- 0 or 1, as in SQLite. The comments on each column are in the SQLite migrations.
+-- engine: sqlite
+-- The games: one row per challenge, whatever became of it.
+-- `moves` is the truth of a game: its canonical moves, separated by single
+-- spaces (no move text contains whitespace); positions are rebuilt by replaying it.
+-- Times are seconds since the epoch (UTC). `version` grows by one at every
+-- change, and every change checks the version it read.
+CREATE TABLE games (
+    id            INTEGER PRIMARY KEY,
+    guild_id      INTEGER NOT NULL,
+    channel_id    INTEGER NOT NULL,
+    message_id    INTEGER,
+    game          TEXT    NOT NULL,
+    variant       TEXT    NOT NULL DEFAULT '',
+    status        TEXT    NOT NULL
+        CHECK (status IN ('challenge', 'active', 'finished', 'declined', 'expired', 'cancelled')),
+    challenger_id INTEGER NOT NULL,
+    opponent_id   INTEGER,
+    first_choice  TEXT    NOT NULL DEFAULT 'random'
+        CHECK (first_choice IN ('challenger', 'opponent', 'random')),
+    first_id      INTEGER,
+    second_id     INTEGER,
+    ai_level      TEXT,
+    moves         TEXT    NOT NULL DEFAULT '',
+    result        TEXT    CHECK (result IN ('1-0', '0-1', '1/2-1/2')),
+    ending        TEXT,
+    reason        TEXT,
+    draw_offer_by INTEGER,
+    created_at    REAL    NOT NULL,
+    updated_at    REAL    NOT NULL,
+    version       INTEGER NOT NULL DEFAULT 0
+);
 
+-- One ongoing game per channel or thread, enforced by the database itself.
+CREATE UNIQUE INDEX games_one_active_per_channel ON games (channel_id) WHERE status = 'active';
+CREATE INDEX games_by_guild ON games (guild_id, status);
+CREATE INDEX games_by_status ON games (status);
+
+-- engine: postgresql
+-- PostgreSQL came to Kamen with the schema that migrations 0001 to 0014 had made on
+-- SQLite by then, all of it here at once (0002 to 0014 are SQLite's alone): the same
+-- tables and columns, so that `python -m store copy` moves every row as it is and both
+-- engines give the same values. Discord ids and every other integer are BIGINT; times
+-- are seconds since the epoch (UTC) in DOUBLE PRECISION, as SQLite's REAL; flags are
+-- 0 or 1, as on SQLite. What each column means is said in the SQLite statements.
 CREATE TABLE games (
     id                BIGINT           PRIMARY KEY,
     guild_id          BIGINT           NOT NULL,

@@ -1,3 +1,5 @@
+-- engine: sqlite
+-- (PostgreSQL's schema was made whole by 0001.)
 -- Leaderboards read a page deep in a server of thousands of players, and count its
 -- established and provisional players, from the index alone (no row is read but the
 -- page's): ranked by rating, and by deviation.

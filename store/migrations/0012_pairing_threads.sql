@@ -1,3 +1,5 @@
+-- engine: sqlite
+-- (PostgreSQL's schema was made whole by 0001.)
 -- The thread a pairing's game is played in, recorded before its game is opened: a game
 -- opened again after a crash goes to that thread rather than to a second one.
 ALTER TABLE tournament_pairings ADD COLUMN channel_id INTEGER;

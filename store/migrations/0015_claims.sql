@@ -3,7 +3,7 @@
 -- A holder that dies stops renewing its claim, which lapses and is taken by another
 -- process; a claim on work that is done for good is held until a time that never comes.
 CREATE TABLE claims (
-    key    TEXT PRIMARY KEY,
-    holder TEXT NOT NULL,
-    until  REAL NOT NULL
+    key    TEXT             PRIMARY KEY,
+    holder TEXT             NOT NULL,
+    until  DOUBLE PRECISION NOT NULL
 );

@@ -1,3 +1,5 @@
+-- engine: sqlite
+-- (PostgreSQL's schema was made whole by 0001.)
 -- Tournaments (DESIGN.md §4, Community): played, paired and scored by Kamen itself.
 -- `status`: signup → running → finished, or cancelled (with `reason`). `round` is the
 -- round being played (Swiss, round robin; arena: 0); moving it on is a write that

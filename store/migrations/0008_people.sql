@@ -1,3 +1,5 @@
+-- engine: sqlite
+-- (PostgreSQL's schema was made whole by 0001.)
 -- A person's games without a scan, for `/kamen me export` and `/kamen me forget`.
 -- Every player of a game is its challenger or its opponent (accepting a challenge
 -- records who accepted; a record studied alone has its challenger as opponent too),

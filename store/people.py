@@ -1,27 +1,27 @@
-"""The SQLite backend's answers about one person: all their games, and forgetting them.
+"""One person's games, and forgetting them (`/kamen me export`, `/kamen me forget`).
 
-`PeopleTables` is the part of `SqliteStore` behind `/kamen me export` and
-`/kamen me forget`; like `RatingTables` it uses the store's read connections
-and its one write connection (`_read`, `_write`). A user's games are found
-through the two indexes of migration 0008 (every player of a game is its
-challenger or its opponent); their ratings, rating changes and season lines
-through those games, on the rating tables' own keys, so nothing is scanned.
+A user's games are found through the two indexes of migration 0008 (every
+player of a game is its challenger or its opponent); their ratings, rating
+changes and season lines through those games, on the rating tables' own keys,
+so nothing is scanned.
 
 Forgetting is one transaction: the user's id becomes one fresh negative
 number in every row that holds it (games, ratings, rating changes as player
-and as opponent, season lines) and their settings are deleted. Ratings stay
-consistent with the games, so `python -m store recompute` still finds them
-exact, and negative ids are listed on no leaderboard or season table.
+and as opponent, season lines, tournaments) and their settings and puzzle
+answers are deleted. It holds the user's lock, so that two forgettings of one
+user never draw two ids; the check that they have nothing open is made inside
+the transaction, so that no challenge slips in between. Ratings stay consistent
+with the games, so `python -m store recompute` still finds them exact, and
+negative ids are listed on no leaderboard or season table.
 """
 
 from __future__ import annotations
 
 import secrets
 
-import aiosqlite
-
 from matches.records import StoredGame
-from store.sqlite_tables import StoreParts
+from store.database import Tables, Transaction
+from store.rows import GAME, GAMES
 
 # Anonymous ids are drawn below this (53 bits, as game ids): JavaScript's numbers hold them.
 ANONYMOUS_LIMIT = 2**53
@@ -69,59 +69,50 @@ _FORGET = (
 )
 
 
-class PeopleTables(StoreParts):
-    """A person's games, and forgetting them, on SQLite."""
+class PeopleTables(Tables):
+    """A person's games, and forgetting them."""
 
     async def games_of_user(self, user_id: int) -> list[StoredGame]:
         # Two halves, one index each, merged in order of creation.
-        sql = """
-            SELECT * FROM games WHERE challenger_id = :user
+        sql = f"""
+            SELECT {GAME} FROM games WHERE challenger_id = :user
             UNION ALL
-            SELECT * FROM games WHERE opponent_id = :user AND challenger_id <> :user
+            SELECT {GAME} FROM games WHERE opponent_id = :user AND challenger_id <> :user
             ORDER BY created_at, id"""
-        return [self._stored(row) for row in await self._read(sql, {"user": user_id})]
+        return await self._all(GAMES.read, sql, user=user_id)
 
     async def forget_user(self, user_id: int) -> int | None:
-        async def forget(db: aiosqlite.Connection) -> int | None:
-            await db.execute("BEGIN IMMEDIATE")
-            try:
-                # Inside the transaction, so that no challenge slips in between.
-                rows = await db.execute_fetchall(
-                    f"SELECT 1 FROM games WHERE id IN ({_GAMES_OF})"
-                    " AND status IN ('challenge', 'active') LIMIT 1",
-                    {"old": user_id},
-                )
-                if list(rows):
-                    await db.execute("ROLLBACK")
-                    return None
-                anonymous = await _fresh_anonymous(db)
-                ids = {"old": user_id, "new": anonymous}
-                pools = list(await db.execute_fetchall(_POOLS_OF, ids))
-                for guild, game in sorted({(pool[0], pool[1]) for pool in pools}):
-                    await db.execute(_RATING, {**ids, "guild": guild, "game": game})
-                for season, game in sorted({(pool[2], pool[1]) for pool in pools if pool[2]}):
-                    await db.execute(_SEASON_LINE, {**ids, "season": season, "game": game})
-                for sql in _FORGET:
-                    await db.execute(sql, ids)
-                await db.execute("COMMIT")
-            except BaseException:
-                if db.in_transaction:
-                    await db.execute("ROLLBACK")
-                raise
-            return anonymous
+        async def forget(tx: Transaction) -> int | None:
+            await tx.lock(f"user:{user_id}")
+            busy = await tx.fetch(
+                f"SELECT 1 FROM games WHERE id IN ({_GAMES_OF})"
+                " AND status IN ('challenge', 'active') LIMIT 1",
+                {"old": user_id},
+            )
+            if busy:
+                return None
+            ids = {"old": user_id, "new": await _fresh_anonymous(tx)}
+            pools = await tx.fetch(_POOLS_OF, ids)
+            for guild, game in sorted({(pool[0], pool[1]) for pool in pools}):
+                await tx.fetch(_RATING, {**ids, "guild": guild, "game": game})
+            for season, game in sorted({(pool[2], pool[1]) for pool in pools if pool[2]}):
+                await tx.fetch(_SEASON_LINE, {**ids, "season": season, "game": game})
+            for sql in _FORGET:
+                await tx.fetch(sql, ids)
+            return ids["new"]
 
         return await self._write(forget)
 
 
-async def _fresh_anonymous(db: aiosqlite.Connection) -> int:
+async def _fresh_anonymous(tx: Transaction) -> int:
     """A random negative id no game holds yet: drawn, not derived, so nothing leads back."""
     for _ in range(_TRIES):
         anonymous = -(secrets.randbelow(ANONYMOUS_LIMIT - 1) + 1)
-        rows = await db.execute_fetchall(
+        taken = await tx.fetch(
             "SELECT 1 FROM games WHERE challenger_id = :id UNION ALL"
             " SELECT 1 FROM games WHERE opponent_id = :id LIMIT 1",
             {"id": anonymous},
         )
-        if not list(rows):
+        if not taken:
             return anonymous
     raise RuntimeError(f"no free anonymous id in {_TRIES} tries: is the random source broken?")

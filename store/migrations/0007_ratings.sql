@@ -1,3 +1,5 @@
+-- engine: sqlite
+-- (PostgreSQL's schema was made whole by 0001.)
 -- Ratings, seasons and the indexes behind profiles (DESIGN.md §4, Community).
 -- A game may be rated (`rated`): the challenger did not say rated:False and it
 -- was not imported. Games played before ratings existed are not rated.

@@ -1,3 +1,5 @@
+-- engine: sqlite
+-- (PostgreSQL's schema was made whole by 0001.)
 -- What the public board of each game shows, so that a board left behind (a
 -- reply that failed, a bot killed after the commit) is found and brought up
 -- to date. `ply` is the number of moves, kept by the store with `moves`, so

@@ -1,3 +1,5 @@
+-- engine: sqlite
+-- (PostgreSQL's schema was made whole by 0001.)
 -- Why a game ended becomes a code (games.base.Termination), not an English
 -- sentence: the words are the presentation layer's (words/), in any language.
 -- The texts below are every one the service and the engines wrote before this

@@ -1,0 +1,255 @@
+"""The games, and what runs beside them: the heartbeat, claims, server and player settings.
+
+A game's write lands only on the version it read (`WHERE id = :id AND version
+= :version`); what its messages show (`set_message`, `set_board`, `set_ping`)
+is written apart and leaves the version alone, so posting a board never makes
+a concurrent move stale.
+"""
+
+from __future__ import annotations
+
+import secrets
+from datetime import UTC, datetime, timedelta
+
+from matches.records import GuildSettings, Status, StoredGame, UserSettings
+from matches.storage import StoreError
+from store.database import Duplicate, Tables, Transaction
+from store.rows import GAME, GAMES, GUILD_SETTINGS, USER_SETTINGS, from_iso, game_values, iso
+
+# Ids are below 2**53: Discord's integer options and JavaScript's numbers hold them exactly.
+ID_LIMIT = 2**53
+_ID_TRIES = 8
+# How long a finished game (or a closed challenge) may still have its board repaired.
+BOARD_REPAIR_DAYS = 7
+
+# Written on update: never the id or the creation time, nor what the messages show;
+# the version is bumped.
+_MESSAGES = ("message_id", "board_ply", "board_status", "ping_message_id")
+_UPDATED = [c for c in GAMES.fields if c not in ("id", "created_at", "version", *_MESSAGES)]
+# Written on creation with the id the store draws, version 0, and `ply`.
+_INSERT = (
+    GAMES.insert("games")
+    .replace(") VALUES (", ", ply) VALUES (")
+    .replace(") RETURNING", ", :ply) RETURNING")
+)
+_UPDATE = (
+    f"UPDATE games SET {GAMES.assign(_UPDATED)}, ply = :ply, version = version + 1"
+    f" WHERE id = :id AND version = :version RETURNING {GAME}"
+)
+_OPEN = "('challenge', 'active')"
+_CLOSED = "('finished', 'declined', 'expired', 'cancelled')"
+# The partial index `games_lagging` has exactly this condition.
+_LAGGING = (
+    "(message_id IS NULL OR board_ply IS DISTINCT FROM ply OR board_status IS DISTINCT FROM status)"
+)
+# A server's and a player's settings keep when they were last saved (a player's as ISO text).
+_SAVE_GUILD = GUILD_SETTINGS.upsert("guild_settings", ["guild_id"], also=["updated_at"])
+_SAVE_USER = USER_SETTINGS.upsert("user_settings", ["user_id"], also=["updated_at"])
+
+
+def new_game_id() -> int:
+    """A random positive id below `ID_LIMIT` (53 bits)."""
+    return secrets.randbelow(ID_LIMIT - 1) + 1
+
+
+async def update_in(tx: Transaction, game: StoredGame) -> StoredGame | None:
+    """`update_game` inside a transaction of its caller's."""
+    found = await tx.fetch(_UPDATE, game_values(game))
+    return GAMES.read(found[0]) if found else None
+
+
+class GameTables(Tables):
+    """Games, the heartbeat, claims and settings."""
+
+    async def create_game(self, game: StoredGame) -> StoredGame:
+        values = {**game_values(game), "version": 0}
+        del values["id"]
+        # A random id, so that nobody finds a game by counting; a clash is one
+        # chance in billions, and then another id is drawn.
+        for _ in range(_ID_TRIES):
+            try:
+                found = await self._execute(_INSERT, **values, id=new_game_id())
+            except Duplicate as error:
+                if error.index == "games_pkey":
+                    continue
+                raise
+            return GAMES.read(found[0])
+        raise StoreError(f"no free game id in {_ID_TRIES} tries: is the random source broken?")
+
+    async def get_game(self, game_id: int) -> StoredGame | None:
+        return await self._one(GAMES.read, f"SELECT {GAME} FROM games WHERE id = :id", id=game_id)
+
+    async def active_game_in(self, channel_id: int) -> StoredGame | None:
+        sql = f"SELECT {GAME} FROM games WHERE channel_id = :channel AND status = 'active'"
+        return await self._one(GAMES.read, sql, channel=channel_id)
+
+    async def last_finished_in(self, channel_id: int) -> StoredGame | None:
+        sql = (
+            f"SELECT {GAME} FROM games INDEXED BY games_finished_by_channel"
+            " WHERE channel_id = :channel AND status = 'finished'"
+            " ORDER BY updated_at DESC, id LIMIT 1"
+        )
+        return await self._one(GAMES.read, sql, channel=channel_id)
+
+    async def open_games_in(self, channel_id: int) -> list[StoredGame]:
+        sql = (
+            f"SELECT {GAME} FROM games WHERE channel_id = :channel AND status IN {_OPEN}"
+            " ORDER BY created_at, id"
+        )
+        return await self._all(GAMES.read, sql, channel=channel_id)
+
+    async def active_games(self, guild_id: int) -> list[StoredGame]:
+        sql = (
+            f"SELECT {GAME} FROM games WHERE guild_id = :guild AND status = 'active'"
+            " ORDER BY created_at, id"
+        )
+        return await self._all(GAMES.read, sql, guild=guild_id)
+
+    async def active_counts(self) -> dict[int, int]:
+        sql = "SELECT guild_id, count(*) FROM games WHERE status = 'active' GROUP BY guild_id"
+        return {row[0]: int(row[1]) for row in await self.db.read(sql)}
+
+    async def open_games_of(self, user_id: int) -> list[StoredGame]:
+        sql = (
+            f"SELECT {GAME} FROM games WHERE status IN {_OPEN}"
+            " AND :user IN (challenger_id, opponent_id, first_id, second_id)"
+            " ORDER BY created_at, id"
+        )
+        return await self._all(GAMES.read, sql, user=user_id)
+
+    async def update_game(self, game: StoredGame) -> StoredGame | None:
+        found = await self._execute(_UPDATE, **game_values(game))
+        return GAMES.read(found[0]) if found else None
+
+    async def finished_games_of(
+        self, guild_id: int, game: str, user_id: int, *, offset: int, limit: int
+    ) -> list[StoredGame]:
+        # Two halves, one index each (games_finished_by_first, _by_second), merged.
+        sql = f"""
+            SELECT {GAME} FROM games INDEXED BY games_finished_by_first
+                WHERE guild_id = :guild AND game = :game AND first_id = :user
+                    AND status = 'finished'
+            UNION ALL
+            SELECT {GAME} FROM games INDEXED BY games_finished_by_second
+                WHERE guild_id = :guild AND game = :game AND second_id = :user
+                    AND status = 'finished' AND first_id IS DISTINCT FROM :user
+            ORDER BY updated_at DESC, id DESC LIMIT :limit OFFSET :offset"""
+        return await self._all(
+            GAMES.read, sql, guild=guild_id, game=game, user=user_id, limit=limit, offset=offset
+        )
+
+    async def finished_games(self, guild_id: int | None = None) -> list[StoredGame]:
+        sql = f"SELECT {GAME} FROM games WHERE status = 'finished'"
+        if guild_id is None:
+            return await self._all(GAMES.read, sql)
+        return await self._all(GAMES.read, sql + " AND guild_id = :guild", guild=guild_id)
+
+    async def set_message(self, game_id: int, message_id: int | None) -> None:
+        sql = "UPDATE games SET message_id = :message WHERE id = :id"
+        await self._execute(sql, message=message_id, id=game_id)
+
+    async def set_board(self, game_id: int, message_id: int, ply: int, status: Status) -> None:
+        sql = (
+            "UPDATE games SET message_id = :message, board_ply = :ply, board_status = :status"
+            " WHERE id = :id"
+        )
+        await self._execute(sql, message=message_id, ply=ply, status=str(status), id=game_id)
+
+    async def set_ping(self, game_id: int, message_id: int | None) -> None:
+        sql = "UPDATE games SET ping_message_id = :message WHERE id = :id"
+        await self._execute(sql, message=message_id, id=game_id)
+
+    async def lagging_boards(
+        self, limit: int = 100, *, now: datetime | None = None
+    ) -> list[StoredGame]:
+        since = (now or datetime.now(UTC)) - timedelta(days=BOARD_REPAIR_DAYS)
+        # Two halves of the partial index `games_lagging` rather than one OR.
+        sql = f"""
+            SELECT {GAME} FROM games WHERE {_LAGGING} AND status IN ('active', 'challenge')
+            UNION ALL
+            SELECT {GAME} FROM games
+                WHERE {_LAGGING} AND status IN {_CLOSED} AND updated_at >= :since
+            ORDER BY updated_at, id LIMIT :limit"""
+        return await self._all(GAMES.read, sql, since=since.timestamp(), limit=limit)
+
+    async def shift_clocks(self, by: timedelta) -> list[StoredGame]:
+        # A live clock's times left (`first_left_ms`, ...) stay: its deadline carries the credit.
+        sql = f"""
+            UPDATE games SET deadline = deadline + :by, remind_at = remind_at + :by,
+                version = version + 1
+            WHERE status = 'active' AND (deadline IS NOT NULL OR remind_at IS NOT NULL)
+            RETURNING {GAME}"""
+        found = await self._execute(sql, by=by.total_seconds())
+        return sorted(map(GAMES.read, found), key=lambda game: (game.created_at, game.id))
+
+    async def due(self, now: datetime, limit: int = 100) -> list[StoredGame]:
+        # Two indexed halves rather than one OR, which SQLite would scan.
+        sql = f"""
+            SELECT {GAME}, deadline AS at FROM games
+                WHERE deadline <= :now AND status IN {_OPEN}
+            UNION
+            SELECT {GAME}, remind_at AS at FROM games
+                WHERE remind_at <= :now AND status IN {_OPEN}
+            ORDER BY at, id LIMIT :limit"""
+        found = await self.db.read(sql, {"now": now.timestamp(), "limit": limit * 2})
+        unique = {row["id"]: GAMES.read(row) for row in found}
+        return list(unique.values())[:limit]
+
+    # ------------------------------------------------------------- heartbeat
+
+    async def beat(self, now: datetime) -> None:
+        sql = """
+            INSERT INTO heartbeat (id, at) VALUES (1, :at)
+            ON CONFLICT (id) DO UPDATE SET at = excluded.at"""
+        await self._execute(sql, at=iso(now))
+
+    async def last_beat(self) -> datetime | None:
+        found = await self.db.read("SELECT at FROM heartbeat WHERE id = 1")
+        return from_iso(found[0][0]) if found else None
+
+    # ---------------------------------------------------------------- claims
+
+    async def take_claim(self, key: str, holder: str, now: datetime, until: datetime) -> bool:
+        # One statement: taken if free, lapsed or already this holder's. Of two processes
+        # taking it at once, the second waits for the first's row, then finds it held.
+        sql = """
+            INSERT INTO claims (key, holder, until) VALUES (:key, :holder, :until)
+            ON CONFLICT (key) DO UPDATE SET holder = excluded.holder, until = excluded.until
+            WHERE claims.holder = excluded.holder OR claims.until <= :now
+            RETURNING key"""
+        taken = await self._execute(
+            sql, key=key, holder=holder, until=until.timestamp(), now=now.timestamp()
+        )
+        return bool(taken)
+
+    async def drop_claim(self, key: str, holder: str) -> None:
+        sql = "UPDATE claims SET until = 0 WHERE key = :key AND holder = :holder"
+        await self._execute(sql, key=key, holder=holder)
+
+    # -------------------------------------------------------------- settings
+
+    async def guild_settings(self, guild_id: int) -> GuildSettings:
+        sql = f"SELECT {GUILD_SETTINGS.select} FROM guild_settings WHERE guild_id = :guild"
+        return await self._one(GUILD_SETTINGS.read, sql, guild=guild_id) or GuildSettings(guild_id)
+
+    async def save_guild_settings(self, settings: GuildSettings, now: datetime) -> GuildSettings:
+        values = GUILD_SETTINGS.values(settings)
+        found = await self._execute(_SAVE_GUILD, **values, updated_at=now.timestamp())
+        return GUILD_SETTINGS.read(found[0])
+
+    async def server_languages(self) -> dict[int, str]:
+        sql = "SELECT guild_id, language FROM guild_settings WHERE language IS NOT NULL"
+        return {row[0]: row[1] for row in await self.db.read(sql)}
+
+    async def player_languages(self) -> dict[int, str]:
+        sql = "SELECT user_id, language FROM user_settings WHERE language IS NOT NULL"
+        return {row[0]: row[1] for row in await self.db.read(sql)}
+
+    async def user_settings(self, user_id: int) -> UserSettings:
+        sql = f"SELECT {USER_SETTINGS.select} FROM user_settings WHERE user_id = :user"
+        return await self._one(USER_SETTINGS.read, sql, user=user_id) or UserSettings(user_id)
+
+    async def save_user_settings(self, settings: UserSettings, now: datetime) -> UserSettings:
+        values = USER_SETTINGS.values(settings)
+        found = await self._execute(_SAVE_USER, **values, updated_at=iso(now))
+        return USER_SETTINGS.read(found[0])

@@ -1,1 +1,0 @@
-"""The SQLite schema, as numbered forward migrations `NNNN_name.sql`."""

@@ -1,0 +1,334 @@
+"""Ratings, rating changes, seasons and season tables: the community's numbers.
+
+A rated game's end is one transaction: the game's version-checked update, then
+its players' standings, rating changes and season lines, all committed together
+or not at all. Two games of the same pool (server and game) ending at once
+would both read a player's standing before either wrote it, so the transaction
+holds the pool's lock from before that read to its commit (on SQLite the file's
+one write lock is that lock; PostgreSQL takes it per pool, so games of other
+pools go on side by side). A rebuild (`replace_ratings`) holds the lock every
+rating takes shared, exclusively, so no game is rated while ratings are replaced.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from matches.glicko2 import PROVISIONAL_RD
+from matches.ratings import RatedGame, RatingChange, RatingInputs, Season, SeasonScore, Standing
+from matches.records import StoredGame
+from matches.storage import Rater
+from store import rows
+from store.database import NO_LIMIT, Duplicate, Tables, Transaction
+from store.games import update_in
+from store.rows import CHANGE, SCORES, SEASONS, STANDING, names, upsert
+
+# Forgotten players carry negative ids and are listed nowhere.
+_LISTED = "user_id > 0"
+_RATINGS = "ratings"  # the lock every rating takes shared and a rebuild takes alone
+SEASON, SCORE = SEASONS.select, SCORES.select
+
+_PUT_STANDING = upsert("ratings", names(STANDING), ["guild_id", "game", "user_id"])
+_PUT_SCORE = upsert("season_scores", SCORES.columns, ["season_id", "game", "user_id"])
+_NEW_CHANGE = (
+    f"INSERT INTO rating_changes ({CHANGE.removeprefix('seq, ')})"
+    f" VALUES ({', '.join(':' + name for name in names(CHANGE)[1:])}) RETURNING {CHANGE}"
+)
+_OLD_CHANGE = (
+    f"INSERT INTO rating_changes ({CHANGE})"
+    f" VALUES ({', '.join(':' + name for name in names(CHANGE))})"
+)
+_NEW_SEASON = SEASONS.insert("seasons", without=["ended_at", "announced", "id"])
+# A server's seasons' lines, for a rebuild of one server.
+_SCORES_OF = " WHERE season_id IN (SELECT id FROM seasons WHERE guild_id = :guild)"
+
+
+class RatingTables(Tables):
+    """Ratings, rating changes, seasons and season tables."""
+
+    async def finish_rated(self, game: StoredGame, rate: Rater) -> RatedGame | None:
+        if game.players is None:
+            raise ValueError("a rated game has two players")
+
+        async def finish(tx: Transaction) -> RatedGame | None:
+            await tx.lock(_RATINGS, shared=True)
+            saved = await update_in(tx, game)
+            if saved is None:
+                return None  # nothing was written: the transaction commits nothing
+            await tx.lock(f"ratings:{saved.guild_id}:{saved.game}")
+            rated = rate(saved, await _inputs(tx, saved))
+            changes = [await _insert_change(tx, change) for change in rated.changes]
+            for standing in rated.standings:
+                await tx.fetch(_PUT_STANDING, rows.standing_values(standing))
+            for line in rated.season_scores or ():
+                await tx.fetch(_PUT_SCORE, SCORES.values(line))
+            return RatedGame(rated.standings, (changes[0], changes[1]), rated.season_scores)
+
+        return await self._write(finish)
+
+    # -------------------------------------------------------------- ratings
+
+    async def standing(self, guild_id: int, game: str, user_id: int) -> Standing | None:
+        sql = (
+            f"SELECT {STANDING} FROM ratings"
+            " WHERE guild_id = :guild AND game = :game AND user_id = :user"
+        )
+        return await self._one(rows.standing, sql, guild=guild_id, game=game, user=user_id)
+
+    async def leaderboard(
+        self, guild_id: int, game: str, *, provisional: bool, offset: int, limit: int
+    ) -> list[Standing]:
+        sql = (
+            f"SELECT {STANDING} FROM ratings INDEXED BY ratings_ranked"
+            f" WHERE guild_id = :guild AND game = :game AND {_LISTED}"
+            f" AND rd {'>' if provisional else '<='} :rd"
+            " ORDER BY rating DESC, user_id LIMIT :limit OFFSET :offset"
+        )
+        return await self._all(
+            rows.standing, sql, guild=guild_id, game=game, rd=PROVISIONAL_RD, limit=limit,
+            offset=offset,
+        )  # fmt: skip
+
+    async def leaderboard_sizes(self, guild_id: int, game: str) -> tuple[int, int]:
+        sql = (
+            "SELECT count(*) FILTER (WHERE rd <= :rd), count(*) FILTER (WHERE rd > :rd)"
+            " FROM ratings INDEXED BY ratings_by_rd"
+            f" WHERE guild_id = :guild AND game = :game AND {_LISTED}"
+        )
+        found = await self.db.read(sql, {"rd": PROVISIONAL_RD, "guild": guild_id, "game": game})
+        return int(found[0][0]), int(found[0][1])
+
+    async def rank(self, guild_id: int, game: str, user_id: int) -> int | None:
+        mine = await self.standing(guild_id, game, user_id)
+        if mine is None or mine.provisional or user_id <= 0:
+            return None
+        sql = (
+            "SELECT count(*) FROM ratings INDEXED BY ratings_ranked"
+            " WHERE guild_id = :guild AND game = :game AND rd <= :rd"
+            f" AND {_LISTED} AND (rating > :rating OR (rating = :rating AND user_id < :user))"
+        )
+        params = {"guild": guild_id, "game": game, "rd": PROVISIONAL_RD,
+                  "rating": mine.rating, "user": user_id}  # fmt: skip
+        return int((await self.db.read(sql, params))[0][0]) + 1
+
+    async def rating_changes(
+        self, guild_id: int, game: str, user_id: int, *, limit: int | None = None
+    ) -> list[RatingChange]:
+        sql = (
+            f"SELECT {CHANGE} FROM rating_changes"
+            " WHERE guild_id = :guild AND game = :game AND user_id = :user"
+            " ORDER BY seq DESC LIMIT :limit"
+        )
+        found = await self._all(
+            rows.change,
+            sql,
+            guild=guild_id,
+            game=game,
+            user=user_id,
+            limit=NO_LIMIT if limit is None else limit,
+        )
+        return found[::-1]
+
+    async def changes_of_game(self, game_id: int) -> list[RatingChange]:
+        sql = f"SELECT {CHANGE} FROM rating_changes WHERE game_id = :game ORDER BY seq"
+        return await self._all(rows.change, sql, game=game_id)
+
+    # --------------------------------------------------------------- seasons
+
+    async def start_season(self, season: Season) -> Season | None:
+        try:
+            found = await self._execute(_NEW_SEASON, **SEASONS.values(season))
+        except Duplicate as error:
+            if error.index == "seasons_one_running":
+                return None
+            raise
+        return SEASONS.read(found[0])
+
+    async def end_season(self, season_id: int, at: datetime) -> Season | None:
+        sql = (
+            "UPDATE seasons SET ended_at = :at WHERE id = :id AND ended_at IS NULL"
+            f" RETURNING {SEASON}"
+        )
+        found = await self._execute(sql, at=at.timestamp(), id=season_id)
+        return SEASONS.read(found[0]) if found else None
+
+    async def claim_announcement(self, season_id: int, now: datetime, until: datetime) -> bool:
+        sql = (
+            "UPDATE seasons SET announcing_until = :until WHERE id = :id AND announced = 0"
+            " AND (announcing_until IS NULL OR announcing_until <= :now) RETURNING id"
+        )
+        return bool(
+            await self._execute(sql, until=until.timestamp(), id=season_id, now=now.timestamp())
+        )
+
+    async def set_announced(self, season_id: int) -> None:
+        await self._execute("UPDATE seasons SET announced = 1 WHERE id = :id", id=season_id)
+
+    async def running_season(self, guild_id: int) -> Season | None:
+        sql = f"SELECT {SEASON} FROM seasons WHERE guild_id = :guild AND ended_at IS NULL"
+        return await self._one(SEASONS.read, sql, guild=guild_id)
+
+    async def season(self, guild_id: int, season_id: int) -> Season | None:
+        sql = f"SELECT {SEASON} FROM seasons WHERE guild_id = :guild AND id = :id"
+        return await self._one(SEASONS.read, sql, guild=guild_id, id=season_id)
+
+    async def seasons(self, guild_id: int | None = None) -> list[Season]:
+        where = "" if guild_id is None else " WHERE guild_id = :guild"
+        sql = f"SELECT {SEASON} FROM seasons{where} ORDER BY started_at DESC, id DESC"
+        return await self._all(SEASONS.read, sql, guild=guild_id)
+
+    async def seasons_due(self, now: datetime) -> list[Season]:
+        sql = f"""
+            SELECT {SEASON} FROM seasons WHERE ended_at IS NULL AND ends_at <= :now
+            UNION
+            SELECT {SEASON} FROM seasons WHERE ended_at IS NOT NULL AND announced = 0
+            ORDER BY id"""
+        return await self._all(SEASONS.read, sql, now=now.timestamp())
+
+    async def season_table(
+        self, season_id: int, game: str, *, offset: int = 0, limit: int | None = None
+    ) -> list[SeasonScore]:
+        sql = (
+            f"SELECT {SCORE} FROM season_scores"
+            f" WHERE season_id = :season AND game = :game AND {_LISTED}"
+            " ORDER BY points DESC, coalesce(performance, 0) DESC, user_id"
+            " LIMIT :limit OFFSET :offset"
+        )
+        return await self._all(
+            SCORES.read,
+            sql,
+            season=season_id,
+            game=game,
+            offset=offset,
+            limit=NO_LIMIT if limit is None else limit,
+        )
+
+    async def season_size(self, season_id: int, game: str) -> int:
+        sql = (
+            "SELECT count(*) FROM season_scores"
+            f" WHERE season_id = :season AND game = :game AND {_LISTED}"
+        )
+        return int((await self.db.read(sql, {"season": season_id, "game": game}))[0][0])
+
+    async def season_games(self, season_id: int) -> list[str]:
+        sql = (
+            'SELECT DISTINCT game COLLATE "C" AS game FROM season_scores'
+            " WHERE season_id = :season ORDER BY 1"
+        )
+        return await self._all(lambda row: str(row[0]), sql, season=season_id)
+
+    # -------------------------------------------------------------- rebuilds
+
+    async def all_ratings(
+        self, guild_id: int | None = None
+    ) -> tuple[list[Standing], list[RatingChange], list[SeasonScore]]:
+        where, scores_where = _where(guild_id)
+
+        async def read(tx: Transaction) -> tuple[list[Any], list[Any], list[Any]]:
+            params = {"guild": guild_id}
+            standings = await tx.fetch(
+                f'SELECT {STANDING} FROM ratings{where} ORDER BY guild_id, game COLLATE "C",'
+                " user_id",
+                params,
+            )
+            changes = await tx.fetch(
+                f"SELECT {CHANGE} FROM rating_changes{where} ORDER BY seq", params
+            )
+            scores = await tx.fetch(
+                f"SELECT {SCORE} FROM season_scores{scores_where}"
+                ' ORDER BY season_id, game COLLATE "C", user_id',
+                params,
+            )
+            return standings, changes, scores
+
+        standings, changes, scores = await self.db.snapshot(read)
+        return (
+            [rows.standing(row) for row in standings],
+            [rows.change(row) for row in changes],
+            [SCORES.read(row) for row in scores],
+        )
+
+    async def replace_ratings(
+        self,
+        guild_id: int | None,
+        standings: list[Standing],
+        changes: list[RatingChange],
+        scores: list[SeasonScore],
+    ) -> None:
+        where, scores_where = _where(guild_id)
+
+        async def replace(tx: Transaction) -> None:
+            await tx.lock(_RATINGS)
+            params = {"guild": guild_id}
+            await tx.fetch(f"DELETE FROM ratings{where}", params)
+            await tx.fetch(f"DELETE FROM rating_changes{where}", params)
+            await tx.fetch(f"DELETE FROM season_scores{scores_where}", params)
+            for change in changes:
+                await tx.fetch(_OLD_CHANGE, rows.change_values(change))
+            await tx.follow_ids("rating_changes", "seq")
+            for standing in standings:
+                await tx.fetch(_PUT_STANDING, rows.standing_values(standing))
+            for line in scores:
+                await tx.fetch(_PUT_SCORE, SCORES.values(line))
+
+        await self._write(replace)
+
+
+def _where(guild_id: int | None) -> tuple[str, str]:
+    """The conditions of a rebuild: every server, or one (`:guild`)."""
+    if guild_id is None:
+        return "", ""
+    return " WHERE guild_id = :guild", _SCORES_OF
+
+
+# ------------------------------------------------------------ in a transaction
+
+
+async def _inputs(tx: Transaction, game: StoredGame) -> RatingInputs:
+    """What rating `game` needs to read, inside its transaction."""
+    players = game.players
+    assert players is not None
+    standings = []
+    for user in players:
+        found = await tx.fetch(
+            f"SELECT {STANDING} FROM ratings"
+            " WHERE guild_id = :guild AND game = :game AND user_id = :user",
+            {"guild": game.guild_id, "game": game.game, "user": user},
+        )
+        standings.append(
+            rows.standing(found[0]) if found else Standing(game.guild_id, game.game, user)
+        )
+    # The season the game's end falls in, as `Season.running_at` and a rebuild decide it.
+    found = await tx.fetch(
+        f"SELECT {SEASON} FROM seasons WHERE guild_id = :guild AND started_at <= :at"
+        " AND (ended_at IS NULL OR ended_at >= :at) AND (ends_at IS NULL OR ends_at > :at)"
+        " ORDER BY started_at DESC LIMIT 1",
+        {"guild": game.guild_id, "at": game.updated_at.timestamp()},
+    )
+    season = SEASONS.read(found[0]) if found else None
+    if season is None or not season.running_at(game.updated_at):
+        return RatingInputs((standings[0], standings[1]))
+    scores: list[SeasonScore | None] = []
+    results: list[list[RatingChange]] = []
+    for user in players:
+        params = {"season": season.id, "game": game.game, "user": user}
+        found = await tx.fetch(
+            f"SELECT {SCORE} FROM season_scores"
+            " WHERE season_id = :season AND game = :game AND user_id = :user",
+            params,
+        )
+        scores.append(SCORES.read(found[0]) if found else None)
+        found = await tx.fetch(
+            f"SELECT {CHANGE} FROM rating_changes"
+            " WHERE season_id = :season AND game = :game AND user_id = :user ORDER BY seq",
+            params,
+        )
+        results.append([rows.change(row) for row in found])
+    return RatingInputs(
+        (standings[0], standings[1]), season, (scores[0], scores[1]), (results[0], results[1])
+    )
+
+
+async def _insert_change(tx: Transaction, change: RatingChange) -> RatingChange:
+    return rows.change((await tx.fetch(_NEW_CHANGE, rows.change_values(change)))[0])

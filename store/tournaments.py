@@ -1,0 +1,163 @@
+"""Tournaments, their players and their pairings.
+
+A tournament row is written like a game's, checking the version it read; a
+new round is that write and its pairings in one transaction, so of two results
+that end a round at the same instant, the second finds the version changed
+and writes nothing: exactly one next round starts. A pairing's result is
+written once (`WHERE score IS NULL`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+
+from matches.tournament_records import Entrant, StoredPairing, Tournament
+from store.database import Tables, Transaction
+from store.rows import ENTRANTS, PAIRINGS, TOURNAMENTS
+
+TOURNAMENT, ENTRANT, PAIRING = TOURNAMENTS.select, ENTRANTS.select, PAIRINGS.select
+_CREATE = TOURNAMENTS.insert("tournaments", without=["id", "version"])
+_UPDATED = [name for name in TOURNAMENTS.fields if name not in ("id", "version", "created_at")]
+_UPDATE = (
+    f"UPDATE tournaments SET {TOURNAMENTS.assign(_UPDATED)}, version = version + 1"
+    f" WHERE id = :id AND version = :version RETURNING {TOURNAMENT}"
+)
+_NEW_PAIRING = PAIRINGS.insert("tournament_pairings", without=["id"])
+
+
+class TournamentTables(Tables):
+    """Tournaments, their players and their pairings."""
+
+    async def create_tournament(self, tournament: Tournament) -> Tournament:
+        found = await self._execute(_CREATE, **TOURNAMENTS.values(tournament))
+        return TOURNAMENTS.read(found[0])
+
+    async def tournament(self, tournament_id: int) -> Tournament | None:
+        sql = f"SELECT {TOURNAMENT} FROM tournaments WHERE id = :id"
+        return await self._one(TOURNAMENTS.read, sql, id=tournament_id)
+
+    async def tournaments(self, guild_id: int) -> list[Tournament]:
+        sql = (
+            f"SELECT {TOURNAMENT} FROM tournaments WHERE guild_id = :guild"
+            " ORDER BY created_at DESC, id"
+        )
+        return await self._all(TOURNAMENTS.read, sql, guild=guild_id)
+
+    async def update_tournament(
+        self, tournament: Tournament, pairings: Sequence[StoredPairing] = ()
+    ) -> tuple[Tournament, list[StoredPairing]] | None:
+        async def write(tx: Transaction) -> tuple[Tournament, list[StoredPairing]] | None:
+            found = await tx.fetch(_UPDATE, TOURNAMENTS.values(tournament))
+            if not found:
+                return None  # nothing was written: the transaction commits nothing
+            added = [
+                PAIRINGS.read((await tx.fetch(_NEW_PAIRING, PAIRINGS.values(pairing)))[0])
+                for pairing in pairings
+            ]
+            return TOURNAMENTS.read(found[0]), added
+
+        return await self._write(write)
+
+    async def join_tournament(self, tournament_id: int, user_id: int, at: datetime) -> None:
+        sql = f"""
+            INSERT INTO tournament_players ({ENTRANT}) VALUES (:tournament, :user, :at, NULL, NULL)
+            ON CONFLICT (tournament_id, user_id) DO UPDATE SET left_at = NULL, reason = NULL"""
+        await self._execute(sql, tournament=tournament_id, user=user_id, at=at.timestamp())
+
+    async def leave_tournament(
+        self, tournament_id: int, user_id: int, at: datetime, reason: str | None
+    ) -> bool:
+        sql = (
+            "UPDATE tournament_players SET left_at = :at, reason = :reason"
+            " WHERE tournament_id = :tournament AND user_id = :user AND left_at IS NULL"
+            " RETURNING user_id"
+        )
+        left = await self._execute(
+            sql, at=at.timestamp(), reason=reason, tournament=tournament_id, user=user_id
+        )
+        return bool(left)
+
+    async def entrants(self, tournament_id: int) -> list[Entrant]:
+        sql = (
+            f"SELECT {ENTRANT} FROM tournament_players WHERE tournament_id = :tournament"
+            " ORDER BY joined_at, user_id"
+        )
+        return await self._all(ENTRANTS.read, sql, tournament=tournament_id)
+
+    async def pairings(self, tournament_id: int) -> list[StoredPairing]:
+        sql = f"SELECT {PAIRING} FROM tournament_pairings WHERE tournament_id = :id ORDER BY id"
+        return await self._all(PAIRINGS.read, sql, id=tournament_id)
+
+    async def results_since(
+        self, tournament_id: int, since: datetime | None
+    ) -> tuple[int, list[StoredPairing]]:
+        params = {"id": tournament_id,
+                  "since": since.timestamp() if since is not None else float("-inf")}  # fmt: skip
+
+        async def read(tx: Transaction) -> tuple[int, list[StoredPairing]]:
+            # One snapshot: the count and the rows agree.
+            total = await tx.fetch(
+                "SELECT count(*) FROM tournament_pairings"
+                " WHERE tournament_id = :id AND score IS NOT NULL",
+                params,
+            )
+            found = await tx.fetch(
+                f"SELECT {PAIRING} FROM tournament_pairings"
+                " WHERE tournament_id = :id AND score IS NOT NULL AND ended_at >= :since"
+                " ORDER BY ended_at, id",
+                params,
+            )
+            return int(total[0][0]), [PAIRINGS.read(row) for row in found]
+
+        return await self.db.snapshot(read)
+
+    async def pairings_to_settle(self) -> list[StoredPairing]:
+        columns = ", ".join(f"p.{name}" for name in PAIRINGS.columns)
+        sql = (
+            f"SELECT {columns} FROM tournament_pairings p"
+            " JOIN tournaments t ON t.id = p.tournament_id"
+            " LEFT JOIN games g ON g.id = p.game_id"
+            " WHERE t.status = 'running' AND p.score IS NULL"
+            " AND (p.game_id IS NULL OR g.status = 'finished') ORDER BY p.id"
+        )
+        return await self._all(PAIRINGS.read, sql)
+
+    async def set_pairing_channel(self, pairing_id: int, channel_id: int) -> None:
+        sql = (
+            "UPDATE tournament_pairings SET channel_id = :channel"
+            " WHERE id = :id AND game_id IS NULL"
+        )
+        await self._execute(sql, channel=channel_id, id=pairing_id)
+
+    async def pairing_of_game(self, game_id: int) -> StoredPairing | None:
+        sql = f"SELECT {PAIRING} FROM tournament_pairings WHERE game_id = :game"
+        return await self._one(PAIRINGS.read, sql, game=game_id)
+
+    async def set_pairing_game(self, pairing_id: int, game_id: int) -> None:
+        sql = "UPDATE tournament_pairings SET game_id = :game WHERE id = :id AND game_id IS NULL"
+        await self._execute(sql, game=game_id, id=pairing_id)
+
+    async def record_result(
+        self, pairing_id: int, score: float, at: datetime, *, forfeit: bool = False
+    ) -> StoredPairing | None:
+        sql = (
+            "UPDATE tournament_pairings SET score = :score, forfeit = :forfeit, ended_at = :at"
+            f" WHERE id = :id AND score IS NULL RETURNING {PAIRING}"
+        )
+        found = await self._execute(
+            sql, score=float(score), forfeit=int(forfeit), at=at.timestamp(), id=pairing_id
+        )
+        return PAIRINGS.read(found[0]) if found else None
+
+    async def running_tournaments(self) -> list[Tournament]:
+        sql = f"SELECT {TOURNAMENT} FROM tournaments WHERE status = 'running' ORDER BY id"
+        return await self._all(TOURNAMENTS.read, sql)
+
+    async def tournaments_due(self, now: datetime) -> list[Tournament]:
+        sql = f"""
+            SELECT {TOURNAMENT} FROM tournaments WHERE status = 'signup' AND starts_at <= :now
+            UNION
+            SELECT {TOURNAMENT} FROM tournaments WHERE status = 'running' AND ends_at <= :now
+            ORDER BY id"""
+        return await self._all(TOURNAMENTS.read, sql, now=now.timestamp())
