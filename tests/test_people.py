@@ -1,4 +1,4 @@
-"""A person's own data, on a real SQLite file: their export, and forgetting them.
+"""A person's own data, on a SQLite file and on PostgreSQL: their export, and forgetting them.
 
 Forgetting puts one anonymous negative id in place of theirs in every row of
 every table, the same everywhere, and touches nobody else's; ratings rebuilt
@@ -13,7 +13,6 @@ from __future__ import annotations
 import itertools
 import random
 import re
-import sqlite3
 from collections.abc import AsyncIterator
 from datetime import timedelta
 from pathlib import Path
@@ -28,7 +27,9 @@ from matches.people import StillPlaying, records_in
 from matches.ratings import Season
 from matches.recompute import differences, rebuild, stored
 from matches.storage import Store
-from store import open_store
+from store import open_store, store_for
+from store.database import Database
+from tests import store_support
 
 GUILD, OTHER_GUILD = 1, 2
 ALICE, BOB, CAROL, DAVE, BOT = 100, 200, 300, 400, 999
@@ -41,18 +42,20 @@ ID_COLUMNS = {
     "user_settings": ("user_id",),
 }
 
-Env = tuple[MatchService, ManualClock, Store, Path]
+Env = tuple[MatchService, ManualClock, Store, Database]
+store_url = store_support.store_url
 
 
 @pytest.fixture
-async def env(tmp_path: Path) -> AsyncIterator[Env]:
-    path = tmp_path / "k.db"
-    store = await open_store(f"sqlite:///{path}")
+async def env(store_url: str) -> AsyncIterator[Env]:
+    """The service on a fresh database of each engine in turn, and that database itself."""
+    store = store_for(store_url)
+    await store.open()
     clock = ManualClock()
     service = MatchService(
         store, bot_user_id=BOT, picker=FirstLegalMove(), clock=clock, rng=random.Random(1)
     )
-    yield service, clock, store, path
+    yield service, clock, store, store.db
     await store.close()
 
 
@@ -106,30 +109,38 @@ async def community(service: MatchService, clock: ManualClock, store: Store) -> 
     await service.set_pings(BOB, False)
 
 
-def snapshot(path: Path) -> dict[str, list[tuple[Any, ...]]]:
+async def snapshot(db: Database) -> dict[str, list[tuple[Any, ...]]]:
     """Every row of the tables that hold people, in a stable order."""
-    with sqlite3.connect(path) as db:
-        return {
-            table: sorted(db.execute(f"SELECT * FROM {table}").fetchall(), key=repr)
-            for table in ID_COLUMNS
-        }
+    return {
+        table: sorted((tuple(row) for row in await db.read(f"SELECT * FROM {table}")), key=repr)
+        for table in ID_COLUMNS
+    }
 
 
-def columns(path: Path, table: str) -> list[str]:
-    with sqlite3.connect(path) as db:
-        return [row[1] for row in db.execute(f"PRAGMA table_info({table})")]
+async def columns(db: Database, table: str) -> list[str]:
+    """The table's columns, in order."""
+    if db.dialect.name == "sqlite":
+        return [row[1] for row in await db.read(f"PRAGMA table_info({table})")]
+    sql = (
+        "SELECT column_name FROM information_schema.columns"
+        " WHERE table_schema = current_schema() AND table_name = :table ORDER BY ordinal_position"
+    )
+    return [row[0] for row in await db.read(sql, {"table": table})]
 
 
-def holding(path: Path, user_id: int) -> list[str]:
+async def holding(db: Database, user_id: int) -> list[str]:
     """Every `table.column` of the whole database where the id is, whatever the column."""
+    if db.dialect.name == "sqlite":
+        sql = "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY rowid"
+    else:
+        sql = "SELECT tablename FROM pg_tables WHERE schemaname = current_schema() ORDER BY 1"
     found = []
-    with sqlite3.connect(path) as db:
-        tables = [row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type='table'")]
-        for table in tables:
-            for column in (row[1] for row in db.execute(f"PRAGMA table_info({table})")):
-                count = db.execute(f"SELECT count(*) FROM {table} WHERE {column} = ?", (user_id,))
-                if count.fetchone()[0]:
-                    found.append(f"{table}.{column}")
+    for (table,) in await db.read(sql):
+        for column in await columns(db, table):
+            # As text, so that one query fits every column's type on both engines.
+            count = f"SELECT count(*) FROM {table} WHERE CAST({column} AS TEXT) = :id"
+            if (await db.read(count, {"id": str(user_id)}))[0][0]:
+                found.append(f"{table}.{column}")
     return found
 
 
@@ -139,21 +150,21 @@ def holding(path: Path, user_id: int) -> list[str]:
 async def test_forgetting_puts_one_anonymous_id_in_every_row_and_nothing_else_changes(
     env: Env,
 ) -> None:
-    service, clock, store, path = env
+    service, clock, store, db = env
     await community(service, clock, store)
-    before = snapshot(path)
-    assert holding(path, ALICE) == [
-        "games.challenger_id", "games.opponent_id", "games.first_id", "games.second_id",
-        "user_settings.user_id", "ratings.user_id", "rating_changes.user_id",
-        "rating_changes.opponent_id", "season_scores.user_id",
+    before = await snapshot(db)
+    assert sorted(await holding(db, ALICE)) == [
+        "games.challenger_id", "games.first_id", "games.opponent_id", "games.second_id",
+        "rating_changes.opponent_id", "rating_changes.user_id", "ratings.user_id",
+        "season_scores.user_id", "user_settings.user_id",
     ]  # fmt: skip
 
     anonymous = await service.people.forget(ALICE)
 
-    assert anonymous < 0 and holding(path, ALICE) == []
-    after = snapshot(path)
+    assert anonymous < 0 and await holding(db, ALICE) == []
+    after = await snapshot(db)
     for table, ids in ID_COLUMNS.items():
-        names = columns(path, table)
+        names = await columns(db, table)
         expected = []
         for row in before[table]:
             values = dict(zip(names, row, strict=True))
@@ -224,7 +235,7 @@ async def test_each_forgetting_draws_a_new_number_that_says_nothing_of_the_user(
 
 @pytest.mark.parametrize("what", ["own challenge", "challenged", "active game"])
 async def test_forgetting_waits_while_a_game_or_challenge_is_open(env: Env, what: str) -> None:
-    service, clock, _, path = env
+    service, clock, _, db = env
     await rated(service, clock, ALICE, BOB)
     if what == "own challenge":
         view = await service.challenge(
@@ -236,12 +247,12 @@ async def test_forgetting_waits_while_a_game_or_challenge_is_open(env: Env, what
         )
     else:
         view = await begin(service, CAROL, ALICE, 60)
-    before = snapshot(path)
+    before = await snapshot(db)
     with pytest.raises(StillPlaying) as refused:
         await service.people.forget(ALICE)
     assert refused.value.params == {"count": 1}
     assert words.explain(refused.value).startswith("You still have a game or a challenge open:")
-    assert snapshot(path) == before  # nothing written
+    assert await snapshot(db) == before  # nothing written
     assert [v.id for v in await service.people.open_games(ALICE)] == [view.id]
     # Once it is closed, forgetting goes ahead.
     if what == "own challenge":
@@ -251,7 +262,7 @@ async def test_forgetting_waits_while_a_game_or_challenge_is_open(env: Env, what
     else:
         await service.resign(ALICE, game_id=view.id)
     assert await service.people.forget(ALICE) < 0
-    assert holding(path, ALICE) == []
+    assert await holding(db, ALICE) == []
 
 
 # ------------------------------------------------------------------ export
@@ -264,18 +275,11 @@ def tags(record: str) -> dict[str, str]:
 
 
 async def test_the_export_holds_every_game_of_the_user_and_only_theirs(env: Env) -> None:
-    service, clock, store, path = env
+    service, clock, store, db = env
     await community(service, clock, store)
-    with sqlite3.connect(path) as db:
-        mine = [
-            row[0]
-            for row in db.execute(
-                "SELECT id FROM games WHERE ? IN (challenger_id, opponent_id)"
-                " ORDER BY created_at, id",
-                (ALICE,),
-            )
-        ]
-        everyone = db.execute("SELECT count(*) FROM games").fetchone()[0]
+    sql = "SELECT id FROM games WHERE :user IN (challenger_id, opponent_id) ORDER BY created_at, id"
+    mine = [row[0] for row in await db.read(sql, {"user": ALICE})]
+    everyone = (await db.read("SELECT count(*) FROM games"))[0][0]
     assert 0 < len(mine) < everyone
 
     found = await service.people.export(
