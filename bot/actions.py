@@ -39,6 +39,7 @@ from matches import (
     NotAPlayer,
     NotYourTurn,
     Status,
+    origin,
 )
 from matches.inputs import MAX_RECORD
 from words.catalogue import LANGUAGES
@@ -337,7 +338,7 @@ class Actions(CommunityActions, TournamentActions, PlayingActions, ReviewActions
             raise BadInput("bot.refuse.no-move-from", square=square)
         menu = components.destination_view(view, moves, answer.locale)
         # Privately, the board with the picked piece and where it can go marked.
-        picked = square if square in {components.origin(view, move) for move in moves} else None
+        picked = square if square in {origin(view.state, move) for move in moves} else None
         png = images.board_png(view.state, players=self.players(view), locale=answer.locale,
                                selected=picked)  # fmt: skip
         alt = images.board_alt(view.state, players=self.players(view), locale=answer.locale)

@@ -31,7 +31,7 @@ from discord import ui
 
 import words
 from games.base import GameState
-from matches import GameView, Status
+from matches import GameView, Status, ordered_moves, origin
 
 PREFIX = "kamen:"
 MAX_OPTIONS = 25
@@ -173,28 +173,6 @@ def move_option(state: GameState, move: str, locale: str) -> discord.SelectOptio
     info = state.describe(move)
     taken = words.say("bot.option.takes", locale, captured=info.captured) if info.captured else None
     return discord.SelectOption(label=move, value=move, description=taken)
-
-
-def natural_order(state: GameState) -> list[str]:
-    """The legal moves, the most natural first: captures (the longest first), then the rest.
-
-    Within each kind the engine's order (board order) is kept, so the list
-    reads the same way every time.
-    """
-    legal = state.legal_moves()
-    taking = {move: len(state.describe(move).captured) for move in legal}
-    return sorted(legal, key=lambda move: -taking[move])
-
-
-def ordered_moves(view: GameView) -> list[str]:
-    """A game's legal moves in their natural order (`natural_order`)."""
-    return natural_order(view.state)
-
-
-def origin(view: GameView, move: str) -> str:
-    """The square (or pit) a move starts from: what the first step of a two-step pick shows."""
-    path = view.state.describe(move).path
-    return path[0] if path else move
 
 
 class MoveSelect(ui.DynamicItem[ui.Select[ui.View]], template=PREFIX + r"move:" + _ID + ":" + _PLY):
@@ -509,7 +487,7 @@ def board_view(view: GameView, menu_max: int, locale: str) -> ui.View | None:
         return None
     items = ui.View(timeout=None)
     if not view.bot_to_move:
-        moves = ordered_moves(view)
+        moves = list(ordered_moves(view.state))
         if len(moves) == 1:  # forced: one tap, not a menu of one
             items.add_item(PlayButton(view.id, view.ply, moves[0], locale))
         elif len(moves) <= menu_max:
@@ -537,7 +515,7 @@ def board_view(view: GameView, menu_max: int, locale: str) -> ui.View | None:
 def _piece_options(view: GameView, moves: list[str], locale: str) -> list[discord.SelectOption]:
     counts: dict[str, int] = {}
     for move in moves:
-        square = origin(view, move)
+        square = origin(view.state, move)
         counts[square] = counts.get(square, 0) + 1
     return [
         discord.SelectOption(

@@ -20,13 +20,13 @@ from discord import ui
 import words
 from bot import images, options, replies
 from bot.answers import Answer
-from bot.components import PREFIX, move_option, natural_order
+from bot.components import PREFIX, move_option
 from bot.replies import NO_MENTIONS, Outgoing
 from bot.table import Table, guarded
 from games import puzzles
 from games.base import GameState
 from games.puzzles import Puzzle
-from matches import BadInput
+from matches import BadInput, ordered_moves
 from matches.puzzles import Verdict
 from words.games import side_names, title
 
@@ -97,7 +97,7 @@ def puzzle_message(puzzle: Puzzle, locale: str) -> Outgoing:
     embed.set_image(url=f"attachment://{PUZZLE_FILE}")
     embed.set_footer(text=_footer(puzzle, locale))
     items = ui.View(timeout=None)
-    menu = [move_option(state, move, locale) for move in natural_order(state)]
+    menu = [move_option(state, move, locale) for move in ordered_moves(state)]
     items.add_item(PuzzleMove(puzzle.id, menu, locale))
     items.stop()
     alt = images.board_alt(state, locale=locale)
