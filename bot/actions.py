@@ -423,7 +423,6 @@ class Actions(CommunityActions, TournamentActions, PlayingActions, ReviewActions
             game_id=game_id,
             channel_id=channel_id,
             game=spec.name if spec else None,
-            expected_ply=ply,
             guild_id=interaction.guild_id,
         )
         view = result.view
@@ -448,7 +447,7 @@ class Actions(CommunityActions, TournamentActions, PlayingActions, ReviewActions
     async def decline_draw(self, answer: Answer, game_id: int, ply: int) -> None:
         interaction = answer.interaction
         result = await self.service.decline_draw(
-            interaction.user.id, game_id=game_id, expected_ply=ply, guild_id=interaction.guild_id
+            interaction.user.id, game_id=game_id, guild_id=interaction.guild_id
         )
         locale = self.locale_of(result.view)
         text = words.say("bot.draw.declined", locale, player=replies.mention(interaction.user.id))

@@ -243,9 +243,8 @@ class MatchService:
         where = Where(game_id, channel_id, game, guild_id)
         return await self.play.choices_for(where, user_id, square, typed, expected_ply)
 
-    # Resigning and draws do not depend on the position: `expected_ply`, the move
-    # number of the board the button was on, is taken for the buttons that carry
-    # it and not checked (a lost race is decided again on a fresh read).
+    # Resigning and draws do not depend on the position, so they take no move number:
+    # a button on an old board still resigns (a lost race is decided again on a fresh read).
 
     async def resign(
         self,
@@ -254,7 +253,6 @@ class MatchService:
         game_id: int | None = None,
         channel_id: int | None = None,
         game: str | None = None,
-        expected_ply: int | None = None,
         guild_id: int | None = None,
     ) -> GameView:
         """Give up the game (the side to move, when one user plays both)."""
@@ -267,7 +265,6 @@ class MatchService:
         game_id: int | None = None,
         channel_id: int | None = None,
         game: str | None = None,
-        expected_ply: int | None = None,
         guild_id: int | None = None,
     ) -> DrawResult:
         """Offer a draw, or accept the opponent's offer if one is pending."""
@@ -306,7 +303,6 @@ class MatchService:
         game_id: int | None = None,
         channel_id: int | None = None,
         game: str | None = None,
-        expected_ply: int | None = None,
         guild_id: int | None = None,
     ) -> DrawResult:
         """Accept the opponent's draw offer: the game is drawn."""
@@ -320,7 +316,6 @@ class MatchService:
         game_id: int | None = None,
         channel_id: int | None = None,
         game: str | None = None,
-        expected_ply: int | None = None,
         guild_id: int | None = None,
     ) -> DrawResult:
         """Decline the opponent's draw offer: the game goes on."""

@@ -161,7 +161,7 @@ async def test_two_moves_left_to_the_scheduler_never_both_land(tmp_path: Path) -
             assert isinstance(refused, StaleAction | NotYourTurn), refused
             assert stored_moves(path, view.id) == (landed.move,)
             resigned = await asyncio.gather(
-                first.resign(ALICE, game_id=view.id, expected_ply=1),
+                first.resign(ALICE, game_id=view.id),
                 second.move(BOB, landed.view.state.legal_moves()[0], game_id=view.id,
                             expected_ply=1),
                 return_exceptions=True,

@@ -78,7 +78,7 @@ async def test_fifty_resignations_racing_a_move_all_settle_as_resigned(tmp_path:
             # Bob resigns from the board he saw (ply 0), as the confirmation button carries it.
             moved, resigned = await asyncio.gather(
                 mover.move(ALICE, move, game_id=view.id, expected_ply=0),
-                resigner.resign(BOB, game_id=view.id, expected_ply=0),
+                resigner.resign(BOB, game_id=view.id),
                 return_exceptions=True,
             )
             final = await mover.view(game_id=view.id)
@@ -163,7 +163,7 @@ async def test_a_resignation_from_an_old_board_still_resigns(tmp_path: Path) -> 
         service = MatchService(store, clock=ManualClock())
         view = await new_game(service, 10)
         await service.move(ALICE, view.state.legal_moves()[0], game_id=view.id)
-        resigned = await service.resign(ALICE, game_id=view.id, expected_ply=0)
+        resigned = await service.resign(ALICE, game_id=view.id)
         assert resigned.status is Status.FINISHED and resigned.result == "0-1"
     finally:
         await store.close()
@@ -184,7 +184,7 @@ async def test_a_draw_offer_racing_the_opponents_move_stands(tmp_path: Path) -> 
                 gate.arm(barrier)
             moved, offered = await asyncio.gather(
                 mover.move(ALICE, view.state.legal_moves()[0], game_id=view.id),
-                offerer.offer_draw(BOB, game_id=view.id, expected_ply=0),
+                offerer.offer_draw(BOB, game_id=view.id),
                 return_exceptions=True,
             )
             assert isinstance(moved, MoveResult), moved
@@ -193,7 +193,7 @@ async def test_a_draw_offer_racing_the_opponents_move_stands(tmp_path: Path) -> 
             final = await mover.view(game_id=view.id)
             assert final.ply == 1 and final.draw_offer_by == BOB
             # Alice answers from the board she saw before her move: the offer is what counts.
-            accepted = await mover.accept_draw(ALICE, game_id=view.id, expected_ply=0)
+            accepted = await mover.accept_draw(ALICE, game_id=view.id)
             assert accepted.event is DrawEvent.ACCEPTED and accepted.view.result == "1/2-1/2"
     finally:
         await one.close()
