@@ -92,61 +92,6 @@ async def test_a_server_that_does_not_answer_is_named_without_its_password() -> 
 # ---------------------------------------------------------- stalled and cancelled
 
 
-async def test_reads_go_on_while_a_write_waits_for_a_row_lock(
-    store: PostgresStore, url: str
-) -> None:
-    game = await store.create_game(a_game())
-    other = await asyncpg.connect(url)
-    try:
-        locking = other.transaction()
-        await locking.start()
-        await other.execute("UPDATE games SET message_id = 5 WHERE id = $1", game.id)
-        writing = asyncio.ensure_future(
-            store.update_game(dataclasses.replace(game, moves=("a1-b2",)))
-        )
-        await asyncio.sleep(0.2)
-        assert not writing.done()  # the write waits for the row
-        # Reads answer meanwhile, every one of them, and see the last commit.
-        reads = [store.get_game(game.id) for _ in range(3 * store.db.readers)]
-        seen = await asyncio.wait_for(asyncio.gather(*reads, store.active_games(1)), timeout=2)
-        assert all(found == game for found in seen[:-1]) and seen[-1] == [game]
-        await locking.commit()
-    finally:
-        await other.close()
-    saved = await asyncio.wait_for(writing, timeout=5)
-    assert saved is not None and saved.moves == ("a1-b2",) and saved.message_id == 5
-
-
-async def test_a_write_whose_caller_gives_up_still_lands_whole(
-    store: PostgresStore, url: str
-) -> None:
-    game = await store.create_game(a_game())
-    other = await asyncpg.connect(url)
-    try:
-        locking = other.transaction()
-        await locking.start()
-        await other.execute("SELECT 1 FROM games WHERE id = $1 FOR UPDATE", game.id)
-        writing = asyncio.ensure_future(
-            store.update_game(dataclasses.replace(game, moves=("a1-b2",)))
-        )
-        await asyncio.sleep(0.1)
-        writing.cancel()
-        await locking.commit()
-    finally:
-        await other.close()
-    with pytest.raises(asyncio.CancelledError):
-        await writing
-    for _ in range(50):  # the write goes on without its caller
-        stored = await store.get_game(game.id)
-        if stored is not None and stored.version == 1:
-            break
-        await asyncio.sleep(0.02)
-    assert stored is not None and stored.moves == ("a1-b2",)
-    await store.set_ping(game.id, 5)  # and its connection went back to the pool
-    again = await store.get_game(game.id)
-    assert again is not None and again.ping_message_id == 5
-
-
 # ---------------------------------------------------------------------- ratings
 
 

@@ -7,7 +7,6 @@ and on PostgreSQL (`store`), or on SQLite alone where the test is about it.
 
 from __future__ import annotations
 
-import asyncio
 import re
 import sqlite3
 from collections.abc import Iterator
@@ -230,27 +229,3 @@ async def test_migration_5_counts_the_moves_and_knows_no_board(tmp_path: Path) -
         assert played.message_id == 77 and not played.board_current
         assert await store.user_settings(100) == UserSettings(100)
     assert column(path, "SELECT ply FROM games ORDER BY id") == [0, 3]
-
-
-# ------------------------------------------------------------------- writing
-
-
-async def test_a_write_whose_caller_gives_up_still_lands_whole(
-    sqlite_store: SqliteStore,
-) -> None:
-    store = sqlite_store
-    game = await store.create_game(a_game())
-    other = sqlite3.connect(store.path, isolation_level=None)
-    other.execute("BEGIN IMMEDIATE")  # so that the write below waits
-    writing = asyncio.ensure_future(store.update_game(replace(game, moves=("a1-b2",))))
-    for _ in range(5):
-        await asyncio.sleep(0)
-    writing.cancel()
-    other.execute("COMMIT")
-    other.close()
-    with pytest.raises(asyncio.CancelledError):
-        await writing
-    # The write went on, and the write connection is free for the next one.
-    await store.set_ping(game.id, 5)
-    stored = await store.get_game(game.id)
-    assert stored is not None and stored.moves == ("a1-b2",) and stored.ping_message_id == 5

@@ -3,8 +3,11 @@ fresh databases of both backends (`store_url`, `any_store`) for the store's cont
 
 from __future__ import annotations
 
+import asyncio
 import os
 import secrets
+import sqlite3
+import threading
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import replace
@@ -17,8 +20,8 @@ import asyncpg  # type: ignore[import-untyped]  # asyncpg ships no type hints
 import pytest
 
 from matches.records import Status, StoredGame
-from matches.storage import Store
-from store import open_store
+from store import store_for
+from store.kamen import KamenStore
 from store.postgres import shown
 from store.sqlite import SqliteStore
 
@@ -104,8 +107,81 @@ async def store_url(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIter
 
 
 @pytest.fixture
-async def any_store(store_url: str) -> AsyncIterator[Store]:
+async def any_store(store_url: str) -> AsyncIterator[KamenStore]:
     """A store of each backend in turn, open for the test."""
-    opened = await open_store(store_url)
+    opened = store_for(store_url)
+    await opened.open()
     yield opened
     await opened.close()
+
+
+# ------------------------------------------------------------- a lock held elsewhere
+
+HOLD = 5.0  # seconds another connection holds its lock at most
+
+
+class HeldLock:
+    """Another connection holding what a write of game `game_id` needs, until let go.
+
+    On SQLite the file's one write lock (`BEGIN IMMEDIATE`, in a thread of its own),
+    on PostgreSQL the game's row: an uncommitted update of its `updated_at`, which
+    bumps no version. `released` says whether it has let go (on leaving, or after
+    `HOLD` seconds).
+    """
+
+    def __init__(self, url: str, game_id: int) -> None:
+        self.url, self.game_id = url, game_id
+        self.released = False
+        self._sql = "UPDATE games SET updated_at = updated_at + 1 WHERE id = "
+        self._let_go = threading.Event()
+        self._locked = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._other: Any = None  # the PostgreSQL connection
+        self._transaction: Any = None
+
+    async def __aenter__(self) -> HeldLock:
+        if self.url.startswith("sqlite"):
+            self._thread = threading.Thread(target=self._hold, daemon=True)
+            self._thread.start()
+            await asyncio.to_thread(self._locked.wait)
+            return self
+        self._other = await asyncpg.connect(self.url)
+        self._transaction = self._other.transaction()
+        await self._transaction.start()
+        await self._other.execute(self._sql + "$1", self.game_id)
+        return self
+
+    def _hold(self) -> None:
+        db = sqlite3.connect(urlsplit(self.url).path[1:], isolation_level=None)
+        try:
+            db.execute("BEGIN IMMEDIATE")
+            db.execute(self._sql + "?", (self.game_id,))
+            self._locked.set()
+            self._let_go.wait(HOLD)
+            self.released = True
+            db.execute("COMMIT")
+        finally:
+            db.close()
+
+    async def waited_on(self) -> None:
+        """Once a write of the store waits for this lock (PostgreSQL shows it waiting)."""
+        if self._other is None:
+            for _ in range(5):  # SQLite shows no waiter: let the write reach it
+                await asyncio.sleep(0)
+            return
+        sql = (
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
+            " AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()"
+        )
+        async with asyncio.timeout(HOLD):
+            while not await self._other.fetchval(sql):
+                await asyncio.sleep(0.01)
+
+    async def __aexit__(self, *_: object) -> None:
+        if self._thread is not None:
+            self._let_go.set()
+            await asyncio.to_thread(self._thread.join)
+            return
+        self.released = True
+        await self._transaction.commit()
+        await self._other.close()
