@@ -41,7 +41,6 @@ from bot.sweeper import Sweeper
 from bot.translator import CommandWords
 from bot.upkeep import Upkeep
 from matches import Clock, MatchService, Store, system_clock
-from matches.claims import Claims
 from runtime.metrics import Metrics
 from runtime.opponent import Opponent
 from runtime.reviewer import PooledReviewer
@@ -114,8 +113,8 @@ class KamenMixin:
             clock=self.clock,
             challenge_ttl=timedelta(seconds=self.settings.challenge_ttl),
             reviewer=PooledReviewer(self.picker),
+            claim_holder=claim_holder(self.settings),
         )
-        service.claims = Claims(self.store, self.clock, holder=claim_holder(self.settings))
         self.actions = Actions(
             self,  # type: ignore[arg-type]
             service,
@@ -124,6 +123,8 @@ class KamenMixin:
             metrics=self.metrics,
         )
         self.actions.remember(me)
+        # What a game's end did to its tournament (the service hears the end itself).
+        service.tournaments.on_progress(self.actions.tournament_progressed)
         await self.actions.languages.load()
         self.upkeep = Upkeep(self, service, self.actions.languages)  # type: ignore[arg-type]
         # Before any interaction or sweep: time Kamen was away is no player's loss.

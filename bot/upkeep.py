@@ -52,7 +52,7 @@ class Upkeep:
         claims = self.service.claims
         waited = False
         while not await claims.take(CREDIT, CREDIT_HOLD):
-            if await self._fresh():
+            if await self.service.beating():
                 return  # the process holding the claim gave the time back
             if not waited:
                 log.info("Kamen was away: another process is giving the time back")
@@ -67,11 +67,6 @@ class Upkeep:
                 await self._tell_downtime(view, away)
             except discord.HTTPException as error:
                 log.warning("could not tell game #%s about the downtime: %s", view.id, error)
-
-    async def _fresh(self) -> bool:
-        """Whether the heartbeat says Kamen is not away (or never ran)."""
-        last = await self.service.store.last_beat()
-        return last is None or self.service.clock() - last <= DOWNTIME
 
     async def _tell_downtime(self, view: GameView, away: timedelta) -> None:
         minutes = max(1, round(away.total_seconds() / 60))
