@@ -8,17 +8,17 @@ restart) and the players kept current; each round's pairings, each game in a
 thread of its own whose board pings both players; a standings message edited
 in place after every result; the final standings, with the winner named.
 
-Games start themselves: after the start, after each game's end (the
-game-finished event) and in the upkeep loop (`run_tournaments`, which also
-starts tournaments at their time and catches up after a restart). The work of
-one tournament is done one piece at a time (a lock per tournament), and a
-pairing's game is opened once: its stored game id is read again first.
+Games start themselves: after the start, after each game's end (the service
+hears it and tells `tournament_progressed`) and after each upkeep pass of the
+service's runner (`tournaments_upkept`: tournaments started at their time,
+what happened while Kamen was away caught up). The work of one tournament is
+done one piece at a time (a lock per tournament), and a pairing's game is
+opened once: its stored game id is read again first.
 
 With several processes on one database, the upkeep pass is run by the process
-holding the tournaments' claim (renewed at each pass; it lapses if that
-process dies, and another takes it over). A round is announced by the one
-process that claims its announcement, and a pairing's game is opened by the one
-that claims its opening (`matches.claims`).
+holding the tournaments' claim (`matches.runner`). A round is announced by the
+one process that claims its announcement, and a pairing's game is opened by the
+one that claims its opening (`matches.claims`).
 """
 
 from __future__ import annotations
@@ -42,6 +42,7 @@ from bot.answers import Answer
 from bot.replies import NO_MENTIONS, Outgoing, markdown_safe, mention, mentions_of
 from bot.table import Table, guarded
 from matches import BadInput, GameView
+from matches.runner import TournamentPass
 from matches.standings import TIEBREAKS, Line
 from matches.tournament_records import Entrant, Format, Stage, StoredPairing, Tournament
 from matches.tournaments import MAX_NAME, Progress
@@ -55,8 +56,6 @@ ARCHIVE_MINUTES: Literal[10080] = 10080  # a week, as a challenge's thread
 STANDINGS_FILE = "standings.png"
 TEXT_LINES = 20  # the standings' text lines; the image has them all
 LISTED = 10  # tournaments listed per section of /tournament list
-UPKEEP_EVERY = 1.0  # seconds at least between two passes of the tournaments' upkeep
-UPKEEP_CLAIM = "tournaments"  # the claim on running the upkeep pass
 OPENING = timedelta(minutes=2)  # how long a claim on opening a pairing's game holds
 _DURATION = re.compile(r"^(\d{1,4})\s*(m|h|d)$")
 _UNITS = {"m": timedelta(minutes=1), "h": timedelta(hours=1), "d": timedelta(days=1)}
@@ -322,20 +321,12 @@ class TournamentActions(Table):
         tid = progress.tournament.id
         self.spawn(self.tournament_moved(progress), f"tournament #{tid} after a game's end")
 
-    async def run_tournaments(self, interval: float) -> None:
-        """Start the tournaments due, and catch up with what happened while Kamen was away."""
-        every = max(interval, UPKEEP_EVERY)
-        # Held for a few passes: a process that stops passing lets another take over.
-        hold = timedelta(seconds=max(3 * every, 10.0))
-        while True:
-            try:
-                if await self.service.claims.take(UPKEEP_CLAIM, hold):
-                    await self.check_tournament_threads()
-                    for progress in await self.service.tournaments.catch_up():
-                        await self.tournament_moved(progress)
-            except Exception:
-                log.exception("the tournaments' pass failed; trying again in %s s", interval)
-            await asyncio.sleep(every)
+    async def tournaments_upkept(self, upkept: TournamentPass) -> None:
+        """Show what the runner's upkeep pass did (this process holds the tournaments' claim):
+        first, once after a start, the running games whose thread was deleted meanwhile."""
+        await self.check_tournament_threads()
+        for progress in upkept.progress:
+            await self.tournament_moved(progress)
 
     async def tournament_moved(self, progress: Progress) -> None:
         """Show what a change did: the round's games opened, the standings, the end."""

@@ -2,8 +2,9 @@
 
 At start-up, before the sweeper looks at any deadline, the time Kamen was
 away is given back to every running clock (`MatchService.credit_downtime`)
-and each game so helped is told. While it runs, Kamen writes a heartbeat
-every few seconds, which is what the next start-up measures the downtime by.
+and each game so helped is told. While it runs, the service's runner writes
+a heartbeat every few seconds, which is what the next start-up measures the
+downtime by.
 When a game's channel or thread is deleted, the game ends as abandoned and
 its players are told where they can still be reached.
 
@@ -39,7 +40,7 @@ CREDIT_POLL = 1.0  # seconds between looks while another process gives the time 
 
 
 class Upkeep:
-    """The heartbeat, the downtime credit and the end of games whose channel is gone."""
+    """The downtime credit and the end of games whose channel is gone, told in Discord."""
 
     def __init__(self, client: discord.Client, service: MatchService, languages: Languages) -> None:
         self.client = client
@@ -82,15 +83,6 @@ class Upkeep:
         channel = self.client.get_partial_messageable(view.channel_id, guild_id=view.guild_id)
         # The player to move is told: their deadline moved.
         await channel.send(text, allowed_mentions=replies.mentions_of(view.to_move_id))
-
-    async def beat_forever(self, interval: float) -> None:
-        """Write the heartbeat every `interval` seconds; a failed beat is logged, not fatal."""
-        while True:
-            try:
-                await self.service.beat()
-            except Exception:
-                log.exception("the heartbeat could not be written")
-            await asyncio.sleep(interval)
 
     async def channel_gone(self, channel_id: int, parent_id: int | None) -> None:
         """End the games of a deleted channel or thread and tell their players."""

@@ -29,7 +29,7 @@ from matches.challenges import Challenges
 from matches.claims import Claims
 from matches.clock import Clock, system_clock
 from matches.community import Community
-from matches.deadlines import Announce, Clocks
+from matches.deadlines import Clocks
 from matches.errors import BadInput, NoGameHere
 from matches.events import Events
 from matches.inputs import MAX_NAME, capped, known_language, snowflake
@@ -344,10 +344,6 @@ class MatchService:
     async def sweep(self, now: datetime | None = None, *, batch: int = 100) -> list[SweepEvent]:
         """Act on the deadlines passed by `now` (the clock's time by default), earliest first."""
         return await self.clocks.sweep(now, batch=batch)
-
-    async def run_sweeper(self, announce: Announce, *, interval: float = 5.0) -> None:
-        """Sweep forever, every `interval` seconds (see `Clocks.run_sweeper`)."""
-        await self.clocks.run_sweeper(announce, interval=interval)
 
     async def beat(self) -> None:
         """Write the heartbeat: Kamen is alive now (the runner writes it every 10 s)."""
