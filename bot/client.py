@@ -143,7 +143,7 @@ class KamenMixin:
         await self.actions.languages.load()
         self.upkeep = Upkeep(self, service, self.actions.languages)  # type: ignore[arg-type]
         # Before any interaction or sweep: time Kamen was away is no player's loss.
-        await self.upkeep.credit_downtime()
+        await self.upkeep.tell_downtime(await runner.credit_downtime())
         self.clocks_credited = True
         # Other modules' items are registered with the components, which answer their
         # orphaned clicks too (components.route_orphan).

@@ -106,7 +106,7 @@ class Events:
         """Wait until the background subscribers are done with every event published so far
         (and with the events their own work published)."""
         while self._background:
-            await asyncio.gather(*list(self._background))
+            await asyncio.gather(*list(self._background), return_exceptions=True)
 
 
 async def _tell(callback: Subscriber, event: Event) -> None:

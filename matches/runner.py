@@ -21,9 +21,18 @@ goes on at its next turn: one bad game must not stop the work on all the others.
   stopped, the pairings whose game was never opened (`Tournaments.catch_up`),
   every 5 s (1 s at least): hands a `TournamentPass`.
 
+Before it starts, at the process's start, `credit_downtime` gives the time
+Kamen was away back to the running clocks, before the sweeper looks at any
+deadline.
+
 With several processes on one database each runs its own runner: the claims
 and the versioned writes make each piece of work happen once, and `serves`
-picks this process's servers (its shards) for the seasons and the boards.
+picks this process's servers (its shards) for the seasons and the boards. The
+downtime credit too is given by one process alone, the one that claims it:
+two processes starting together after an outage would otherwise both read the
+old heartbeat and give the time back twice. The others wait for its
+heartbeat; if the claiming process dies before giving the time back, its claim
+lapses after `CREDIT_HOLD` and another process gives it.
 """
 
 from __future__ import annotations
@@ -40,6 +49,7 @@ from typing import Any, Generic, TypeVar
 from matches.ratings import Season
 from matches.service import MatchService
 from matches.tournaments import Progress
+from matches.upkeep import DOWNTIME
 from matches.views import GameView, SweepEvent
 
 log = logging.getLogger(__name__)
@@ -54,6 +64,10 @@ UPKEEP_CLAIM = "tournaments"  # the claim on running the tournaments' upkeep pas
 WOKEN_AFTER = 3.5
 LAGGING_READ = 100  # lagging boards read per pass (each is replayed: a pass must stay short)
 LAGGING_READ_SHARDED = 500  # with other processes' boards among them, read past those
+CREDIT = "downtime-credit"  # the claim on giving the time back
+CREDIT_HOLD = 2 * DOWNTIME  # how long a claim on the credit holds if its process dies
+CREDIT_POLL = 1.0  # seconds between looks while another process gives the time back
+STOP_GRACE = 10.0  # seconds `stop` waits for the service's reactions in flight
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,7 +200,29 @@ class Runner:
         for task in tasks:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
-        await self.service.events.settled()
+        try:
+            await asyncio.wait_for(self.service.events.settled(), STOP_GRACE)
+        except TimeoutError:  # cut off: the next start's upkeep pass catches up
+            log.warning("the service's reactions still running were stopped")
+
+    async def credit_downtime(self) -> list[tuple[GameView, timedelta]]:
+        """Give the time Kamen was away back to the running clocks, once for all processes:
+        here if this process claims the credit, else nothing once the process that claimed
+        it is done (its heartbeat is fresh). The games whose clocks moved, with the time
+        away, for the adapter to tell; called at start-up, before `start`."""
+        claims = self.service.claims
+        waited = False
+        while not await claims.take(CREDIT, CREDIT_HOLD):
+            if await self.service.upkeep.beating():
+                return []  # the process holding the claim gave the time back
+            if not waited:
+                log.info("Kamen was away: another process is giving the time back")
+                waited = True
+            await asyncio.sleep(CREDIT_POLL)
+        try:
+            return await self.service.credit_downtime()
+        finally:
+            await claims.drop(CREDIT)
 
     # ---------------------------------------------------------------- the passes
 

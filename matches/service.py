@@ -349,10 +349,6 @@ class MatchService:
         """Write the heartbeat: Kamen is alive now (the runner writes it every 10 s)."""
         await self.upkeep.beat()
 
-    async def beating(self) -> bool:
-        """Whether the heartbeat says Kamen is not away (or never ran): no downtime to give."""
-        return await self.upkeep.beating()
-
     async def credit_downtime(
         self, now: datetime | None = None
     ) -> list[tuple[GameView, timedelta]]:

@@ -192,7 +192,7 @@ async def test_a_listener_that_fails_is_logged_and_the_others_are_still_told(
         moment = await runner.heartbeat.pass_once()
     assert moment is not None and await passed() == moment
     assert any("heartbeat pass failed" in r.message for r in caplog.records)
-    assert await service.beating()  # the heartbeat was written all the same
+    assert await service.upkeep.beating()  # the heartbeat was written all the same
 
 
 async def test_the_heartbeat_is_written_on_its_interval(env: Env) -> None:
@@ -208,7 +208,7 @@ async def test_the_heartbeat_is_written_on_its_interval(env: Env) -> None:
             later = await beats()
     finally:
         await runner.stop()
-    assert later == first + timedelta(minutes=5) and await service.beating()
+    assert later == first + timedelta(minutes=5) and await service.upkeep.beating()
 
 
 async def test_a_lagging_board_is_handed_over_soon_after_the_adapter_says_so(env: Env) -> None:
@@ -262,3 +262,27 @@ async def test_stopping_waits_for_the_services_reactions_in_flight(
     release.set()
     await asyncio.wait_for(stopping, WAIT)
     assert finished == ["the reaction"]
+
+
+async def test_two_processes_starting_after_downtime_give_the_time_back_once(env: Env) -> None:
+    service, clock, _, tmp_path = env
+    offered = await service.challenge(
+        guild_id=GUILD, channel_id=CHANNEL, challenger_id=ALICE, game="oska", opponent_id=BOB,
+        first="challenger", time="10m",
+    )  # fmt: skip
+    game = await service.accept(offered.id, BOB)
+    assert game.deadline is not None
+    await service.upkeep.beat()
+    clock.advance(timedelta(minutes=6))  # Kamen was away, then two processes start together
+    other_store = await open_store(f"sqlite:///{tmp_path / 'k.db'}")
+    try:
+        other = service_on(other_store, clock, holder="the other process")
+        given = await asyncio.gather(Runner(service).credit_downtime(),
+                                     Runner(other).credit_downtime())  # fmt: skip
+    finally:
+        await other_store.close()
+    assert sorted(len(credited) for credited in given) == [0, 1]
+    [(credited, away)] = given[0] or given[1]
+    assert (credited.id, away) == (game.id, timedelta(minutes=6))
+    assert (await service.view(game_id=game.id)).deadline == game.deadline + away  # once
+    assert await service.upkeep.beating()
