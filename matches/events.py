@@ -2,11 +2,15 @@
 
 The ledger produces them at the one place each happens (the commit of that
 change) and hands them to `Events.publish` only after the write has
-committed, so a subscriber that reads the store sees the change. Ratings,
-leagues and notifications subscribe (`service.events.subscribe(callback)`)
-without touching the play code. A subscriber may be a plain function or a
-coroutine function; one that raises is logged and the others still run: the
-move has been made, and nothing a subscriber does can undo it.
+committed, so a subscriber that reads the store sees the change. The parts
+of the service react to them without touching the play code (the
+tournaments hear each game's end: `matches.tournaments`), and so do the
+adapters (`service.events.subscribe(callback)`). A rated game's ratings and
+season tables are not a reaction: they are written in the very transaction
+that ends the game (`Store.finish_rated`), and its `GameFinished` carries
+what they did. A subscriber may be a plain function or a coroutine function;
+one that raises is logged and the others still run: the move has been made,
+and nothing a subscriber does can undo it.
 
 A subscriber whose work must not hold up the player who made the change (a
 tournament moving on after one of its games ended) subscribes in the
