@@ -13,9 +13,9 @@ one that raises is logged and the others still run: the move has been made,
 and nothing a subscriber does can undo it.
 
 A subscriber whose work must not hold up the player who made the change (a
-tournament moving on after one of its games ended) subscribes in the
-`background`: it runs in a task of its own, and `settled` waits until every
-such task is done (a test, or a process closing its store, waits on it).
+tournament moving on after one of its games ended) leaves it to `later`: it
+runs in a task of its own, and `settled` waits until every such task is done
+(a test, or a process closing its store, waits on it).
 """
 
 from __future__ import annotations
@@ -23,8 +23,9 @@ from __future__ import annotations
 import asyncio
 import inspect
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass
+from typing import Any
 
 from games.base import Side, Termination
 from matches.ratings import RatingChange
@@ -81,42 +82,43 @@ Subscriber = Callable[[Event], Awaitable[None] | None]
 
 
 class Events:
-    """The subscribers, told of each event in the order they subscribed."""
+    """The subscribers, told of each event in the order they subscribed, and the work they
+    left running in the background."""
 
     def __init__(self) -> None:
-        self._subscribers: list[tuple[Subscriber, bool]] = []
+        self._subscribers: list[Subscriber] = []
         self._background: set[asyncio.Task[None]] = set()
 
-    def subscribe(self, callback: Subscriber, *, background: bool = False) -> Callable[[], None]:
-        """Call `callback(event)` after every committed event; returns a function to unsubscribe.
-
-        `background`: in a task of its own, so the caller of the change does not wait for it.
-        """
-        entry = (callback, background)
-        self._subscribers.append(entry)
-        return lambda: self._subscribers.remove(entry)
+    def subscribe(self, callback: Subscriber) -> Callable[[], None]:
+        """Call `callback(event)` after every committed event; returns a function to unsubscribe."""
+        self._subscribers.append(callback)
+        return lambda: self._subscribers.remove(callback)
 
     async def publish(self, events: list[Event]) -> None:
         for event in events:
-            for callback, background in list(self._subscribers):
-                if not background:
-                    await _tell(callback, event)
-                    continue
-                task = asyncio.get_running_loop().create_task(_tell(callback, event))
-                self._background.add(task)
-                task.add_done_callback(self._background.discard)
+            for callback in list(self._subscribers):
+                try:
+                    done = callback(event)
+                    if inspect.isawaitable(done):
+                        await done
+                except Exception:
+                    log.exception("a subscriber failed on %r; the game goes on", event)
+
+    def later(self, work: Coroutine[Any, Any, object], what: str) -> None:
+        """Run a subscriber's `work` in a task of its own, so the change's caller does not
+        wait for it; a failure is logged as `what` failing."""
+        task = asyncio.get_running_loop().create_task(_logged(work, what))
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
 
     async def settled(self) -> None:
-        """Wait until the background subscribers are done with every event published so far
-        (and with the events their own work published)."""
+        """Wait until the work left in the background is done (and the work it left)."""
         while self._background:
             await asyncio.gather(*list(self._background), return_exceptions=True)
 
 
-async def _tell(callback: Subscriber, event: Event) -> None:
+async def _logged(work: Coroutine[Any, Any, object], what: str) -> None:
     try:
-        done = callback(event)
-        if inspect.isawaitable(done):
-            await done
+        await work
     except Exception:
-        log.exception("a subscriber failed on %r; the game goes on", event)
+        log.exception("%s failed", what)

@@ -9,9 +9,10 @@ that completes moves the tournament on, once: the next round's pairings are
 written with the tournament's version-checked row. Withdrawing forfeits a
 player's pairings not yet played; standings come from `matches.standings`.
 
-The part hears the game-finished event itself (in the background: the player
-who ended the game does not wait for the tournament) and tells what each end
-did to the listeners an adapter gave `on_progress`, to show it. A result
+The part hears the game-finished event itself (a tournament's game moves its
+tournament on in the background: the player who ended the game does not wait
+for it) and tells what each end did to the listeners an adapter gave
+`on_progress`, to show it. A result
 missed while Kamen was stopped, and the tournaments due to start or end, are
 the service runner's upkeep pass (`catch_up`, `matches.runner`).
 """
@@ -89,7 +90,7 @@ class Tournaments:
         self.store = ledger.store
         self._kept: dict[int, _Kept] = {}  # running tournaments' standings, kept up to date
         self._listeners: list[Listener] = []
-        ledger.events.subscribe(self._heard, background=True)
+        ledger.events.subscribe(self._heard)
 
     def on_progress(self, listener: Listener) -> Callable[[], None]:
         """Call `listener(progress)` each time a game's end moves a tournament on (its result
@@ -100,7 +101,14 @@ class Tournaments:
     async def _heard(self, event: Event) -> None:
         if not isinstance(event, GameFinished):
             return
-        progress = await self.game_ended(event.game_id)
+        # One read while the game's end is answered; only a tournament's game leaves work
+        # for after the answer (its result, the tournament moving on).
+        if await self.store.pairing_of_game(event.game_id) is None:
+            return
+        self.ledger.events.later(self._ended(event.game_id), f"game #{event.game_id}'s tournament")
+
+    async def _ended(self, game_id: int) -> None:
+        progress = await self.game_ended(game_id)
         if progress is None:
             return
         for listener in list(self._listeners):

@@ -202,9 +202,11 @@ async def test_a_game_in_a_deleted_channel_is_abandoned_and_not_rated(env: Env) 
     assert recorder.seen[-1] is Status.FINISHED
 
 
-async def test_a_background_subscriber_does_not_hold_up_the_move(env: Env) -> None:
-    """A background subscriber runs after the change's caller has its answer; `settled`
-    waits for it, and one that fails is logged while the game goes on."""
+async def test_work_left_for_later_does_not_hold_up_the_move(
+    env: Env, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A subscriber's work left to `later` runs after the change's caller has its answer;
+    `settled` waits for it, and work that fails is logged while the game goes on."""
     service, _, recorder = env
     release = asyncio.Event()
     done: list[Event] = []
@@ -213,13 +215,17 @@ async def test_a_background_subscriber_does_not_hold_up_the_move(env: Env) -> No
         await release.wait()
         done.append(event)
 
-    async def broken(event: Event) -> None:
-        raise RuntimeError("a background subscriber's bug")
+    async def broken() -> None:
+        raise RuntimeError("a subscriber's bug")
 
-    service.events.subscribe(slow, background=True)
-    service.events.subscribe(broken, background=True)
+    def leaves_work(event: Event) -> None:
+        service.events.later(slow(event), "the slow work")
+        service.events.later(broken(), "the broken work")
+
+    service.events.subscribe(leaves_work)
     view = await start(service)
     assert done == [] and recorder.events[-1].game_id == view.id  # answered, still waiting
     release.set()
     await service.events.settled()
     assert [type(event) for event in done] == [GameStarted]
+    assert any(r.message == "the broken work failed" for r in caplog.records)

@@ -239,7 +239,7 @@ async def test_stopping_waits_for_the_services_reactions_in_flight(
     release, waiting = asyncio.Event(), asyncio.Event()
     finished: list[str] = []
 
-    async def slow(event: object) -> None:
+    async def slow() -> None:
         await release.wait()
         finished.append("the reaction")
 
@@ -250,7 +250,7 @@ async def test_stopping_waits_for_the_services_reactions_in_flight(
         await real_settled()
 
     monkeypatch.setattr(service.events, "settled", settled)
-    service.events.subscribe(slow, background=True)
+    service.events.subscribe(lambda event: service.events.later(slow(), "the reaction"))
     runner.start()
     offered = await service.challenge(
         guild_id=GUILD, channel_id=CHANNEL, challenger_id=ALICE, game="oska", opponent_id=BOB,
