@@ -324,3 +324,28 @@ async def test_a_cancel_that_races_another_write_of_the_tournament_still_cancels
     cancelled = await service.tournaments.cancel(GUILD, tid, "rain")
     assert cancelled.stage is Stage.CANCELLED and cancelled.reason == "rain"
     assert cancelled.message_id == 555  # the other write kept
+
+
+async def test_a_message_remembered_while_another_write_races_keeps_both(env: Env) -> None:
+    """The adapter records its sign-up and standings messages through the part, which
+    reads the tournament again when another write came between."""
+    service, _, store = env
+    tid = await signed_up(service, [1, 2], format="round-robin")
+    found = await service.tournaments.find(GUILD, tid)
+    real_update = store.update_tournament
+    raced = False
+
+    async def racing(tournament: Tournament, pairings: object = ()) -> object:
+        nonlocal raced
+        if not raced:  # the standings message is recorded just before
+            raced = True
+            await real_update(dataclasses.replace(found, standings_id=777))
+        return await real_update(tournament, pairings)  # type: ignore[arg-type]
+
+    store.update_tournament = racing  # type: ignore[method-assign, assignment]
+    assert await service.tournaments.remember_messages(tid, message_id=555)
+    now = await service.tournaments.latest(GUILD)
+    assert (now.id, now.message_id, now.standings_id) == (tid, 555, 777)
+    assert [t.id for t in await service.tournaments.of_server(GUILD)] == [tid]
+    with pytest.raises(BadInput):
+        await service.tournaments.latest(GUILD + 1)  # a server without any
