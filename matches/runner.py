@@ -93,14 +93,12 @@ class Job(Generic[T]):
         *,
         again: Callable[[T], bool] = _never,
         woken_after: float = 0.0,
-        failed: str | None = None,
     ) -> None:
         self.name = name
         self.interval = interval
         self._work = work
         self._again = again  # whether a pass that did this much is followed by one at once
         self._woken_after = woken_after
-        self._failed = failed or f"the {name} pass failed"
         self._listeners: list[Listener[T]] = []
         self._woken = asyncio.Event()
 
@@ -137,7 +135,7 @@ class Job(Generic[T]):
             try:
                 done = await self.pass_once()
             except Exception:
-                log.exception("%s; trying again in %s s", self._failed, self.interval)
+                log.exception("the %s pass failed; trying again in %s s", self.name, self.interval)
             if done is not None and self._again(done):
                 continue
             with contextlib.suppress(TimeoutError):
@@ -167,14 +165,12 @@ class Runner:
         upkeep_every = max(sweep_every, UPKEEP_EVERY)
         # Held for a few passes: a process that stops passing lets another take over.
         self._upkeep_hold = timedelta(seconds=max(3 * upkeep_every, 10.0))
-        self.heartbeat: Job[datetime] = Job(
-            "heartbeat", self._beat, beat_every, failed="the heartbeat could not be written"
-        )
+        self.heartbeat: Job[datetime] = Job("heartbeat", self._beat, beat_every)
         self.sweeper: Job[list[SweepEvent]] = Job(
-            "sweep", self._sweep, sweep_every, again=lambda events: len(events) >= SWEEP_BATCH
+            "sweeper", self._sweep, sweep_every, again=lambda events: len(events) >= SWEEP_BATCH
         )
         self.boards: Job[list[GameView]] = Job(
-            "board repair", self._lagging, repair_every, woken_after=repair_soon_after
+            "boards", self._lagging, repair_every, woken_after=repair_soon_after
         )
         self.seasons: Job[list[Season]] = Job("seasons", self._seasons_due, sweep_every)
         self.tournaments: Job[TournamentPass] = Job("tournaments", self._upkeep, upkeep_every)

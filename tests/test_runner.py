@@ -173,7 +173,7 @@ async def test_the_sweeper_a_failed_pass_is_logged_and_the_next_one_does_the_wor
             await runner.stop()
     assert (event.kind, event.view.id) == (SweepKind.TIMEOUT, game.id)
     assert failures == 1
-    [failed] = [record for record in caplog.records if "sweep pass failed" in record.message]
+    [failed] = [record for record in caplog.records if "sweeper pass failed" in record.message]
     assert failed.exc_info is not None and failed.exc_info[0] is ConnectionError
 
 
