@@ -3,22 +3,22 @@
 The database is the truth and a game's public board is a view of it. When the
 reply that should have shown a move is lost (Kamen killed just after the
 commit, Discord failing the interaction's answer), the game's recorded board
-(`board_ply`, `board_status`) stays behind its moves; the keeper, run at
-start-up and then every few seconds, edits that board (or posts a new one if
-it is gone), tells the player to move, and lets Kamen move where it is its turn.
+(`board_ply`, `board_status`) stays behind its moves; the service's runner
+finds such boards at start-up, then every few seconds and soon after an answer
+failed (`Table.repair_soon`), and hands them to the keeper (`repair_all`),
+which edits each board (or posts a new one if it is gone), tells the player to
+move, and lets Kamen move where it is its turn.
 
 With several processes (shards), each repairs only the boards of the servers it
-serves: every server is on one shard and every shard in one process, so each
-repair is done by exactly one process, and a process that died repairs its own
-at its next start.
+serves (the runner's `serves`): every server is on one shard and every shard in
+one process, so each repair is done by exactly one process, and a process that
+died repairs its own at its next start.
 """
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import logging
-from collections.abc import Callable
 from datetime import timedelta
 
 import discord
@@ -34,33 +34,27 @@ REPAIRED = (Status.ACTIVE, Status.FINISHED)
 # A game that changed this recently may have its answer still on the way (the reply
 # posted, its message id not yet recorded): the keeper leaves it to its handler.
 SETTLE = timedelta(seconds=3)
-RETRY_AFTER = 3.5  # seconds from a failed answer to the first repair
-LAGGING_READ = 100  # lagging boards read per pass (each is replayed: a pass must stay short)
-LAGGING_READ_SHARDED = 500  # with other processes' boards among them, read past those
 
 
 class BoardKeeper:
-    """Repairs the boards of `service.lagging_boards()` through the table."""
+    """Repairs, through the table, the lagging boards the service's runner finds."""
 
-    def __init__(self, table: Table, *, serves: Callable[[int], bool] | None = None) -> None:
+    def __init__(self, table: Table) -> None:
         self.table = table
-        self.serves = serves if serves is not None else (lambda guild_id: True)
-        self.read = LAGGING_READ if serves is None else LAGGING_READ_SHARDED
 
-    async def repair_all(self) -> int:
-        """Bring every lagging board up to date; how many were repaired.
+    async def repair_all(self, lagging: list[GameView]) -> int:
+        """Bring the lagging boards (of this process's servers) up to date; how many were
+        repaired.
 
         Games this process changed within `SETTLE` are left to the answers on their
         way (a game changed before a restart has none), and so are boards being
         edited right now.
         """
+        await self.table.languages.load()  # a server's choice made in another process
         repaired = 0
         service = self.table.service
         settled = max(service.clock() - SETTLE, self.table.started)
-        # Another process's boards (its servers) may lag too: read past them.
-        for view in await service.lagging_boards(self.read):
-            if not self.serves(view.guild_id):
-                continue
+        for view in lagging:
             # A board never recorded (a game from before boards were recorded) is left as it
             # is: only a board known to show an older state of its game is repaired.
             lost_challenge = view.status is Status.CHALLENGE and view.message_id is None
@@ -119,18 +113,3 @@ class BoardKeeper:
         moved = replies.moved_to_thread(view, view.channel_id, self.table.locale_of(view))
         with contextlib.suppress(discord.NotFound):
             await parent.get_partial_message(message_id).edit(**moved.edit_kwargs())
-
-    async def run_forever(self, interval: float) -> None:
-        """Repair now, then every `interval` seconds, and soon after an answer failed
-        (`Table.repair_soon`); a failed pass is logged, not fatal."""
-        lagging = self.table.lagging
-        while True:
-            lagging.clear()
-            try:
-                await self.table.languages.load()  # a server's choice made in another process
-                await self.repair_all()
-            except Exception:
-                log.exception("repairing the boards failed; trying again in %s s", interval)
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(lagging.wait(), interval)
-                await asyncio.sleep(RETRY_AFTER)  # Discord's trouble may last a moment

@@ -4,8 +4,11 @@
 login (`setup_hook`) it builds the service with the bot's own user id,
 installs the commands and the dynamic components, and syncs the command
 tree (to `DEV_GUILD_ID` only, when set, where it shows at once). Once the
-gateway is ready it resumes the bot's pending moves and starts the sweeper and the
-seasons' upkeep.
+gateway is ready it resumes the bot's pending moves and starts the service's
+runner (`matches.runner`: heartbeat, sweeper, board repairs, season ends,
+tournament upkeep), whose passes the bot only announces: the sweeper's events
+(`bot.sweeper`), the boards to repair (`bot.boards`), the seasons to announce
+(`bot.seasons`), the tournaments moved on (`bot.tournaments`).
 
 Several processes may share one database, each serving some shards
 (`SHARD_COUNT`, `SHARD_IDS`). Each item of background work is then done by
@@ -23,7 +26,6 @@ else the bot needs.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from datetime import timedelta
 from typing import Any
@@ -41,7 +43,7 @@ from bot.sweeper import Sweeper
 from bot.translator import CommandWords
 from bot.upkeep import Upkeep
 from matches import Clock, MatchService, Store, system_clock
-from matches.claims import Claims
+from matches.runner import Runner
 from runtime.metrics import Metrics
 from runtime.opponent import Opponent
 from runtime.reviewer import PooledReviewer
@@ -98,11 +100,7 @@ class KamenMixin:
         self.tree.on_error = self._on_tree_error  # type: ignore[method-assign]
         self._started = False
         self.clocks_credited = False  # the health check beats only after (runtime/health.py)
-        self._sweeper_task: asyncio.Task[None] | None = None
-        self._beat_task: asyncio.Task[None] | None = None
-        self._repair_task: asyncio.Task[None] | None = None
-        self._season_task: asyncio.Task[None] | None = None
-        self._tournament_task: asyncio.Task[None] | None = None
+        self.runner: Runner | None = None
 
     async def setup_hook(self) -> None:
         me = self.user  # type: ignore[attr-defined]
@@ -114,20 +112,38 @@ class KamenMixin:
             clock=self.clock,
             challenge_ttl=timedelta(seconds=self.settings.challenge_ttl),
             reviewer=PooledReviewer(self.picker),
+            claim_holder=claim_holder(self.settings),
         )
-        service.claims = Claims(self.store, self.clock, holder=claim_holder(self.settings))
+        settings = self.settings
+        runner = self.runner = Runner(
+            service,
+            sweep_every=settings.sweep_interval,
+            beat_every=settings.heartbeat_interval,
+            repair_every=settings.repair_interval,
+            serves=self.serves if self.sharded_apart() else None,
+        )
         self.actions = Actions(
             self,  # type: ignore[arg-type]
             service,
             self.settings,
             self.picker,
             metrics=self.metrics,
+            wake_repairs=runner.boards.wake,
         )
         self.actions.remember(me)
+        # The service acts; the bot announces what it did.
+        service.tournaments.on_progress(self.actions.tournament_progressed)
+        runner.sweeper.listen(Sweeper(self.actions).announce)
+        runner.boards.listen(BoardKeeper(self.actions).repair_all)
+        # Seasons whose date came (while Kamen was away, too) end and are announced, once.
+        runner.seasons.listen(SeasonDesk.of(self.actions).announce_all)
+        # Tournaments due start, and what happened while Kamen was away is caught up: by the
+        # process holding the tournaments' claim; another takes the claim over if it dies.
+        runner.tournaments.listen(self.actions.tournaments_upkept)
         await self.actions.languages.load()
         self.upkeep = Upkeep(self, service, self.actions.languages)  # type: ignore[arg-type]
         # Before any interaction or sweep: time Kamen was away is no player's loss.
-        await self.upkeep.credit_downtime()
+        await self.upkeep.tell_downtime(await runner.credit_downtime())
         self.clocks_credited = True
         # Other modules' items are registered with the components, which answer their
         # orphaned clicks too (components.route_orphan).
@@ -159,30 +175,8 @@ class KamenMixin:
         if self._started or self.is_closed():  # type: ignore[attr-defined]
             return  # a `ready` that arrives while closing starts nothing: the store goes next
         self._started = True
-        self._beat_task = asyncio.create_task(
-            self.upkeep.beat_forever(self.settings.heartbeat_interval)
-        )
-        self._repair_task = asyncio.create_task(
-            BoardKeeper(
-                self.actions, serves=self.serves if self.sharded_apart() else None
-            ).run_forever(self.settings.repair_interval)
-        )
-        sweeper = Sweeper(self.actions)
-        self._sweeper_task = asyncio.create_task(
-            self.actions.service.run_sweeper(
-                sweeper.announce, interval=self.settings.sweep_interval
-            )
-        )
-        # Seasons whose date came (while Kamen was away, too) end and are announced, once.
-        self._season_task = asyncio.create_task(
-            SeasonDesk.of(self.actions).run_forever(self.settings.sweep_interval)
-        )
-        # Tournaments due start, and what happened while Kamen was away is caught up: by the
-        # process holding the tournaments' claim (its catch-up hands every caller the
-        # pairings to open); another takes the claim over if that process dies.
-        self._tournament_task = asyncio.create_task(
-            self.actions.run_tournaments(self.settings.sweep_interval)
-        )
+        if self.runner is not None:
+            self.runner.start()
         await self.resume_bot_turns()
 
     async def resume_bot_turns(self) -> None:
@@ -239,15 +233,8 @@ class KamenMixin:
             )
 
     async def close(self) -> None:
-        tasks = (
-            self._sweeper_task, self._beat_task, self._repair_task, self._season_task,
-            self._tournament_task,
-        )  # fmt: skip
-        for task in tasks:
-            if task is not None:  # stopped before the store closes, not in the middle of a write
-                task.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await task
+        if self.runner is not None:  # stopped before the store closes
+            await self.runner.stop()
         # discord.py 2.7 leaves its wait for the servers running when closed during start-up;
         # it would then dispatch `ready` on a closed client (an error in the log).
         state = getattr(self, "_connection", None)

@@ -7,11 +7,11 @@ the results. A season ends by a manager's command or by its date: either way
 `SeasonDesk.announce` posts its final tables (text, and a table image per
 game played) in the season's channel, in the server's language, gives the
 champions' role to the new champions and takes it from the last season's,
-then records the announcement. The upkeep loop (`run_forever`) ends the
-seasons whose date has come and announces every season ended but not yet
-announced, so a season whose date passed while Kamen was stopped is announced
-after the restart, once: one desk per process holds the seasons it is
-announcing, and a season already announced is left alone.
+then records the announcement. The service's runner (`matches.runner`) ends
+the seasons whose date has come and hands every season ended but not yet
+announced to `announce_all`, so a season whose date passed while Kamen was
+stopped is announced after the restart, once: one desk per process holds the
+seasons it is announcing, and a season already announced is left alone.
 """
 
 from __future__ import annotations
@@ -94,33 +94,15 @@ class SeasonDesk:
     async def role(self, interaction: discord.Interaction, role: object, clear: object) -> None:
         await champion_role(self.table, interaction, role, clear)
 
-    # ---------------------------------------------------------------- the upkeep loop
+    # ---------------------------------------------------------------- the runner's seasons
 
-    async def run_forever(self, interval: float) -> None:
-        """End the seasons whose date has come and announce them, every `interval` seconds."""
-        while True:
-            try:
-                await self.pass_once()
-            except Exception:
-                log.exception("the seasons' pass failed; trying again in %s s", interval)
-            await asyncio.sleep(interval)
-
-    async def pass_once(self) -> None:
-        """One pass: end what is due, announce what is ended and not yet announced."""
-        for season in await self.table.service.seasons.due(serves=self._serves):
+    async def announce_all(self, seasons: list[Season]) -> None:
+        """Announce the seasons the runner's pass ended or found unannounced (and claimed)."""
+        for season in seasons:
             try:
                 await self.announce(season)
             except discord.HTTPException as error:  # Discord failing: the next pass tries again
                 log.warning("season #%s: its end could not be announced: %s", season.id, error)
-
-    def _serves(self, guild_id: int) -> bool:
-        """Whether this process's shards hold the server (every server, unsharded)."""
-        client = self.table.client
-        count = client.shard_count
-        if not count or count <= 1:
-            return True
-        mine: Sequence[int] | None = getattr(client, "shard_ids", None)
-        return mine is None or (guild_id >> 22) % count in mine
 
     # ---------------------------------------------------------------- the announcement
 

@@ -1,6 +1,6 @@
 """Announcing what the service's sweeper did: expired challenges, reminders, losses on time.
 
-The service keeps the deadlines and decides (`MatchService.run_sweeper`);
+The service keeps the deadlines and decides (the `sweeper` of `matches.runner`);
 this says it in the game's channel. Each event is announced on its own: one
 that fails (a deleted channel) is logged and the others still go out.
 """

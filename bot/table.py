@@ -147,6 +147,7 @@ class Table:
         *,
         picture_pool: Executor | None = None,
         metrics: Metrics | None = None,
+        wake_repairs: Callable[[], None] | None = None,
     ) -> None:
         self.metrics = metrics if metrics is not None else Metrics()
         self.client = client
@@ -159,7 +160,8 @@ class Table:
         self._thinking: set[int] = set()
         self._ping_locks: dict[int, asyncio.Lock] = {}  # by game id: one ping at a time
         self.started = service.clock()  # changes before this were made by a process gone
-        self.lagging = asyncio.Event()  # set when a board may lag: the keeper looks soon
+        # A board may lag: the runner's board repairs come soon (matches.runner).
+        self._wake_repairs = wake_repairs or (lambda: None)
         self._board_locks: dict[int, asyncio.Lock] = {}  # by game id: one board edit at a time
         self.languages = Languages(client, service, settings.locale)
         # What each rated game that ended lately did to its players' ratings (its result
@@ -223,7 +225,7 @@ class Table:
 
     def repair_soon(self) -> None:
         """A board may not show its game: the board keeper repairs it in a moment."""
-        self.lagging.set()
+        self._wake_repairs()
 
     # ---------------------------------------------------------------- names
 

@@ -8,17 +8,17 @@ restart) and the players kept current; each round's pairings, each game in a
 thread of its own whose board pings both players; a standings message edited
 in place after every result; the final standings, with the winner named.
 
-Games start themselves: after the start, after each game's end (the
-game-finished event) and in the upkeep loop (`run_tournaments`, which also
-starts tournaments at their time and catches up after a restart). The work of
-one tournament is done one piece at a time (a lock per tournament), and a
-pairing's game is opened once: its stored game id is read again first.
+Games start themselves: after the start, after each game's end (the service
+hears it and tells `tournament_progressed`) and after each upkeep pass of the
+service's runner (`tournaments_upkept`: tournaments started at their time,
+what happened while Kamen was away caught up). The work of one tournament is
+done one piece at a time (a lock per tournament), and a pairing's game is
+opened once: its stored game id is read again first.
 
 With several processes on one database, the upkeep pass is run by the process
-holding the tournaments' claim (renewed at each pass; it lapses if that
-process dies, and another takes it over). A round is announced by the one
-process that claims its announcement, and a pairing's game is opened by the one
-that claims its opening (`matches.claims`).
+holding the tournaments' claim (`matches.runner`). A round is announced by the
+one process that claims its announcement, and a pairing's game is opened by the
+one that claims its opening (`matches.claims`).
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ from bot.answers import Answer
 from bot.replies import NO_MENTIONS, Outgoing, markdown_safe, mention, mentions_of
 from bot.table import Table, guarded
 from matches import BadInput, GameView
-from matches.events import Event, GameFinished
+from matches.runner import TournamentPass
 from matches.standings import TIEBREAKS, Line
 from matches.tournament_records import Entrant, Format, Stage, StoredPairing, Tournament
 from matches.tournaments import MAX_NAME, Progress
@@ -56,9 +56,6 @@ ARCHIVE_MINUTES: Literal[10080] = 10080  # a week, as a challenge's thread
 STANDINGS_FILE = "standings.png"
 TEXT_LINES = 20  # the standings' text lines; the image has them all
 LISTED = 10  # tournaments listed per section of /tournament list
-ATTEMPTS = 5
-UPKEEP_EVERY = 1.0  # seconds at least between two passes of the tournaments' upkeep
-UPKEEP_CLAIM = "tournaments"  # the claim on running the upkeep pass
 OPENING = timedelta(minutes=2)  # how long a claim on opening a pairing's game holds
 _DURATION = re.compile(r"^(\d{1,4})\s*(m|h|d)$")
 _UNITS = {"m": timedelta(minutes=1), "h": timedelta(hours=1), "d": timedelta(days=1)}
@@ -117,11 +114,6 @@ class TournamentActions(Table):
     @functools.cached_property
     def _running(self) -> _Running:
         return _Running()
-
-    def _heard(self, event: Event) -> None:
-        super()._heard(event)
-        if isinstance(event, GameFinished):
-            self.spawn(self.tournament_game_ended(event.game_id), f"game #{event.game_id}'s end")
 
     # ---------------------------------------------------------------- commands
 
@@ -182,7 +174,7 @@ class TournamentActions(Table):
     async def tournament_list(self, answer: Answer) -> None:
         """The server's tournaments: running, then upcoming, then past (latest first), each
         with a link to its sign-up message (which shows its players and state)."""
-        found = await self.service.tournaments.store.tournaments(_guild(answer))
+        found = await self.service.tournaments.of_server(_guild(answer))
         locale = answer.locale
         sections = {"running": [Stage.RUNNING], "upcoming": [Stage.SIGNUP],
                     "past": [Stage.FINISHED, Stage.CANCELLED]}  # fmt: skip
@@ -324,25 +316,17 @@ class TournamentActions(Table):
 
     # ---------------------------------------------------------------- running
 
-    async def tournament_game_ended(self, game_id: int) -> None:
-        progress = await self.service.tournaments.game_ended(game_id)
-        if progress is not None:
-            await self.tournament_moved(progress)
+    def tournament_progressed(self, progress: Progress) -> None:
+        """A game's end moved a tournament on (the service heard it): shown after the reply."""
+        tid = progress.tournament.id
+        self.spawn(self.tournament_moved(progress), f"tournament #{tid} after a game's end")
 
-    async def run_tournaments(self, interval: float) -> None:
-        """Start the tournaments due, and catch up with what happened while Kamen was away."""
-        every = max(interval, UPKEEP_EVERY)
-        # Held for a few passes: a process that stops passing lets another take over.
-        hold = timedelta(seconds=max(3 * every, 10.0))
-        while True:
-            try:
-                if await self.service.claims.take(UPKEEP_CLAIM, hold):
-                    await self.check_tournament_threads()
-                    for progress in await self.service.tournaments.catch_up():
-                        await self.tournament_moved(progress)
-            except Exception:
-                log.exception("the tournaments' pass failed; trying again in %s s", interval)
-            await asyncio.sleep(every)
+    async def tournaments_upkept(self, upkept: TournamentPass) -> None:
+        """Show what the runner's upkeep pass did (this process holds the tournaments' claim):
+        first, once after a start, the running games whose thread was deleted meanwhile."""
+        await self.check_tournament_threads()
+        for progress in upkept.progress:
+            await self.tournament_moved(progress)
 
     async def tournament_moved(self, progress: Progress) -> None:
         """Show what a change did: the round's games opened, the standings, the end."""
@@ -352,7 +336,7 @@ class TournamentActions(Table):
             if progress.tournament.stage is Stage.CANCELLED:
                 await self._refresh_signup(tid)
                 return
-            stored = {p.id: p for p in await self.service.tournaments.store.pairings(tid)}
+            stored = {p.id: p for p in await self.service.tournaments.pairings(tid)}
             waiting = [stored.get(p.id, p) for p in progress.new]
             to_open = [p for p in waiting if not p.done and p.game_id is None]
             if to_open:
@@ -591,26 +575,16 @@ class TournamentActions(Table):
         number = options.game_id("tournament", chosen)
         if number is not None:
             return await self.service.tournaments.find(guild_id, number)
-        found = await self.service.tournaments.store.tournaments(guild_id)
-        if not found:
-            raise BadInput("tournament.none")
-        return found[0]
+        return await self.service.tournaments.latest(guild_id)
 
     async def _remember_message(
         self, tournament_id: int, *, message_id: int | None = None, standings_id: int | None = None
     ) -> None:
-        """Store the sign-up or standings message's id (re-read and written again if it raced)."""
-        store = self.service.tournaments.store
-        for _ in range(ATTEMPTS):
-            found = await self.service.tournaments.find(None, tournament_id)
-            changed = dataclasses.replace(
-                found,
-                message_id=message_id if message_id is not None else found.message_id,
-                standings_id=standings_id if standings_id is not None else found.standings_id,
-            )
-            if await store.update_tournament(changed) is not None:
-                return
-        log.warning("tournament #%s: could not record a message of it", tournament_id)
+        """Record the sign-up or standings message's id (the service tries again if it raced)."""
+        if not await self.service.tournaments.remember_messages(
+            tournament_id, message_id=message_id, standings_id=standings_id
+        ):
+            log.warning("tournament #%s: could not record a message of it", tournament_id)
 
 
 # ------------------------------------------------------------------ the sign-up buttons

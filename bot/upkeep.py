@@ -1,25 +1,18 @@
-"""Kamen's own upkeep around the games: the heartbeat, downtime given back, gone channels.
+"""Kamen's own upkeep around the games, told in Discord: downtime given back, gone channels.
 
-At start-up, before the sweeper looks at any deadline, the time Kamen was
-away is given back to every running clock (`MatchService.credit_downtime`)
-and each game so helped is told. While it runs, Kamen writes a heartbeat
-every few seconds, which is what the next start-up measures the downtime by.
+At start-up, before the sweeper looks at any deadline, the service's runner
+gives the time Kamen was away back to every running clock
+(`Runner.credit_downtime`, by one process alone when several share the
+database) and each game so helped is told here. While it runs, the runner
+writes a heartbeat every few seconds, which is what the next start-up measures
+the downtime by.
+
 When a game's channel or thread is deleted, the game ends as abandoned and
 its players are told where they can still be reached.
-
-With several processes on one database the heartbeat is Kamen's, not a
-process's: while any process beats, the clocks run (a process that restarts
-while another beats gives nothing back). The credit after Kamen was away is
-given by one process alone, the one that claims it (`Claims`, a row taken
-under a database lock): two processes starting together after an outage would
-otherwise both read the old heartbeat and give the time back twice. The others
-wait for its heartbeat; if the claiming process dies before giving the time
-back, its claim lapses after `CREDIT_HOLD` and another process gives it.
 """
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from datetime import timedelta
 
@@ -29,49 +22,25 @@ import words
 from bot import replies
 from bot.languages import Languages
 from matches import GameView, MatchService
-from matches.upkeep import DOWNTIME
 
 log = logging.getLogger(__name__)
 
-CREDIT = "downtime-credit"  # the claim on giving the time back
-CREDIT_HOLD = 2 * DOWNTIME  # how long a claim on the credit holds if its process dies
-CREDIT_POLL = 1.0  # seconds between looks while another process gives the time back
-
 
 class Upkeep:
-    """The heartbeat, the downtime credit and the end of games whose channel is gone."""
+    """The downtime credit and the end of games whose channel is gone, told in Discord."""
 
     def __init__(self, client: discord.Client, service: MatchService, languages: Languages) -> None:
         self.client = client
         self.service = service
         self.languages = languages
 
-    async def credit_downtime(self) -> None:
-        """Give the time Kamen was away back to the clocks, and say so in each game:
-        this process, if it claims the credit; else once the process that did is done."""
-        claims = self.service.claims
-        waited = False
-        while not await claims.take(CREDIT, CREDIT_HOLD):
-            if await self._fresh():
-                return  # the process holding the claim gave the time back
-            if not waited:
-                log.info("Kamen was away: another process is giving the time back")
-                waited = True
-            await asyncio.sleep(CREDIT_POLL)
-        try:
-            credited = await self.service.credit_downtime()
-        finally:
-            await claims.drop(CREDIT)
+    async def tell_downtime(self, credited: list[tuple[GameView, timedelta]]) -> None:
+        """Say in each game whose clock got back the time Kamen was away that it did."""
         for view, away in credited:
             try:
                 await self._tell_downtime(view, away)
             except discord.HTTPException as error:
                 log.warning("could not tell game #%s about the downtime: %s", view.id, error)
-
-    async def _fresh(self) -> bool:
-        """Whether the heartbeat says Kamen is not away (or never ran)."""
-        last = await self.service.store.last_beat()
-        return last is None or self.service.clock() - last <= DOWNTIME
 
     async def _tell_downtime(self, view: GameView, away: timedelta) -> None:
         minutes = max(1, round(away.total_seconds() / 60))
@@ -87,15 +56,6 @@ class Upkeep:
         channel = self.client.get_partial_messageable(view.channel_id, guild_id=view.guild_id)
         # The player to move is told: their deadline moved.
         await channel.send(text, allowed_mentions=replies.mentions_of(view.to_move_id))
-
-    async def beat_forever(self, interval: float) -> None:
-        """Write the heartbeat every `interval` seconds; a failed beat is logged, not fatal."""
-        while True:
-            try:
-                await self.service.beat()
-            except Exception:
-                log.exception("the heartbeat could not be written")
-            await asyncio.sleep(interval)
 
     async def channel_gone(self, channel_id: int, parent_id: int | None) -> None:
         """End the games of a deleted channel or thread and tell their players."""

@@ -2,16 +2,15 @@
 
 Deadlines live in the database, so a restart loses none: `sweep(now)` acts on
 every deadline that has passed and returns what it did, for the bot to
-announce. Each action is one versioned write through the ledger, tried once:
-when several processes sweep (or a player moves at the last moment) exactly
-one of them acts on a deadline, and the others let it be.
+announce; the service's runner (`matches.runner`) sweeps every few seconds.
+Each action is one versioned write through the ledger, tried once: when
+several processes sweep (or a player moves at the last moment) exactly one of
+them acts on a deadline, and the others let it be.
 """
 
 from __future__ import annotations
 
-import asyncio
 import logging
-from collections.abc import Awaitable, Callable
 from datetime import datetime
 
 from games.base import Side, Termination
@@ -23,11 +22,9 @@ from matches.views import SweepEvent, SweepKind
 
 log = logging.getLogger(__name__)
 
-Announce = Callable[[list[SweepEvent]], Awaitable[None]]
-
 
 class Clocks:
-    """The sweep over passed deadlines, and the loop that runs it, on the ledger it is handed."""
+    """The sweep over passed deadlines, on the ledger it is handed (`matches.runner` runs it)."""
 
     def __init__(self, ledger: Ledger) -> None:
         self.ledger = ledger
@@ -65,24 +62,6 @@ class Clocks:
         if committed is None:  # a move, or another sweeper, got there first
             return None
         return SweepEvent(kind, self.ledger.view(committed.after), user_id)
-
-    async def run_sweeper(self, announce: Announce, *, interval: float = 5.0) -> None:
-        """Sweep forever, every `interval` seconds (at once again after a full batch).
-
-        A failed sweep or announcement is logged and the loop goes on: one bad
-        game must not stop the clocks of all the others.
-        """
-        batch = 100
-        while True:
-            events: list[SweepEvent] = []
-            try:
-                events = await self.sweep(batch=batch)
-                if events:
-                    await announce(events)
-            except Exception:
-                log.exception("the sweep failed; trying again in %s s", interval)
-            if len(events) < batch:
-                await asyncio.sleep(interval)
 
 
 def _player(row: StoredGame, side: Side) -> int:

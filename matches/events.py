@@ -2,19 +2,30 @@
 
 The ledger produces them at the one place each happens (the commit of that
 change) and hands them to `Events.publish` only after the write has
-committed, so a subscriber that reads the store sees the change. Ratings,
-leagues and notifications subscribe (`service.events.subscribe(callback)`)
-without touching the play code. A subscriber may be a plain function or a
-coroutine function; one that raises is logged and the others still run: the
-move has been made, and nothing a subscriber does can undo it.
+committed, so a subscriber that reads the store sees the change. The parts
+of the service react to them without touching the play code (the
+tournaments hear each game's end: `matches.tournaments`), and so do the
+adapters (`service.events.subscribe(callback)`). A rated game's ratings and
+season tables are not a reaction: they are written in the very transaction
+that ends the game (`Store.finish_rated`), and its `GameFinished` carries
+what they did. A subscriber may be a plain function or a coroutine function;
+one that raises is logged and the others still run: the move has been made,
+and nothing a subscriber does can undo it.
+
+A subscriber whose work must not hold up the player who made the change (a
+tournament moving on after one of its games ended) leaves it to `later`: it
+runs in a task of its own, and `settled` waits until every such task is done
+(a test, or a process closing its store, waits on it).
 """
 
 from __future__ import annotations
 
+import asyncio
 import inspect
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass
+from typing import Any
 
 from games.base import Side, Termination
 from matches.ratings import RatingChange
@@ -71,10 +82,12 @@ Subscriber = Callable[[Event], Awaitable[None] | None]
 
 
 class Events:
-    """The subscribers, told of each event in the order they subscribed."""
+    """The subscribers, told of each event in the order they subscribed, and the work they
+    left running in the background."""
 
     def __init__(self) -> None:
         self._subscribers: list[Subscriber] = []
+        self._background: set[asyncio.Task[None]] = set()
 
     def subscribe(self, callback: Subscriber) -> Callable[[], None]:
         """Call `callback(event)` after every committed event; returns a function to unsubscribe."""
@@ -90,3 +103,22 @@ class Events:
                         await done
                 except Exception:
                     log.exception("a subscriber failed on %r; the game goes on", event)
+
+    def later(self, work: Coroutine[Any, Any, object], what: str) -> None:
+        """Run a subscriber's `work` in a task of its own, so the change's caller does not
+        wait for it; a failure is logged as `what` failing."""
+        task = asyncio.get_running_loop().create_task(_logged(work, what))
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    async def settled(self) -> None:
+        """Wait until the work left in the background is done (and the work it left)."""
+        while self._background:
+            await asyncio.gather(*list(self._background), return_exceptions=True)
+
+
+async def _logged(work: Coroutine[Any, Any, object], what: str) -> None:
+    try:
+        await work
+    except Exception:
+        log.exception("%s failed", what)

@@ -29,7 +29,7 @@ from matches.challenges import Challenges
 from matches.claims import Claims
 from matches.clock import Clock, system_clock
 from matches.community import Community
-from matches.deadlines import Announce, Clocks
+from matches.deadlines import Clocks
 from matches.errors import BadInput, NoGameHere
 from matches.events import Events
 from matches.inputs import MAX_NAME, capped, known_language, snowflake
@@ -50,7 +50,18 @@ from matches.views import DrawResult, GameView, MoveResult, SweepEvent
 
 
 class MatchService:
-    """The application service. Build it with a store, and the bot's id and picker."""
+    """The application service. Build it with a store, and the bot's id and picker.
+
+    One door for an adapter (`bot/`, the web board): the games, their clocks,
+    boards and upkeep, and the settings, through this façade's methods; the
+    leagues and the rest through the parts `tournaments`, `seasons`,
+    `community`, `people`, `puzzles`, `reviews` and `claims`, and the domain
+    `events`; never `store`, `ledger`, nor a part's store. The background work
+    (sweeper, board repairs, heartbeat, season ends, tournament upkeep) is a
+    `matches.runner.Runner` on the service, which the adapter starts, listens
+    to, and stops before it closes the store. `claim_holder` names this process
+    in the claims on shared work (`matches.claims`).
+    """
 
     def __init__(
         self,
@@ -63,6 +74,7 @@ class MatchService:
         challenge_ttl: timedelta = timedelta(hours=24),
         cache_size: int = 1024,
         reviewer: Reviewer | None = None,
+        claim_holder: str | None = None,
     ) -> None:
         self.store = store
         self.bot_user_id = bot_user_id
@@ -88,7 +100,7 @@ class MatchService:
         self.tournaments = Tournaments(self.ledger)
         self.seasons = Seasons(self.ledger)
         self.people = People(self.ledger)
-        self.claims = Claims(store, clock)
+        self.claims = Claims(store, clock, holder=claim_holder)
         self.reviews = Reviews(store, clock, reviewer)
         self.puzzles = Puzzles(store, clock, rng)
 
@@ -328,12 +340,8 @@ class MatchService:
         """Act on the deadlines passed by `now` (the clock's time by default), earliest first."""
         return await self.clocks.sweep(now, batch=batch)
 
-    async def run_sweeper(self, announce: Announce, *, interval: float = 5.0) -> None:
-        """Sweep forever, every `interval` seconds (see `Clocks.run_sweeper`)."""
-        await self.clocks.run_sweeper(announce, interval=interval)
-
     async def beat(self) -> None:
-        """Write the heartbeat: Kamen is alive now (the bot calls it every 10 s)."""
+        """Write the heartbeat: Kamen is alive now (the runner writes it every 10 s)."""
         await self.upkeep.beat()
 
     async def credit_downtime(

@@ -4,17 +4,25 @@ A tournament takes sign-ups, then runs rounds (round robin by Berger
 tables, Swiss by score) or, in an arena, pairs players again as soon as
 their game ends, until its window closes. Its games are ordinary rated games
 (`start_game` opens one per pairing, in the channel the bot made for it);
-each game's end (`game_ended`, told by the game-finished event, and again by
-`catch_up` after a restart) writes the pairing's result once, and the round
+each game's end (`game_ended`) writes the pairing's result once, and the round
 that completes moves the tournament on, once: the next round's pairings are
 written with the tournament's version-checked row. Withdrawing forfeits a
 player's pairings not yet played; standings come from `matches.standings`.
+
+The part hears the game-finished event itself (a tournament's game moves its
+tournament on in the background: the player who ended the game does not wait
+for it) and tells what each end did to the listeners an adapter gave
+`on_progress`, to show it. A result
+missed while Kamen was stopped, and the tournaments due to start or end, are
+the service runner's upkeep pass (`catch_up`, `matches.runner`).
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Sequence
+import inspect
+import logging
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
@@ -22,6 +30,7 @@ from games.registry import GAMES
 from matches import pairings as pairing
 from matches import transitions
 from matches.errors import BadInput
+from matches.events import Event, GameFinished
 from matches.glicko2 import Glicko
 from matches.inputs import game_spec, move_seconds, snowflake, variant_of
 from matches.ledger import Draft, Ledger, Loaded, Race, Where
@@ -38,6 +47,8 @@ ARENA_MINUTES = (5, 24 * 60)  # an arena's window, shortest and longest
 # No new arena game in the window's last minutes: one started then could not end in it.
 ARENA_CLOSING = timedelta(minutes=2)
 ATTEMPTS = 5  # writes of a tournament that lost a race are tried again, this often
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(slots=True)
@@ -64,13 +75,49 @@ class Progress:
     finished: bool = False
 
 
+Listener = Callable[[Progress], Awaitable[None] | None]
+
+
 class Tournaments:
-    """The tournaments of every server, on the ledger's store."""
+    """The tournaments of every server, on the ledger's store.
+
+    An adapter calls its public methods and listens (`on_progress`); it never reads
+    the store through it.
+    """
 
     def __init__(self, ledger: Ledger) -> None:
         self.ledger = ledger
         self.store = ledger.store
         self._kept: dict[int, _Kept] = {}  # running tournaments' standings, kept up to date
+        self._listeners: list[Listener] = []
+        ledger.events.subscribe(self._heard)
+
+    def on_progress(self, listener: Listener) -> Callable[[], None]:
+        """Call `listener(progress)` each time a game's end moves a tournament on (its result
+        written, perhaps a round, new arena pairings or the end); returns a function to stop."""
+        self._listeners.append(listener)
+        return lambda: self._listeners.remove(listener)
+
+    async def _heard(self, event: Event) -> None:
+        if not isinstance(event, GameFinished):
+            return
+        # One read while the game's end is answered; only a tournament's game leaves work
+        # for after the answer (its result, the tournament moving on).
+        if await self.store.pairing_of_game(event.game_id) is None:
+            return
+        self.ledger.events.later(self._ended(event.game_id), f"game #{event.game_id}'s tournament")
+
+    async def _ended(self, game_id: int) -> None:
+        progress = await self.game_ended(game_id)
+        if progress is None:
+            return
+        for listener in list(self._listeners):
+            try:
+                done = listener(progress)
+                if inspect.isawaitable(done):
+                    await done
+            except Exception:
+                log.exception("a listener failed on tournament #%s", progress.tournament.id)
 
     # ---------------------------------------------------------------- sign-up
 
@@ -150,6 +197,37 @@ class Tournaments:
 
     async def entrants(self, tournament_id: int) -> list[Entrant]:
         return await self.store.entrants(tournament_id)
+
+    async def of_server(self, guild_id: int) -> list[Tournament]:
+        """A server's tournaments, the latest first."""
+        return await self.store.tournaments(snowflake(guild_id, "server"))
+
+    async def latest(self, guild_id: int) -> Tournament:
+        """The server's latest tournament (refused when it has none)."""
+        found = await self.of_server(guild_id)
+        if not found:
+            raise BadInput("tournament.none")
+        return found[0]
+
+    async def pairings(self, tournament_id: int) -> list[StoredPairing]:
+        """Every pairing of a tournament so far, as stored now."""
+        return await self.store.pairings(snowflake(tournament_id, "tournament"))
+
+    async def remember_messages(
+        self, tournament_id: int, *, message_id: int | None = None, standings_id: int | None = None
+    ) -> bool:
+        """Record the sign-up or standings message's id (read again and written again if
+        another write of the tournament came between); False if it never landed."""
+        for _ in range(ATTEMPTS):
+            found = await self.find(None, tournament_id)
+            changed = dataclasses.replace(
+                found,
+                message_id=message_id if message_id is not None else found.message_id,
+                standings_id=standings_id if standings_id is not None else found.standings_id,
+            )
+            if await self.store.update_tournament(changed) is not None:
+                return True
+        return False
 
     # ---------------------------------------------------------------- running
 
@@ -299,9 +377,9 @@ class Tournaments:
         return Progress(await self.find(None, tournament_id))
 
     async def catch_up(self, now: datetime | None = None) -> list[Progress]:
-        """What the upkeep pass does, and a restart needs: tournaments due to start or end,
-        results of games that ended unseen, and pairings whose game was never opened
-        (returned as `new`, for the bot to open them)."""
+        """What the upkeep pass does (`matches.runner`), and a restart needs: tournaments due
+        to start or end, results of games that ended unseen, and pairings whose game was
+        never opened (returned as `new`, for the adapter to open them)."""
         now = now or self.ledger.clock()
         done: list[Progress] = []
         for tournament in await self.store.tournaments_due(now):

@@ -40,6 +40,11 @@ class Upkeep:
     async def beat(self, now: datetime | None = None) -> None:
         await self.ledger.store.beat(now or self.ledger.clock())
 
+    async def beating(self, now: datetime | None = None) -> bool:
+        """Whether the heartbeat says Kamen is not away (or never ran): no downtime to give."""
+        last = await self.ledger.store.last_beat()
+        return last is None or (now or self.ledger.clock()) - last <= DOWNTIME
+
     async def credit_downtime(
         self, now: datetime | None = None
     ) -> list[tuple[GameView, timedelta]]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import random
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -199,3 +200,32 @@ async def test_a_game_in_a_deleted_channel_is_abandoned_and_not_rated(env: Env) 
         GameFinished(view.id, GUILD, "oska", (ALICE, BOB), "*", Termination.ABANDONED, False)
     ]
     assert recorder.seen[-1] is Status.FINISHED
+
+
+async def test_work_left_for_later_does_not_hold_up_the_move(
+    env: Env, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A subscriber's work left to `later` runs after the change's caller has its answer;
+    `settled` waits for it, and work that fails is logged while the game goes on."""
+    service, _, recorder = env
+    release = asyncio.Event()
+    done: list[Event] = []
+
+    async def slow(event: Event) -> None:
+        await release.wait()
+        done.append(event)
+
+    async def broken() -> None:
+        raise RuntimeError("a subscriber's bug")
+
+    def leaves_work(event: Event) -> None:
+        service.events.later(slow(event), "the slow work")
+        service.events.later(broken(), "the broken work")
+
+    service.events.subscribe(leaves_work)
+    view = await start(service)
+    assert done == [] and recorder.events[-1].game_id == view.id  # answered, still waiting
+    release.set()
+    await service.events.settled()
+    assert [type(event) for event in done] == [GameStarted]
+    assert any(r.message == "the broken work failed" for r in caplog.records)

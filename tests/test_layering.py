@@ -120,3 +120,30 @@ def test_games_never_draw_nor_store() -> None:
         if top(name) in forbidden
     ]
     assert offenders == []
+
+
+def service_internals_reached(path: Path) -> list[str]:
+    """Where a file reaches the store or the ledger through the service (`service.store`,
+    `self.service.tournaments.store`, `service.ledger`): each as `line: expression`."""
+    tree = ast.parse(path.read_text(), filename=str(path))
+    found = []
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Attribute) and node.attr in ("store", "ledger")):
+            continue
+        names = {part.attr for part in ast.walk(node.value) if isinstance(part, ast.Attribute)}
+        names |= {part.id for part in ast.walk(node.value) if isinstance(part, ast.Name)}
+        if "service" in names:
+            found.append(f"{node.lineno}: {ast.unparse(node)}")
+    return found
+
+
+def test_the_bot_never_reaches_a_store_through_the_service() -> None:
+    """bot/ calls the service's façade and its parts, never its store or ledger nor a part's:
+    what it needs is a method of the part that owns it (DESIGN.md §4)."""
+    offenders = [
+        f"{path.relative_to(ROOT)}:{where}"
+        for path in files_under("bot")
+        for where in service_internals_reached(path)
+    ]
+    assert files_under("bot")
+    assert offenders == []

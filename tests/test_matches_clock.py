@@ -22,6 +22,7 @@ from matches import (
     SweepEvent,
     SweepKind,
 )
+from matches.runner import Runner
 from store import open_store
 from words.games import outcome_text
 
@@ -151,7 +152,7 @@ async def test_two_sweepers_on_one_file_act_once_on_each_deadline(tmp_path: Path
         await two.close()
 
 
-async def test_run_sweeper_announces_what_it_finds(tmp_path: Path) -> None:
+async def test_the_runners_sweeper_announces_what_it_finds(tmp_path: Path) -> None:
     clock = ManualClock()
     store = await open_store(f"sqlite:///{tmp_path}/k.db")
     try:
@@ -165,11 +166,11 @@ async def test_run_sweeper_announces_what_it_finds(tmp_path: Path) -> None:
             heard.extend(events)
             done.set()
 
-        task = asyncio.create_task(service.run_sweeper(announce, interval=0.01))
+        runner = Runner(service, sweep_every=0.01)
+        runner.sweeper.listen(announce)
+        runner.start()
         await asyncio.wait_for(done.wait(), timeout=5)
-        task.cancel()
-        with pytest.raises(asyncio.CancelledError):
-            await task
+        await runner.stop()
         assert [(e.kind, e.view.id) for e in heard] == [(SweepKind.TIMEOUT, game.id)]
     finally:
         await store.close()

@@ -1,4 +1,8 @@
-"""Tournaments through the service: whole round robins, Swiss and arenas, played to the end."""
+"""Tournaments through the service: whole round robins, Swiss and arenas, played to the end.
+
+No test tells the service that a game ended: it hears the end itself and moves the
+tournament on (in the background: `service.events.settled()` waits for it).
+"""
 
 from __future__ import annotations
 
@@ -12,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from matches import FirstLegalMove, ManualClock, MatchService
+from matches import FirstLegalMove, GameView, ManualClock, MatchService
 from matches.errors import BadInput
 from matches.storage import Store
 from matches.tournament_records import Format, Stage, StoredPairing, Tournament
@@ -51,12 +55,25 @@ async def signed_up(service: MatchService, players: list[int], **options: object
 
 async def play(service: MatchService, pairing: StoredPairing, chooser: random.Random) -> None:
     """Open the pairing's game, each side moves once, then it ends by chance."""
+    view = await opened_and_moved(service, pairing)
+    await finish(service, pairing, view, chooser)
+
+
+async def opened_and_moved(service: MatchService, pairing: StoredPairing) -> GameView:
+    """The pairing's game opened, and each side's first move played."""
     channels = 1000 + pairing.id
     view = await service.tournaments.start_game(pairing.id, pairing.tournament_id, channels)
     for _ in range(2):
         mover = view.to_move_id
         assert mover is not None
         view = (await service.move(mover, view.state.legal_moves()[0], game_id=view.id)).view
+    return view
+
+
+async def finish(
+    service: MatchService, pairing: StoredPairing, view: GameView, chooser: random.Random
+) -> None:
+    """The game ends by chance: a draw agreed, or either player resigns."""
     how = chooser.random()
     assert pairing.second_id is not None
     if how < 0.25:
@@ -67,21 +84,54 @@ async def play(service: MatchService, pairing: StoredPairing, chooser: random.Ra
         await service.resign(loser, game_id=view.id)
 
 
+async def heard(service: MatchService, told: list[Progress]) -> Progress:
+    """What the service's own reaction to the one game that just ended did."""
+    await service.events.settled()
+    assert len(told) == 1, told
+    return told.pop()
+
+
 async def run_to_the_end(service: MatchService, progress: Progress, seed: int) -> Progress:
     chooser = random.Random(seed)
+    told: list[Progress] = []
+    stop = service.tournaments.on_progress(told.append)
     waiting = [p for p in progress.new if not p.done]
     while waiting:
         pairing = waiting.pop(0)
         await play(service, pairing, chooser)
-        game = next(
+        progress = await heard(service, told)
+        [game] = [p for p in progress.new if p.id == pairing.id] or [
             p
-            for p in await service.tournaments.store.pairings(pairing.tournament_id)
+            for p in await service.tournaments.pairings(pairing.tournament_id)
             if p.id == pairing.id
-        )
-        assert game.game_id is not None
-        progress = await service.tournaments.game_ended(game.game_id) or progress
+        ]
+        assert game.done, "the game's result was written when it ended"
         waiting += [p for p in progress.new if not p.done]
+    stop()
     return progress
+
+
+async def test_a_tournament_hears_its_games_end_by_itself(env: Env) -> None:
+    """No bot and nobody telling it: a tournament game that ends scores and moves on."""
+    service, _, store = env
+    told: list[Progress] = []
+    service.tournaments.on_progress(told.append)
+    tid = await signed_up(service, [1, 2], format="round-robin")
+    [pairing] = (await service.tournaments.start(GUILD, tid)).new
+    view = await opened_and_moved(service, pairing)
+    await service.resign(pairing.first_id, game_id=view.id)
+    await service.events.settled()
+    [progress] = told
+    assert progress.finished and progress.tournament.stage is Stage.FINISHED
+    [result] = await store.pairings(tid)
+    assert result.score == 0.0 and result.game_id == view.id
+    # A game outside any tournament is heard too, and tells no tournament's listener.
+    other = await service.challenge(guild_id=GUILD, channel_id=CHANNEL, challenger_id=1,
+                                    game="oska", opponent_id=2)  # fmt: skip
+    other = await service.accept(other.id, 2)
+    await service.resign(1, game_id=other.id)
+    await service.events.settled()
+    assert told == [progress]
 
 
 async def test_a_four_player_round_robin_plays_every_pair_once(env: Env) -> None:
@@ -123,11 +173,12 @@ async def test_two_results_at_once_make_exactly_one_next_round(env: Env) -> None
     tid = await signed_up(service, [1, 2, 3, 4], format="round-robin")
     started = await service.tournaments.start(GUILD, tid)
     chooser = random.Random(1)
-    for pairing in started.new:
-        await play(service, pairing, chooser)
-    ids = [p.game_id for p in await store.pairings(tid)]
-    assert all(ids)
-    await asyncio.gather(*(service.tournaments.game_ended(g) for g in ids if g))
+    views = [await opened_and_moved(service, pairing) for pairing in started.new]
+    # Both games end at once: the service hears both ends at once.
+    await asyncio.gather(
+        *(finish(service, p, view, chooser) for p, view in zip(started.new, views, strict=True))
+    )
+    await service.events.settled()
     made = await store.pairings(tid)
     assert Counter(p.round for p in made) == {1: 2, 2: 2}
     tournament = await store.tournament(tid)
@@ -154,22 +205,20 @@ async def test_an_arena_pairs_again_until_its_window_closes(env: Env) -> None:
     started = await service.tournaments.start(GUILD, tid)
     assert len(started.new) == 2
     chooser = random.Random(3)
+    told: list[Progress] = []
+    service.tournaments.on_progress(told.append)
     progress = started
     for _ in range(3):  # three waves of games, a minute each
         for pairing in [p for p in progress.new if not p.done]:
             await play(service, pairing, chooser)
             clock.advance(timedelta(seconds=30))
-            found = next(p for p in await store.pairings(tid) if p.id == pairing.id)
-            assert found.game_id is not None
-            progress = await service.tournaments.game_ended(found.game_id) or progress
+            progress = await heard(service, told)
     waves = len(await store.pairings(tid))
     assert waves >= 6
     clock.advance(timedelta(minutes=10))
     for pairing in [p for p in await store.pairings(tid) if not p.done]:
         await play(service, pairing, chooser)
-        found = next(p for p in await store.pairings(tid) if p.id == pairing.id)
-        assert found.game_id is not None
-        await service.tournaments.game_ended(found.game_id)
+        await heard(service, told)
     [done] = [t for t in await service.tournaments.catch_up()] or [
         await service.tournaments.advance(tid)
     ]
@@ -192,13 +241,24 @@ async def test_refusals(env: Env) -> None:
         await service.tournaments.join(GUILD + 1, tid, 3)
 
 
-async def test_catching_up_finds_results_missed_and_games_never_opened(env: Env) -> None:
+async def test_catching_up_finds_results_missed_and_games_never_opened(
+    env: Env, monkeypatch: pytest.MonkeyPatch
+) -> None:
     service, _, store = env
     tid = await signed_up(service, [1, 2, 3, 4], format="round-robin")
     started = await service.tournaments.start(GUILD, tid)
     first, second = started.new
+
     # The first game is played, but its end is not heard (the process died before).
+    async def died(game_id: int) -> None:
+        return None
+
+    monkeypatch.setattr(service.tournaments, "game_ended", died)
     await play(service, first, random.Random(2))
+    await service.events.settled()
+    monkeypatch.undo()
+    [unheard] = [p for p in await store.pairings(tid) if p.id == first.id]
+    assert not unheard.done
     # The second game was never opened (the bot died before making its thread).
     found = await service.tournaments.catch_up()
     [result] = [p for p in await store.pairings(tid) if p.id == first.id]
@@ -264,3 +324,28 @@ async def test_a_cancel_that_races_another_write_of_the_tournament_still_cancels
     cancelled = await service.tournaments.cancel(GUILD, tid, "rain")
     assert cancelled.stage is Stage.CANCELLED and cancelled.reason == "rain"
     assert cancelled.message_id == 555  # the other write kept
+
+
+async def test_a_message_remembered_while_another_write_races_keeps_both(env: Env) -> None:
+    """The adapter records its sign-up and standings messages through the part, which
+    reads the tournament again when another write came between."""
+    service, _, store = env
+    tid = await signed_up(service, [1, 2], format="round-robin")
+    found = await service.tournaments.find(GUILD, tid)
+    real_update = store.update_tournament
+    raced = False
+
+    async def racing(tournament: Tournament, pairings: object = ()) -> object:
+        nonlocal raced
+        if not raced:  # the standings message is recorded just before
+            raced = True
+            await real_update(dataclasses.replace(found, standings_id=777))
+        return await real_update(tournament, pairings)  # type: ignore[arg-type]
+
+    store.update_tournament = racing  # type: ignore[method-assign, assignment]
+    assert await service.tournaments.remember_messages(tid, message_id=555)
+    now = await service.tournaments.latest(GUILD)
+    assert (now.id, now.message_id, now.standings_id) == (tid, 555, 777)
+    assert [t.id for t in await service.tournaments.of_server(GUILD)] == [tid]
+    with pytest.raises(BadInput):
+        await service.tournaments.latest(GUILD + 1)  # a server without any

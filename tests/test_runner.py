@@ -1,0 +1,288 @@
+"""The service's runner: the background work done without any bot, handed to listeners.
+
+Each test starts a `Runner` on a service over a real SQLite file, listens to one
+job as an adapter would, and waits for what the job hands over (never a sleep):
+a season ended by its date, a tournament started at its time, a lagging board,
+a heartbeat; a pass that fails is logged and the next one does the work.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+from collections.abc import AsyncIterator, Awaitable, Callable
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any, TypeVar
+
+import pytest
+
+from matches import FirstLegalMove, GameView, ManualClock, MatchService, SweepEvent, SweepKind
+from matches.ratings import Season
+from matches.runner import Job, Runner, TournamentPass
+from matches.storage import Store
+from matches.tournament_records import Stage
+from store import open_store
+
+GUILD, CHANNEL, MANAGER = 1, 10, 50
+ALICE, BOB, BOT = 100, 200, 999
+WAIT = 10.0  # seconds at most for a signal that should come at once
+
+T = TypeVar("T")
+Env = tuple[MatchService, ManualClock, Store, Path]
+
+
+@pytest.fixture
+async def env(tmp_path: Path) -> AsyncIterator[Env]:
+    store = await open_store(f"sqlite:///{tmp_path / 'k.db'}")
+    clock = ManualClock(datetime.now(UTC))  # lagging boards are those of recent games
+    service = service_on(store, clock)
+    yield service, clock, store, tmp_path
+    await store.close()
+
+
+def service_on(store: Store, clock: ManualClock, holder: str | None = None) -> MatchService:
+    return MatchService(
+        store,
+        bot_user_id=BOT,
+        picker=FirstLegalMove(),
+        clock=clock,
+        rng=random.Random(1),
+        claim_holder=holder,
+    )
+
+
+def fast(service: MatchService, **options: Any) -> Runner:
+    """A runner whose passes come every 10 ms, unless `options` say otherwise."""
+    every: dict[str, Any] = {"sweep_every": 0.01, "beat_every": 0.01, "repair_every": 0.01}
+    return Runner(service, **(every | options))
+
+
+def heard(job: Job[T], wanted: Callable[[T], bool] = bool) -> Callable[[], Awaitable[T]]:
+    """Listen to `job`; the function returned waits for the first pass that is `wanted`."""
+    told: asyncio.Queue[T] = asyncio.Queue()
+    job.listen(told.put_nowait)
+
+    async def first() -> T:
+        while True:
+            done = await asyncio.wait_for(told.get(), WAIT)
+            if wanted(done):
+                return done
+
+    return first
+
+
+async def test_a_season_whose_date_came_is_ended_and_handed_to_the_announcer(env: Env) -> None:
+    service, clock, _, _ = env
+    season = await service.seasons.start(GUILD, "Spring", "30d", CHANNEL, MANAGER)
+    clock.advance(timedelta(days=31))
+    runner = fast(service)
+    announced: list[Season] = []
+
+    async def announce(seasons: list[Season]) -> None:
+        for ended in seasons:
+            await service.seasons.announced(ended)
+            announced.append(ended)
+
+    runner.seasons.listen(announce)
+    passed = heard(runner.seasons)
+    runner.start()
+    try:
+        [ended] = await passed()
+    finally:
+        await runner.stop()
+    assert ended.id == season.id and ended.ended_at == season.ends_at
+    assert announced == [ended]
+    now = await service.seasons.get(GUILD, season.id)
+    assert now is not None and now.announced
+    # Handed to one announcer only: a pass of a second runner finds nothing left to announce.
+    assert await fast(service).seasons.pass_once() == []
+
+
+async def test_seasons_of_servers_another_process_serves_are_left_to_it(env: Env) -> None:
+    service, clock, _, _ = env
+    await service.seasons.start(GUILD, "Spring", "1d", CHANNEL, MANAGER)
+    clock.advance(timedelta(days=2))
+    assert await fast(service, serves=lambda guild: guild == GUILD + 1).seasons.pass_once() == []
+    [ended] = await fast(service, serves=lambda guild: guild == GUILD).seasons.pass_once() or []
+    assert ended.guild_id == GUILD
+
+
+async def test_a_tournament_due_starts_and_its_pairings_are_handed_over(env: Env) -> None:
+    service, clock, _, tmp_path = env
+    made = await service.tournaments.create(
+        guild_id=GUILD, channel_id=CHANNEL, by=MANAGER, game="oska", format="round-robin",
+        name="Cup", starts_at=clock() + timedelta(minutes=30),
+    )  # fmt: skip
+    for user in (ALICE, BOB):
+        await service.tournaments.join(GUILD, made.id, user)
+    clock.advance(timedelta(hours=1))
+    runner = fast(service)
+    passed = heard(runner.tournaments, lambda done: bool(done.progress))
+    runner.start()
+    try:
+        upkept = await passed()
+    finally:
+        await runner.stop()
+    started = upkept.progress[0]  # then its pairing again, as a game not yet opened
+    assert started.tournament.id == made.id and started.tournament.stage is Stage.RUNNING
+    [pairing] = started.new
+    assert {pairing.first_id, pairing.second_id} == {ALICE, BOB}
+    # Another process's runner, while this one holds the tournaments' claim: not its pass.
+    other_store = await open_store(f"sqlite:///{tmp_path / 'k.db'}")
+    try:
+        other = fast(service_on(other_store, clock, holder="the other process"))
+        assert await other.tournaments.pass_once() is None
+        clock.advance(timedelta(minutes=1))  # the claim lapsed: the holder stopped passing
+        assert isinstance(await other.tournaments.pass_once(), TournamentPass)
+    finally:
+        await other_store.close()
+
+
+async def test_the_sweeper_a_failed_pass_is_logged_and_the_next_one_does_the_work(
+    env: Env, caplog: pytest.LogCaptureFixture
+) -> None:
+    service, clock, _, _ = env
+    offered = await service.challenge(
+        guild_id=GUILD, channel_id=CHANNEL, challenger_id=ALICE, game="oska", opponent_id=BOB,
+        first="challenger", time="10m",
+    )  # fmt: skip
+    game = await service.accept(offered.id, BOB)
+    clock.advance(timedelta(minutes=10))
+    real_sweep = service.sweep
+    failures = 0
+
+    async def sweep_failing_once(
+        now: datetime | None = None, *, batch: int = 100
+    ) -> list[SweepEvent]:
+        nonlocal failures
+        if failures == 0:
+            failures += 1
+            raise ConnectionError("the database went away for a moment")
+        return await real_sweep(now, batch=batch)
+
+    service.sweep = sweep_failing_once  # type: ignore[method-assign]
+    runner = fast(service)
+    passed = heard(runner.sweeper)
+    with caplog.at_level(logging.ERROR, logger="matches.runner"):
+        runner.start()
+        try:
+            [event] = await passed()
+        finally:
+            await runner.stop()
+    assert (event.kind, event.view.id) == (SweepKind.TIMEOUT, game.id)
+    assert failures == 1
+    [failed] = [record for record in caplog.records if "sweeper pass failed" in record.message]
+    assert failed.exc_info is not None and failed.exc_info[0] is ConnectionError
+
+
+async def test_a_listener_that_fails_is_logged_and_the_others_are_still_told(
+    env: Env, caplog: pytest.LogCaptureFixture
+) -> None:
+    service, _, _, _ = env
+    runner = fast(service)
+
+    def broken(moment: datetime) -> None:
+        raise RuntimeError("an announcer's bug")
+
+    runner.heartbeat.listen(broken)
+    passed = heard(runner.heartbeat)
+    with caplog.at_level(logging.ERROR, logger="matches.runner"):
+        moment = await runner.heartbeat.pass_once()
+    assert moment is not None and await passed() == moment
+    assert any("heartbeat pass failed" in r.message for r in caplog.records)
+    assert await service.upkeep.beating()  # the heartbeat was written all the same
+
+
+async def test_the_heartbeat_is_written_on_its_interval(env: Env) -> None:
+    service, clock, _, _ = env
+    runner = fast(service)
+    beats = heard(runner.heartbeat)
+    runner.start()
+    try:
+        first = await beats()
+        clock.advance(timedelta(minutes=5))
+        later = await beats()
+        while later == first:  # a pass between the two lines above wrote the old moment
+            later = await beats()
+    finally:
+        await runner.stop()
+    assert later == first + timedelta(minutes=5) and await service.upkeep.beating()
+
+
+async def test_a_lagging_board_is_handed_over_soon_after_the_adapter_says_so(env: Env) -> None:
+    service, _, _, _ = env
+    # Passes an hour apart: only `wake` brings the second one.
+    runner = fast(service, repair_every=3600.0, repair_soon_after=0.0)
+    passes = heard(runner.boards, lambda views: True)
+    runner.start()
+    try:
+        assert await passes() == []  # the first pass, at the start: nothing lags
+        offered = await service.challenge(
+            guild_id=GUILD, channel_id=CHANNEL, challenger_id=ALICE, game="oska",
+            opponent_id=BOB, first="challenger",
+        )  # fmt: skip
+        runner.boards.wake()  # its message could not be posted: its board lags
+        lagging: list[GameView] = await passes()
+    finally:
+        await runner.stop()
+    assert [view.id for view in lagging] == [offered.id]
+
+
+async def test_stopping_waits_for_the_services_reactions_in_flight(
+    env: Env, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The adapter closes the store after `stop`: no reaction is cut off by it."""
+    service, _, _, _ = env
+    runner = fast(service)
+    release, waiting = asyncio.Event(), asyncio.Event()
+    finished: list[str] = []
+
+    async def slow() -> None:
+        await release.wait()
+        finished.append("the reaction")
+
+    real_settled = service.events.settled
+
+    async def settled() -> None:
+        waiting.set()
+        await real_settled()
+
+    monkeypatch.setattr(service.events, "settled", settled)
+    service.events.subscribe(lambda event: service.events.later(slow(), "the reaction"))
+    runner.start()
+    offered = await service.challenge(
+        guild_id=GUILD, channel_id=CHANNEL, challenger_id=ALICE, game="oska", opponent_id=BOB,
+    )  # fmt: skip
+    await service.accept(offered.id, BOB)  # a game started: the reaction begins
+    stopping = asyncio.create_task(runner.stop())
+    await asyncio.wait_for(waiting.wait(), WAIT)  # the jobs are stopped; the reaction runs on
+    assert finished == [] and not stopping.done()
+    release.set()
+    await asyncio.wait_for(stopping, WAIT)
+    assert finished == ["the reaction"]
+
+
+async def test_two_processes_starting_after_downtime_give_the_time_back_once(env: Env) -> None:
+    service, clock, _, tmp_path = env
+    offered = await service.challenge(
+        guild_id=GUILD, channel_id=CHANNEL, challenger_id=ALICE, game="oska", opponent_id=BOB,
+        first="challenger", time="10m",
+    )  # fmt: skip
+    game = await service.accept(offered.id, BOB)
+    assert game.deadline is not None
+    await service.upkeep.beat()
+    clock.advance(timedelta(minutes=6))  # Kamen was away, then two processes start together
+    other_store = await open_store(f"sqlite:///{tmp_path / 'k.db'}")
+    try:
+        other = service_on(other_store, clock, holder="the other process")
+        given = await asyncio.gather(Runner(service).credit_downtime(),
+                                     Runner(other).credit_downtime())  # fmt: skip
+    finally:
+        await other_store.close()
+    assert sorted(len(credited) for credited in given) == [0, 1]
+    [(credited, away)] = given[0] or given[1]
+    assert (credited.id, away) == (game.id, timedelta(minutes=6))
+    assert (await service.view(game_id=game.id)).deadline == game.deadline + away  # once
+    assert await service.upkeep.beating()
