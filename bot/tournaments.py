@@ -132,7 +132,7 @@ class TournamentActions(Table):
         guild_id = await self._organiser(answer)
         spec = options.game_name("game", game)
         kind = options.choice("format", format, FORMATS)
-        named = options.text("name", name, low=1, high=MAX_NAME * 2)
+        named = name if isinstance(name, str) else ""  # the service checks it, and says the limit
         chosen_time = options.choice("time", time, options.TIMES)
         service = self.service.tournaments
         tournament = await service.create(

@@ -29,8 +29,9 @@ from matches.records import Status, StoredGame
 from matches.storage import ChannelBusy, Store
 from matches.views import GameView
 
-# A write that lost a harmless race is tried again on a fresh read, this often.
-ATTEMPTS = 3
+# A versioned write that lost a harmless race is tried again on a fresh read, this often:
+# a game's (here) and a tournament's (`matches.tournaments`), one policy for both.
+ATTEMPTS = 5
 
 
 @dataclass(frozen=True, slots=True)

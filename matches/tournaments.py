@@ -33,7 +33,7 @@ from matches.errors import BadInput
 from matches.events import Event, GameFinished
 from matches.glicko2 import Glicko
 from matches.inputs import game_spec, move_seconds, snowflake, variant_of
-from matches.ledger import Draft, Ledger, Loaded, Race, Where
+from matches.ledger import ATTEMPTS, Draft, Ledger, Loaded, Race, Where
 from matches.ratings import FIRST_SCORE
 from matches.records import Status, StoredGame
 from matches.standings import Line, Played, Standings
@@ -46,7 +46,6 @@ MAX_ROUNDS = 30
 ARENA_MINUTES = (5, 24 * 60)  # an arena's window, shortest and longest
 # No new arena game in the window's last minutes: one started then could not end in it.
 ARENA_CLOSING = timedelta(minutes=2)
-ATTEMPTS = 5  # writes of a tournament that lost a race are tried again, this often
 
 log = logging.getLogger(__name__)
 
