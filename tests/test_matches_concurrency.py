@@ -114,9 +114,14 @@ async def play_races(
                 gate.arm(barrier)
             pair = services if chooser.random() < 0.5 else (services[1], services[0])
             landed, refused = await race_two_moves(pair, view, expected=round_ % 2 == 0)
-            assert isinstance(refused, StaleAction), refused
-            said = words.explain(refused)
-            assert said == CHANGED or (round_ % 2 == 0 and said == OUT_OF_DATE), said
+            if not gates and isinstance(refused, NotYourTurn):
+                # Left to the scheduler, the second move may be read after the first landed:
+                # with no move number to go by, it is rightly told it is not its turn.
+                assert round_ % 2 == 1, refused
+            else:
+                assert isinstance(refused, StaleAction), refused
+                said = words.explain(refused)
+                assert said == CHANGED or (round_ % 2 == 0 and said == OUT_OF_DATE), said
             assert stored_moves(path, view.id) == landed.view.moves == (*view.moves, landed.move)
             view = landed.view
         if view.status is not Status.ACTIVE:
