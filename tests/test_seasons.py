@@ -1,6 +1,6 @@
 """Seasons at the service: started and ended by their rules, tables of the games played in them.
 
-Real games are played on a real SQLite file with a manual clock: what counts
+Real games are played on a SQLite file and on PostgreSQL with a manual clock: what counts
 in a season is what the rated games that ended while it ran did, and nothing
 else. A season's end by date happens once, whoever asks and however often,
 and is handed out for announcing until it is recorded as announced.
@@ -13,7 +13,6 @@ import dataclasses
 import random
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 
 import pytest
 
@@ -21,6 +20,7 @@ from matches import BadInput, FirstLegalMove, GameView, ManualClock, MatchServic
 from matches.seasons import FinalTable
 from matches.storage import Store
 from store import open_store
+from tests import store_support
 
 GUILD, OTHER_GUILD = 1, 2
 ALICE, BOB, CAROL, BOT = 100, 200, 300, 999
@@ -31,9 +31,13 @@ START = datetime(2027, 3, 1, 12, 0, tzinfo=UTC)
 Env = tuple[MatchService, ManualClock, Store]
 
 
+store_url = store_support.store_url
+
+
 @pytest.fixture
-async def env(tmp_path: Path) -> AsyncIterator[Env]:
-    store = await open_store(f"sqlite:///{tmp_path / 'k.db'}")
+async def env(store_url: str) -> AsyncIterator[Env]:
+    """The service on a fresh database of each engine in turn."""
+    store = await open_store(store_url)
     clock = ManualClock(START)
     service = MatchService(
         store, bot_user_id=BOT, picker=FirstLegalMove(), clock=clock, rng=random.Random(1)
@@ -175,9 +179,9 @@ async def test_a_season_ends_at_its_date_once_and_is_handed_out_until_announced(
     assert await service.seasons.get(GUILD, season.id) == dataclasses.replace(again, announced=True)
 
 
-async def test_two_processes_at_the_date_end_it_once(env: Env, tmp_path: Path) -> None:
+async def test_two_processes_at_the_date_end_it_once(env: Env, store_url: str) -> None:
     service, clock, _ = env
-    other_store = await open_store(f"sqlite:///{tmp_path / 'k.db'}")
+    other_store = await open_store(store_url)
     try:
         other = MatchService(other_store, bot_user_id=BOT, clock=clock)
         await service.seasons.start(GUILD, "Spring", "1d", CHANNEL, MANAGER)
