@@ -21,6 +21,7 @@ import hashlib
 import sqlite3
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from graphlib import TopologicalSorter
 from typing import Any
 
 import asyncpg  # type: ignore[import-untyped]  # asyncpg ships no type hints
@@ -30,27 +31,7 @@ from store.postgres import PostgresStore, follow_ids, shown
 from store.sqlite import SqliteStore
 from store.url import store_for
 
-# Every table of Kamen's schema, parents before children, with its primary key.
-TABLES: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("games", ("id",)),
-    ("guild_settings", ("guild_id",)),
-    ("user_settings", ("user_id",)),
-    ("heartbeat", ("id",)),
-    ("seasons", ("id",)),
-    ("ratings", ("guild_id", "game", "user_id")),
-    ("rating_changes", ("seq",)),
-    ("season_scores", ("season_id", "game", "user_id")),
-    ("tournaments", ("id",)),
-    ("tournament_players", ("tournament_id", "user_id")),
-    ("tournament_pairings", ("id",)),
-    ("claims", ("key",)),
-    ("game_reviews", ("game_id",)),
-    ("puzzle_answers", ("guild_id", "user_id", "puzzle")),
-)
-# The columns PostgreSQL numbers itself: after the copy, the next number comes after the last.
-IDENTITIES = {"seasons": "id", "rating_changes": "seq", "tournaments": "id",
-              "tournament_pairings": "id"}  # fmt: skip
-# Each backend's own bookkeeping, not copied.
+# Each engine's own bookkeeping, not copied.
 _OWN = {"schema_migrations", "sqlite_sequence"}
 _CHUNK = 5_000
 
@@ -84,19 +65,19 @@ async def copy(source_url: str, target_url: str, *, replace: bool = False) -> li
     await target.close()
     db = await asyncpg.connect(target.dsn)
     try:
-        types = {table: await _column_types(db, table) for table, _ in TABLES}
+        tables = await schema(db)
+        types = {table: await _column_types(db, table) for table in tables}
         rows = _read_sqlite(source.path, types)
         copied: dict[str, int] = {}
         async with db.transaction():
             if replace:
-                names = ", ".join(table for table, _ in TABLES)
-                await db.execute(f"TRUNCATE {names} RESTART IDENTITY")
-            for table, _ in TABLES:
+                await db.execute(f"TRUNCATE {', '.join(tables)} RESTART IDENTITY")
+            for table, (_, identities) in tables.items():
                 copied[table] = await _copy_table(db, table, types[table], rows[table])
-            for table, column in IDENTITIES.items():
-                await follow_ids(db, table, column)
+                for column in identities:
+                    await follow_ids(db, table, column)
         checks = []
-        for table, key in TABLES:
+        for table, (key, _) in tables.items():
             columns = list(types[table])
             found = await db.fetch(f"SELECT {', '.join(columns)} FROM {table}")
             target_rows = _normal(found, types[table])
@@ -107,6 +88,37 @@ async def copy(source_url: str, target_url: str, *, replace: bool = False) -> li
         return checks
     finally:
         await db.close()
+
+
+async def schema(db: Any) -> dict[str, tuple[tuple[str, ...], tuple[str, ...]]]:
+    """Kamen's tables as PostgreSQL has them, parents before children: each one's primary key
+    and the columns it numbers itself. Read from the database, so a new table needs no word here.
+    """
+    names = await db.fetch(
+        "SELECT tablename FROM pg_tables WHERE schemaname = current_schema() ORDER BY 1"
+    )
+    parents = await db.fetch(
+        "SELECT conrelid::regclass::text, confrelid::regclass::text FROM pg_constraint"
+        " WHERE contype = 'f' AND connamespace = current_schema()::regnamespace"
+    )
+    order = TopologicalSorter({row[0]: () for row in names if row[0] not in _OWN})
+    for child, parent in parents:
+        order.add(child, parent)
+    found = {}
+    for table in order.static_order():
+        key = await db.fetch(
+            "SELECT a.attname FROM pg_index i, unnest(i.indkey) WITH ORDINALITY AS k(attnum, n)"
+            " JOIN pg_attribute a ON a.attrelid = $1::regclass AND a.attnum = k.attnum"
+            " WHERE i.indrelid = $1::regclass AND i.indisprimary ORDER BY k.n",
+            table,
+        )
+        identities = await db.fetch(
+            "SELECT column_name FROM information_schema.columns WHERE table_schema ="
+            " current_schema() AND table_name = $1 AND is_identity = 'YES'",
+            table,
+        )
+        found[table] = (tuple(row[0] for row in key), tuple(row[0] for row in identities))
+    return found
 
 
 def checksum(rows: Sequence[tuple[Any, ...]], columns: Sequence[str], key: Sequence[str]) -> str:
@@ -190,12 +202,12 @@ def _read_sqlite(path: Any, types: dict[str, dict[str, str]]) -> dict[str, list[
         found = {
             row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
         } - _OWN
-        unknown = found - {table for table, _ in TABLES}
+        unknown = found - set(types)
         if unknown:
             names = ", ".join(sorted(unknown))
             raise StoreError(f"the SQLite database has tables this copy does not know: {names}")
         rows = {}
-        for table, _ in TABLES:
+        for table in types:
             have = {row[1] for row in db.execute(f"PRAGMA table_info({table})")}
             if have != set(types[table]):
                 raise StoreError(
