@@ -26,7 +26,7 @@ from matches.records import Status, StoredGame
 from render.charts import ChartImage, RatingPoint, RatingSeries, chart_png
 from render.tables import Column, TableImage, table_png
 from store import open_store
-from store.rows import GAMES, game_values
+from store.games import GAMES, game_values
 
 GUILD = 1
 START = datetime(2026, 1, 1, tzinfo=UTC)

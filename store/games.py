@@ -10,11 +10,33 @@ from __future__ import annotations
 
 import secrets
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 from matches.records import GuildSettings, Status, StoredGame, UserSettings
 from matches.storage import StoreError
 from store.database import Duplicate, Tables, Transaction
-from store.rows import GAME, GAMES, GUILD_SETTINGS, USER_SETTINGS, from_iso, game_values, iso
+from store.rows import Shape, from_iso, iso
+
+
+def _moves_text(moves: tuple[str, ...]) -> str:
+    for move in moves:
+        if not move or move != "".join(move.split()):
+            raise ValueError(f"a stored move cannot be empty or hold whitespace: {move!r}")
+    return " ".join(moves)
+
+
+# `moves` is the truth of a game: its canonical moves, separated by single spaces. One
+# more column, `ply`, is derived from them and written with them (`game_values`).
+GAMES = Shape(StoredGame, special={"moves": (_moves_text, lambda text: tuple(text.split()))})
+GAME = GAMES.select
+GUILD_SETTINGS = Shape(GuildSettings)
+USER_SETTINGS = Shape(UserSettings)
+
+
+def game_values(game: StoredGame) -> dict[str, Any]:
+    """A game's row, by column, `ply` included."""
+    return {**GAMES.values(game), "ply": len(game.moves)}
+
 
 # Ids are below 2**53: Discord's integer options and JavaScript's numbers hold them exactly.
 ID_LIMIT = 2**53
@@ -27,11 +49,7 @@ BOARD_REPAIR_DAYS = 7
 _MESSAGES = ("message_id", "board_ply", "board_status", "ping_message_id")
 _UPDATED = [c for c in GAMES.fields if c not in ("id", "created_at", "version", *_MESSAGES)]
 # Written on creation with the id the store draws, version 0, and `ply`.
-_INSERT = (
-    GAMES.insert("games")
-    .replace(") VALUES (", ", ply) VALUES (")
-    .replace(") RETURNING", ", :ply) RETURNING")
-)
+_INSERT = GAMES.insert("games", also=["ply"])
 _UPDATE = (
     f"UPDATE games SET {GAMES.assign(_UPDATED)}, ply = :ply, version = version + 1"
     f" WHERE id = :id AND version = :version RETURNING {GAME}"

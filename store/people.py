@@ -21,7 +21,7 @@ import secrets
 
 from matches.records import StoredGame
 from store.database import Tables, Transaction
-from store.rows import GAME, GAMES
+from store.games import GAME, GAMES
 
 # Anonymous ids are drawn below this (53 bits, as game ids): JavaScript's numbers hold them.
 ANONYMOUS_LIMIT = 2**53

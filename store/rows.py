@@ -4,8 +4,8 @@ A record (a frozen dataclass of `matches`) is a table's row through its
 `Shape`: a column per field, of the field's name unless renamed, each value
 converted by the field's type, the same way on both engines: a time is
 seconds since the epoch (UTC, a float), a flag 0 or 1, an enum its text.
-What no type says (a game's moves, a rating's three numbers) is written here
-by hand.
+Each table's group declares its shapes (`store.games.GAMES`, ...); what no type
+says (a game's moves, a rating's three numbers) is written there by hand.
 """
 
 from __future__ import annotations
@@ -17,10 +17,6 @@ from dataclasses import fields
 from datetime import UTC, datetime
 from typing import Any, Generic, TypeVar, Union, get_args, get_origin, get_type_hints
 
-from matches.glicko2 import Glicko
-from matches.ratings import RatingChange, Season, SeasonScore, Standing
-from matches.records import GuildSettings, StoredGame, UserSettings
-from matches.tournament_records import Entrant, StoredPairing, Tournament
 from store.database import Row
 
 R = TypeVar("R")
@@ -134,80 +130,5 @@ def upsert(table: str, columns: Iterable[str], key: Iterable[str], *, returning:
     )
 
 
-def _moves_text(moves: tuple[str, ...]) -> str:
-    for move in moves:
-        if not move or move != "".join(move.split()):
-            raise ValueError(f"a stored move cannot be empty or hold whitespace: {move!r}")
-    return " ".join(moves)
-
-
-# `moves` is the truth of a game: its canonical moves, separated by single spaces. One
-# more column, `ply`, is derived from them and written with them (`game_values`).
-GAMES = Shape(StoredGame, special={"moves": (_moves_text, lambda text: tuple(text.split()))})
-GAME = GAMES.select
-SEASONS = Shape(Season)
-SCORES = Shape(SeasonScore)
-TOURNAMENTS = Shape(Tournament, renamed={"stage": "status"})
-ENTRANTS = Shape(Entrant)
-PAIRINGS = Shape(StoredPairing)
-GUILD_SETTINGS = Shape(GuildSettings)
-USER_SETTINGS = Shape(UserSettings)
-
-
-def game_values(game: StoredGame) -> dict[str, Any]:
-    """A game's row, by column, `ply` included."""
-    return {**GAMES.values(game), "ply": len(game.moves)}
-
-
-# ------------------------------------------------------ ratings: Glicko's three numbers
-
-STANDING = (
-    "guild_id, game, user_id, rating, rd, volatility, games, wins, draws, losses,"
-    " streak, best_streak, best_win, best_win_game, last_at"
-)
-CHANGE = (
-    "seq, game_id, guild_id, game, user_id, opponent_id, score, at,"
-    " rating_before, rd_before, vol_before, rating_after, rd_after, vol_after,"
-    " opponent_rating, opponent_rd, opponent_vol, season_id"
-)
-
-
 def names(columns: str) -> list[str]:
     return [name.strip() for name in columns.split(",")]
-
-
-def standing_values(standing: Standing) -> dict[str, Any]:
-    g = standing.glicko
-    values = (
-        standing.guild_id, standing.game, standing.user_id, g.rating, g.rd, g.volatility,
-        standing.games, standing.wins, standing.draws, standing.losses, standing.streak,
-        standing.best_streak, standing.best_win, standing.best_win_game,
-        seconds(standing.last_at),
-    )  # fmt: skip
-    return dict(zip(names(STANDING), values, strict=True))
-
-
-def standing(row: Row) -> Standing:
-    return Standing(
-        row[0], row[1], row[2], Glicko(row[3], row[4], row[5]), row[6], row[7], row[8], row[9],
-        row[10], row[11], row[12], row[13], None if row[14] is None else when(row[14]),
-    )  # fmt: skip
-
-
-def change_values(change: RatingChange) -> dict[str, Any]:
-    b, a, o = change.before, change.after, change.opponent
-    values = (
-        change.seq, change.game_id, change.guild_id, change.game, change.user_id,
-        change.opponent_id, float(change.score), change.at.timestamp(),
-        b.rating, b.rd, b.volatility, a.rating, a.rd, a.volatility,
-        o.rating, o.rd, o.volatility, change.season_id,
-    )  # fmt: skip
-    return dict(zip(names(CHANGE), values, strict=True))
-
-
-def change(row: Row) -> RatingChange:
-    return RatingChange(
-        row[1], row[2], row[3], row[4], row[5], row[6], when(row[7]),
-        Glicko(row[8], row[9], row[10]), Glicko(row[11], row[12], row[13]),
-        Glicko(row[14], row[15], row[16]), row[17], row[0],
-    )  # fmt: skip

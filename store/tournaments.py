@@ -14,8 +14,11 @@ from datetime import datetime
 
 from matches.tournament_records import Entrant, StoredPairing, Tournament
 from store.database import Tables, Transaction
-from store.rows import ENTRANTS, PAIRINGS, TOURNAMENTS
+from store.rows import Shape
 
+TOURNAMENTS = Shape(Tournament, renamed={"stage": "status"})
+ENTRANTS = Shape(Entrant)
+PAIRINGS = Shape(StoredPairing)
 TOURNAMENT, ENTRANT, PAIRING = TOURNAMENTS.select, ENTRANTS.select, PAIRINGS.select
 _CREATE = TOURNAMENTS.insert("tournaments", without=["id", "version"])
 _UPDATED = [name for name in TOURNAMENTS.fields if name not in ("id", "version", "created_at")]
