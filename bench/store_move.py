@@ -15,7 +15,10 @@ after the other, through
 
 on SQLite (synchronous=FULL, as the bot runs by default) and on PostgreSQL (a
 database made for the run on `--postgres`, dropped after). Prints the median
-and 90th percentile of a move, in microseconds. SQLAlchemy is not a dependency
+and 90th percentile of a move, in microseconds, and this process's CPU time a
+move (its threads included, the database server's not): the part of a move's
+cost that is Kamen's own code and its driver, which a busy machine does not
+inflate the way it does the wall time. SQLAlchemy is not a dependency
 of Kamen: its rows are printed only where it is installed
 (`pip install 'sqlalchemy[asyncio]'`).
 """
@@ -45,6 +48,7 @@ from store import open_store
 POSTGRES_ADMIN = "postgresql://postgres@127.0.0.1:5432/postgres"
 MOVES = ("a1-b2", "g5-f4")
 Timing = Callable[[StoredGame], Awaitable[None]]
+Measured = tuple[list[float], float]  # each move's wall time, and the CPU time of them all
 
 
 def a_game() -> StoredGame:
@@ -61,12 +65,13 @@ def percentiles(times: list[float]) -> tuple[float, float]:
     return statistics.median(ordered) * 1e6, ordered[int(len(ordered) * 0.9)] * 1e6
 
 
-async def kamen(url: str, moves: int) -> list[float]:
+async def kamen(url: str, moves: int) -> Measured:
     """Each move through the store the bot runs."""
     store = await open_store(url)
     try:
         game = await store.create_game(a_game())
         times = []
+        cpu = time.process_time()
         for n in range(moves):
             moved = replace(game, moves=(*game.moves, MOVES[n % 2]), updated_at=datetime.now(UTC))
             start = time.perf_counter()
@@ -74,12 +79,12 @@ async def kamen(url: str, moves: int) -> list[float]:
             times.append(time.perf_counter() - start)
             assert saved is not None
             game = saved
-        return times
+        return times, time.process_time() - cpu
     finally:
         await store.close()
 
 
-async def alchemy(url: str, moves: int, *, core: bool) -> list[float]:
+async def alchemy(url: str, moves: int, *, core: bool) -> Measured:
     """Each move through SQLAlchemy Core on the same database (its schema made by Kamen)."""
     import sqlalchemy as sa
     from sqlalchemy.ext.asyncio import create_async_engine
@@ -120,6 +125,7 @@ async def alchemy(url: str, moves: int, *, core: bool) -> list[float]:
                 await connection.exec_driver_sql("PRAGMA synchronous = FULL")
         version, played = game.version, list(game.moves)
         times = []
+        cpu = time.process_time()
         for n in range(moves):
             played.append(MOVES[n % 2])
             params = {"m": " ".join(played), "p": len(played), "gid": game.id, "seen": version,
@@ -129,7 +135,7 @@ async def alchemy(url: str, moves: int, *, core: bool) -> list[float]:
                 row = (await connection.execute(statement, params)).one()
             times.append(time.perf_counter() - start)
             version = row[1]
-        return times
+        return times, time.process_time() - cpu
     finally:
         await engine.dispose()
 
@@ -148,11 +154,14 @@ async def fresh_postgres(admin: str) -> AsyncIterator[str]:
 
 async def run(moves: int, admin: str, only: str | None) -> None:
     with_alchemy = importlib.util.find_spec("sqlalchemy") is not None
-    print(f"{'database':<11} {'through':<22} {'moves':>5} {'median µs':>10} {'p90 µs':>8}")
+    print(
+        f"{'database':<11} {'through':<22} {'moves':>5} {'median µs':>10} {'p90 µs':>8}"
+        f" {'CPU µs':>7}"
+    )
     for backend in ("sqlite", "postgresql"):
         if only and backend != only:
             continue
-        ways: list[tuple[str, Callable[[str], Awaitable[list[float]]]]] = [
+        ways: list[tuple[str, Callable[[str], Awaitable[Measured]]]] = [
             ("Kamen's store", lambda url: kamen(url, moves))
         ]
         if with_alchemy:
@@ -161,12 +170,15 @@ async def run(moves: int, admin: str, only: str | None) -> None:
         for name, way in ways:
             if backend == "sqlite":
                 with tempfile.TemporaryDirectory() as folder:
-                    times = await way(f"sqlite:///{Path(folder) / 'kamen.db'}")
+                    times, cpu = await way(f"sqlite:///{Path(folder) / 'kamen.db'}")
             else:
                 async with fresh_postgres(admin) as url:
-                    times = await way(url)
+                    times, cpu = await way(url)
             median, p90 = percentiles(times)
-            print(f"{backend:<11} {name:<22} {len(times):>5} {median:>10.0f} {p90:>8.0f}")
+            print(
+                f"{backend:<11} {name:<22} {len(times):>5} {median:>10.0f} {p90:>8.0f}"
+                f" {cpu / len(times) * 1e6:>7.0f}"
+            )
     if not with_alchemy:
         print("(SQLAlchemy is not installed: pip install 'sqlalchemy[asyncio]' for its rows)")
 
