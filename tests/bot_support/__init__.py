@@ -68,6 +68,7 @@ class BotProcess:
             self.shards = [(shard, shard_count) for shard in ids]
         self.process: asyncio.subprocess.Process | None = None
         self.starts = 0
+        self.took: list[float] = []  # the seconds each start took
 
     async def start(self, *, timeout: float = 30.0) -> float:
         """Start the bot and wait until it has identified and synced; the seconds it took."""
@@ -101,7 +102,8 @@ class BotProcess:
         await fake.wait_for(
             ready, timeout=timeout + 5 * len(wanted), what="the bot process to identify and sync"
         )
-        return loop.time() - began
+        self.took.append(loop.time() - began)
+        return self.took[-1]
 
     async def kill(self) -> None:
         """SIGKILL: no goodbye, no flush; then wait until the fake sees the connection gone."""
