@@ -191,6 +191,67 @@ async def process_table(
         assert errors == [], "the bot logged errors:\n" + bot.log()[-6000:]
 
 
+class SharedBot:
+    """One fake Discord and one `python -m bot` for a whole module, each test in a server of
+    its own with players of its own (`table`): a test then costs its own work, not a bot
+    process's start and stop. The servers are joined while the bot runs (GUILD_CREATE), as
+    Discord sends a server that adds Kamen. Its clock moves for every server at once."""
+
+    def __init__(self, fake: FakeDiscord, bot: BotProcess, tmp: Path) -> None:
+        self.fake = fake
+        self.bot = bot
+        self.tmp = tmp
+        self.servers = 0
+
+    @contextlib.asynccontextmanager
+    async def table(self, **guild: Any) -> AsyncIterator[Table]:
+        """A new server with #games, #quiet and #chat, and three new players shown as ann, bob
+        and carol; the test fails on a rule of Discord's broken or an error logged meanwhile."""
+        fake, bot = self.fake, self.bot
+        self.servers += 1
+        number = self.servers
+        logged = len(bot.log())
+        broken = len(fake.violations)
+        name = "Stone Club" if number == 1 else f"Stone Club {number}"
+        server = fake.add_guild(name, channels=("games", "quiet", "chat"), **guild)
+        ann, bob, carol = (
+            fake.add_user(f"{who}-{number}", global_name=who) for who in ("ann", "bob", "carol")
+        )
+        table = Table(fake, server, ann, bob, carol, bot.database_url, self.tmp, bot, broken)
+        try:
+            yield table
+            await settle(fake)
+        except BaseException:
+            sys.stderr.write(f"--- the bot's log ---\n{bot.log()[logged:][-6000:]}\n")
+            raise
+        found = fake.violations[broken:]
+        assert found == [], "Discord's rules broken:\n" + "\n".join(found)
+        log = bot.log()[logged:]
+        errors = [line for line in log.splitlines() if " ERROR " in line or "Traceback" in line]
+        assert errors == [], "the bot logged errors:\n" + log[-6000:]
+
+
+@contextlib.asynccontextmanager
+async def shared_bot(tmp: Path, env: Mapping[str, str] | None = None) -> AsyncIterator[SharedBot]:
+    """A fake Discord and `python -m bot` connected to it, for `SharedBot.table`s."""
+    async with FakeDiscord() as fake:
+        clock = {"KAMEN_CLOCK_OFFSET_FILE": str(tmp / "clock-offset")}
+        bot = BotProcess(
+            fake, f"sqlite:///{tmp / 'kamen.db'}", tmp / "bot.log", {**clock, **(env or {})}
+        )
+        try:
+            await bot.start()
+            yield SharedBot(fake, bot, tmp)
+        finally:
+            await bot.stop()
+        # Between the tests and at the end too: no rule broken, no error logged.
+        assert fake.violations == [], "Discord's rules broken:\n" + "\n".join(fake.violations)
+        errors = [
+            line for line in bot.log().splitlines() if " ERROR " in line or "Traceback" in line
+        ]
+        assert errors == [], "the bot logged errors:\n" + bot.log()[-6000:]
+
+
 async def settle(fake: FakeDiscord, quiet: float = 0.3, timeout: float = 10.0) -> None:
     """Until the bot has sent nothing for `quiet` seconds: its work after the replies is done."""
     loop = asyncio.get_running_loop()
@@ -364,4 +425,4 @@ def ephemeral_text(reply: Reply) -> str:
     return reply.text
 
 
-__all__ = ["BotProcess", "Table", "perms", "shared_database_url"]
+__all__ = ["BotProcess", "SharedBot", "Table", "perms", "shared_bot", "shared_database_url"]
