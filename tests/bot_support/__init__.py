@@ -224,6 +224,8 @@ class SharedBot:
         except BaseException:
             sys.stderr.write(f"--- the bot's log ---\n{bot.log()[logged:][-6000:]}\n")
             raise
+        finally:
+            fake.clear_faults()  # a fault the test left unspent is not the next test's
         found = fake.violations[broken:]
         assert found == [], "Discord's rules broken:\n" + "\n".join(found)
         log = bot.log()[logged:]
