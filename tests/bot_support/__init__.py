@@ -5,7 +5,10 @@ a self-hoster would (the tests never import `bot`: the layering test forbids
 it, and what is tested is the program). Its time can be moved forward
 through `KAMEN_CLOCK_OFFSET_FILE` (`Table.advance`), so deadlines pass
 without waiting. `Table` is a server with three players, and the helpers
-below read what a player sees.
+below read what a player sees. `process_table` starts a process for one test;
+`shared_bot` one for a module, whose tests each get a server of their own
+(`SharedBot.table`): use it unless a test needs settings of its own or counts
+the bot's connections (a test may still kill and restart the shared process).
 """
 
 from __future__ import annotations
