@@ -4,24 +4,36 @@ a loss on time), announced where the players look."""
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
 from datetime import timedelta
 from pathlib import Path
 
 import pytest
+import pytest_asyncio
 
 from tests.bot_support import (
+    SharedBot,
     ephemeral_text,
     last_board,
     mentions,
     options,
     perms,
     process_table,
+    shared_bot,
     start_game,
     to_move,
 )
 
+# One bot process for the module, a server of its own for each test (tests/bot_support).
+pytestmark = pytest.mark.asyncio(loop_scope="module")
 
-@pytest.mark.asyncio
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def shared(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[SharedBot]:
+    async with shared_bot(tmp_path_factory.mktemp("bot")) as bot:
+        yield bot
+
+
 async def test_declined_cancelled_and_expired_challenges(tmp_path: Path) -> None:
     env = {"KAMEN_CHALLENGE_TTL": "1.5"}
     async with process_table(tmp_path, env) as table:
@@ -52,9 +64,8 @@ async def test_declined_cancelled_and_expired_challenges(tmp_path: Path) -> None
         assert expiring.buttons == [] and fake.threads(games) == []
 
 
-@pytest.mark.asyncio
-async def test_an_open_challenge_is_taken_by_whoever_accepts_first(tmp_path: Path) -> None:
-    async with process_table(tmp_path) as table:
+async def test_an_open_challenge_is_taken_by_whoever_accepts_first(shared: SharedBot) -> None:
+    async with shared.table() as table:
         fake, ann, carol = table.fake, table.ann, table.carol
         reply = await fake.slash(ann, table.games, "oware challenge", first="them")
         challenge = reply.message
@@ -68,9 +79,8 @@ async def test_an_open_challenge_is_taken_by_whoever_accepts_first(tmp_path: Pat
         assert to_move(table, board) is carol and "(South)" in board.content
 
 
-@pytest.mark.asyncio
-async def test_without_threads_the_challenge_becomes_the_board(tmp_path: Path) -> None:
-    async with process_table(tmp_path) as table:
+async def test_without_threads_the_challenge_becomes_the_board(shared: SharedBot) -> None:
+    async with shared.table() as table:
         fake, ann, bob = table.fake, table.ann, table.bob
         # a server whose owner turned threads off
         said = await fake.slash(table.guild.owner, table.games, "kamen settings")
@@ -99,9 +109,8 @@ async def test_without_threads_the_challenge_becomes_the_board(tmp_path: Path) -
         assert moved.message is board and to_move(table, board) is bob
 
 
-@pytest.mark.asyncio
-async def test_a_reminder_at_half_time_then_a_loss_on_time(tmp_path: Path) -> None:
-    async with process_table(tmp_path) as table:
+async def test_a_reminder_at_half_time_then_a_loss_on_time(shared: SharedBot) -> None:
+    async with shared.table() as table:
         fake, ann, bob = table.fake, table.ann, table.bob
         thread, board = await start_game(table, "oska", time="1h")
         assert "1 hour a move" in board.text

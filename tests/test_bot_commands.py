@@ -4,23 +4,36 @@ rules, board, history, replay, games, import; the two-step pick; clicks on unkno
 from __future__ import annotations
 
 import io
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
+import pytest_asyncio
 from PIL import GifImagePlugin, Image
 
 import render
 from games.registry import GAMES
 from tests.bot_support import (
+    SharedBot,
     ephemeral_text,
     last_board,
     mentions,
     options,
     process_table,
+    shared_bot,
     start_game,
     to_move,
 )
 from tests.fake_discord.model import JSON
+
+# One bot process for the module, a server of its own for each test (tests/bot_support).
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def shared(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[SharedBot]:
+    async with shared_bot(tmp_path_factory.mktemp("bot")) as bot:
+        yield bot
 
 
 def sub(command: JSON, name: str) -> JSON:
@@ -28,9 +41,8 @@ def sub(command: JSON, name: str) -> JSON:
     return found
 
 
-@pytest.mark.asyncio
-async def test_the_commands_are_generated_from_the_registry_and_teach(tmp_path: Path) -> None:
-    async with process_table(tmp_path) as table:
+async def test_the_commands_are_generated_from_the_registry_and_teach(shared: SharedBot) -> None:
+    async with shared.table() as table:
         fake = table.fake
         commands = {c["name"]: c for c in fake.commands()}
         assert sorted(commands) == sorted(
@@ -86,9 +98,8 @@ async def test_the_commands_are_generated_from_the_registry_and_teach(tmp_path: 
         assert commands["kamen"].get("default_member_permissions") is None
 
 
-@pytest.mark.asyncio
-async def test_rules_board_history_replay_and_the_games_of_the_server(tmp_path: Path) -> None:
-    async with process_table(tmp_path) as table:
+async def test_rules_board_history_replay_and_the_games_of_the_server(shared: SharedBot) -> None:
+    async with shared.table() as table:
         fake, ann, bob = table.fake, table.ann, table.bob
         rules = await fake.slash(bob, table.games, "lasca rules")
         assert rules.ephemeral and rules.embeds[0]["title"] == "Lasca: the rules in short"
@@ -127,9 +138,8 @@ async def test_rules_board_history_replay_and_the_games_of_the_server(tmp_path: 
         assert ephemeral_text(wrong) == "The game here is Oska, not Lasca."
 
 
-@pytest.mark.asyncio
-async def test_a_record_imported_to_study_then_played_on(tmp_path: Path) -> None:
-    async with process_table(tmp_path) as table:
+async def test_a_record_imported_to_study_then_played_on(shared: SharedBot) -> None:
+    async with shared.table() as table:
         fake, ann = table.fake, table.ann
         record = '[Game "Oware"] [Variant "must-play-12=on"] 1. C d 2. F *'
         reply = await fake.slash(ann, table.games, "oware import", record=record)
@@ -157,7 +167,6 @@ async def test_a_record_imported_to_study_then_played_on(tmp_path: Path) -> None
         assert "challenges you to a game of **Oska**" in with_file.content
 
 
-@pytest.mark.asyncio
 async def test_the_two_step_pick_when_the_menu_would_be_too_long(tmp_path: Path) -> None:
     # Discord's menus hold 25 options; here the limit is lowered to 4 so that a start
     # position (6 moves) needs the two-step pick.
@@ -192,9 +201,8 @@ async def test_the_two_step_pick_when_the_menu_would_be_too_long(tmp_path: Path)
         assert ephemeral_text(late).startswith("That board is out of date")
 
 
-@pytest.mark.asyncio
-async def test_a_click_on_a_button_kamen_no_longer_has(tmp_path: Path) -> None:
-    async with process_table(tmp_path) as table:
+async def test_a_click_on_a_button_kamen_no_longer_has(shared: SharedBot) -> None:
+    async with shared.table() as table:
         fake = table.fake
         row = {
             "type": 1,
@@ -209,8 +217,9 @@ async def test_a_click_on_a_button_kamen_no_longer_has(tmp_path: Path) -> None:
         assert ephemeral_text(reply).startswith("This button is from an older Kamen")
 
 
-@pytest.mark.asyncio
-async def test_a_forced_pass_is_played_for_the_player_and_said_on_the_board(tmp_path: Path) -> None:
+async def test_a_forced_pass_is_played_for_the_player_and_said_on_the_board(
+    shared: SharedBot,
+) -> None:
     # After Red's c3xa1 here, Blue's only legal move is `pass` (DESIGN.md §3).
     moves = "1. e1-f2 e5-d4 2. c1-d2 a5-b4 3. d2-e3 b4-c3 4. e3-f4 g5xe3 5. a1-b2"
     state = GAMES["oska"].new()
@@ -218,7 +227,7 @@ async def test_a_forced_pass_is_played_for_the_player_and_said_on_the_board(tmp_
         if not move.endswith("."):
             state = state.play(move)
     assert state.play("c3xa1").legal_moves() == ("pass",)
-    async with process_table(tmp_path) as table:
+    async with shared.table() as table:
         fake, ann = table.fake, table.ann
         await fake.slash(ann, table.games, "oska import", record=f'[Game "Oska"] {moves} *')
         await fake.wait_for(lambda: bool(fake.threads(table.games)), what="the thread")

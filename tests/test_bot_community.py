@@ -8,17 +8,28 @@ from __future__ import annotations
 
 import asyncio
 import re
+from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 
 import pytest
+import pytest_asyncio
 from PIL import Image
 
 from matches.glicko2 import Glicko, Result, idle, rate
 from matches.ratings import Standing
 from store import open_store
-from tests.bot_support import ephemeral_text, play_rated, process_table
+from tests.bot_support import SharedBot, ephemeral_text, play_rated, shared_bot
 from tests.fake_discord import User
+
+# One bot process for the module, a server of its own for each test (tests/bot_support).
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def shared(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[SharedBot]:
+    async with shared_bot(tmp_path_factory.mktemp("bot")) as bot:
+        yield bot
+
 
 # (first player, second player, how it ends): "1-0" the second resigns, "0-1" the first
 # resigns, "draw" agreed after both moved.
@@ -62,9 +73,8 @@ def expected(players: dict[str, User], ends: list[datetime]) -> dict[str, Standi
     }
 
 
-@pytest.mark.asyncio
-async def test_a_dozen_rated_games_then_the_leaderboard_and_the_profiles(tmp_path: Path) -> None:
-    async with process_table(tmp_path) as table:
+async def test_a_dozen_rated_games_then_the_leaderboard_and_the_profiles(shared: SharedBot) -> None:
+    async with shared.table() as table:
         fake = table.fake
         dan = fake.add_user("dan")
         players = {"ann": table.ann, "bob": table.bob, "carol": table.carol, "dan": dan}
@@ -128,12 +138,11 @@ async def test_a_dozen_rated_games_then_the_leaderboard_and_the_profiles(tmp_pat
         assert listed.count(" against <@") == 6 and listed.count("discord.com/channels") == 6
 
 
-@pytest.mark.asyncio
 async def test_leaderboard_pages_turn_with_buttons_and_bad_pages_are_refused(
-    tmp_path: Path,
+    shared: SharedBot,
 ) -> None:
     # 23 players already rated (written as a rebuild would), then the bot starts.
-    async with process_table(tmp_path) as table:
+    async with shared.table() as table:
         fake = table.fake
         users = [fake.add_user(f"player{n}") for n in range(23)]
         store = await open_store(table.database_url)

@@ -16,14 +16,16 @@ from __future__ import annotations
 import itertools
 import re
 import string
-from collections.abc import Iterable
+from collections.abc import AsyncIterator, Iterable
 from pathlib import Path
 from typing import Any
 
 import pytest
+import pytest_asyncio
 
 from games.registry import GAMES
 from tests.bot_support import (
+    SharedBot,
     Table,
     ephemeral_text,
     last_board,
@@ -32,12 +34,23 @@ from tests.bot_support import (
     natural,
     options,
     process_table,
+    shared_bot,
     start_game,
 )
 from tests.fake_discord import Channel, Message
 from tests.fake_discord.model import walk_components
 from words.catalogue import LANGUAGES, forms_of
 from words.english import TEXTS as ENGLISH
+
+# One bot process for the module, a server of its own for each test (tests/bot_support).
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def shared(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[SharedBot]:
+    async with shared_bot(tmp_path_factory.mktemp("bot")) as bot:
+        yield bot
+
 
 WORD = re.compile(r"[^\W\d_]+")
 # Words that are English and never Czech, whatever the sentence.
@@ -180,14 +193,13 @@ CZECH_GAMES = [
 ]
 
 
-@pytest.mark.asyncio
 @pytest.mark.parametrize(
     ("game", "picks", "first_side"), CZECH_GAMES, ids=[g[0] for g in CZECH_GAMES]
 )
 async def test_a_whole_game_in_a_czech_server_shows_no_english(
-    tmp_path: Path, game: str, picks: tuple[int, int], first_side: str
+    shared: SharedBot, game: str, picks: tuple[int, int], first_side: str
 ) -> None:
-    async with process_table(tmp_path, locale="cs") as table:
+    async with shared.table(locale="cs") as table:
         fake, ann, bob = table.fake, table.ann, table.bob
         fake.set_locale(ann, "cs")
         fake.set_locale(bob, "cs")
@@ -226,11 +238,10 @@ async def test_a_whole_game_in_a_czech_server_shows_no_english(
         assert table.new_violations() == []
 
 
-@pytest.mark.asyncio
 async def test_in_an_english_server_a_czech_and_an_english_player_each_get_their_own_language(
-    tmp_path: Path,
+    shared: SharedBot,
 ) -> None:
-    async with process_table(tmp_path) as table:
+    async with shared.table() as table:
         fake, ann, bob = table.fake, table.ann, table.bob
         fake.set_locale(ann, "cs")
         fake.set_locale(bob, "en-GB")
@@ -261,7 +272,6 @@ async def test_in_an_english_server_a_czech_and_an_english_player_each_get_their
         assert said.startswith("Turn notifications") and "English" in said
 
 
-@pytest.mark.asyncio
 async def test_the_server_language_is_its_setting_else_its_discord_locale_else_kamen_locale(
     tmp_path: Path,
 ) -> None:

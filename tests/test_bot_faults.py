@@ -10,11 +10,12 @@ has been pinged, one ping is left and no old board offers a menu.
 
 from __future__ import annotations
 
-from pathlib import Path
+from collections.abc import AsyncIterator
 
 import pytest
+import pytest_asyncio
 
-from tests.bot_support import options, process_table, settle, start_game, to_move
+from tests.bot_support import SharedBot, options, settle, shared_bot, start_game, to_move
 from tests.fake_discord import Channel, FakeDiscord, Message, User
 
 CALLS = {
@@ -24,6 +25,15 @@ CALLS = {
     "delete": ("DELETE", r"^/channels/\{channel_id\}/messages/\{message_id\}$"),
 }
 QUICK_REPAIR = {"KAMEN_REPAIR_INTERVAL": "1"}
+
+# One bot process for the module, a server of its own for each test (tests/bot_support).
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def shared(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[SharedBot]:
+    async with shared_bot(tmp_path_factory.mktemp("bot"), QUICK_REPAIR) as bot:
+        yield bot
 
 
 def pings(fake: FakeDiscord, user: User, thread: Channel) -> list[Message]:
@@ -36,12 +46,13 @@ def live_boards(fake: FakeDiscord, thread: Channel) -> list[Message]:
     return [m for m in fake.messages(thread) if options(m)]
 
 
-@pytest.mark.asyncio
 @pytest.mark.parametrize("status", [429, 500, 403])
 @pytest.mark.parametrize("call", sorted(CALLS))
-async def test_a_failed_call_of_a_move_is_caught_up(tmp_path: Path, call: str, status: int) -> None:
+async def test_a_failed_call_of_a_move_is_caught_up(
+    shared: SharedBot, call: str, status: int
+) -> None:
     method, route = CALLS[call]
-    async with process_table(tmp_path, QUICK_REPAIR) as table:
+    async with shared.table() as table:
         fake, ann, bob = table.fake, table.ann, table.bob
         thread, board = await start_game(table, "oware")
         await fake.wait_for(lambda: bool(pings(fake, ann, thread)), what="Ann told to begin")

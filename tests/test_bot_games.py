@@ -10,11 +10,14 @@ players see: the boards, who is pinged, the result, the thread.
 from __future__ import annotations
 
 import os
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
+import pytest_asyncio
 
 from tests.bot_support import (
+    SharedBot,
     Table,
     board_png,
     ephemeral_text,
@@ -23,7 +26,7 @@ from tests.bot_support import (
     move_on_board,
     natural,
     options,
-    process_table,
+    shared_bot,
     start_game,
     to_move,
 )
@@ -78,15 +81,24 @@ async def play_out(
     return board, played
 
 
+# One bot process for the module, a server of its own for each test (tests/bot_support).
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def shared(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[SharedBot]:
+    async with shared_bot(tmp_path_factory.mktemp("bot")) as bot:
+        yield bot
+
+
 def wait_for_text(table: Table, channel: Channel, text: str) -> Message:
     found = [m for m in table.fake.messages(channel) if text in m.text]
     assert found, f"no message with {text!r} in #{channel.name}"
     return found[-1]
 
 
-@pytest.mark.asyncio
-async def test_oska_to_a_win_by_the_rules_moving_by_command_and_by_menu(tmp_path: Path) -> None:
-    async with process_table(tmp_path) as table:
+async def test_oska_to_a_win_by_the_rules_moving_by_command_and_by_menu(shared: SharedBot) -> None:
+    async with shared.table() as table:
         fake, ann, bob = table.fake, table.ann, table.bob
         reply = await fake.slash(ann, table.games, "oska challenge", opponent=bob, first="me")
         challenge = reply.message
@@ -132,9 +144,8 @@ async def test_oska_to_a_win_by_the_rules_moving_by_command_and_by_menu(tmp_path
         assert b'[First "ann"]' in record.data and b'[Second "bob"]' in record.data
 
 
-@pytest.mark.asyncio
-async def test_lasca_to_a_draw_by_repetition_and_oware_to_a_win(tmp_path: Path) -> None:
-    async with process_table(tmp_path) as table:
+async def test_lasca_to_a_draw_by_repetition_and_oware_to_a_win(shared: SharedBot) -> None:
+    async with shared.table() as table:
         fake = table.fake
         thread, board = await start_game(table, "lasca")
         final, played = await play_out(table, "lasca", thread, board, (-1, 0), by="menu")
@@ -158,9 +169,8 @@ async def test_lasca_to_a_draw_by_repetition_and_oware_to_a_win(tmp_path: Path) 
         assert table.new_violations() == []
 
 
-@pytest.mark.asyncio
-async def test_a_resignation_and_a_draw_by_agreement(tmp_path: Path) -> None:
-    async with process_table(tmp_path) as table:
+async def test_a_resignation_and_a_draw_by_agreement(shared: SharedBot) -> None:
+    async with shared.table() as table:
         fake, ann, bob = table.fake, table.ann, table.bob
         thread, board = await start_game(table, "lasca")
         board, _ = await play_out(table, "lasca", thread, board, (0, 0), stop_after=6)
@@ -189,9 +199,8 @@ async def test_a_resignation_and_a_draw_by_agreement(tmp_path: Path) -> None:
         assert "Drawn (1/2-1/2): drawn by agreement." in board.content
 
 
-@pytest.mark.asyncio
-async def test_a_game_against_kamen_played_to_the_end(tmp_path: Path) -> None:
-    async with process_table(tmp_path) as table:
+async def test_a_game_against_kamen_played_to_the_end(shared: SharedBot) -> None:
+    async with shared.table() as table:
         fake, ann = table.fake, table.ann
         reply = await fake.slash(
             ann, table.games, "oska challenge", opponent=fake.bot, level="easy", first="them"

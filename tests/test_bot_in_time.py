@@ -12,12 +12,22 @@ from __future__ import annotations
 import contextlib
 import sqlite3
 import threading
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
+import pytest_asyncio
 
-from tests.bot_support import options, process_table, start_game, to_move
+from tests.bot_support import SharedBot, options, shared_bot, start_game, to_move
+
+# One bot process for the module, a server of its own for each test (tests/bot_support).
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def shared(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[SharedBot]:
+    async with shared_bot(tmp_path_factory.mktemp("bot")) as bot:
+        yield bot
 
 
 @contextlib.contextmanager
@@ -44,15 +54,14 @@ def write_locked(path: Path, seconds: float) -> Iterator[None]:
         holder.join()
 
 
-@pytest.mark.asyncio
 async def test_moves_behind_a_four_second_write_lock_are_answered_in_time_and_shown(
-    tmp_path: Path,
+    shared: SharedBot,
 ) -> None:
-    async with process_table(tmp_path) as table:
+    async with shared.table() as table:
         fake, ann, bob = table.fake, table.ann, table.bob
         thread, board = await start_game(table, "oware")
         first = options(board)[0]
-        with write_locked(tmp_path / "kamen.db", 4.0):
+        with write_locked(table.tmp / "kamen.db", 4.0):
             picked = await fake.select(ann, board, "Pick a move", [first])
             # A read waits for nobody: the list of games answers at once, not deferred.
             listed = await fake.slash(table.carol, table.games, "games")
@@ -62,7 +71,7 @@ async def test_moves_behind_a_four_second_write_lock_are_answered_in_time_and_sh
         assert f"played {first}" in board.text
 
         reply = options(board)[0]
-        with write_locked(tmp_path / "kamen.db", 4.0):
+        with write_locked(table.tmp / "kamen.db", 4.0):
             typed = await fake.slash(bob, thread, "oware move", move=reply)
         assert typed.type == 5  # "Kamen is thinking…", then the board in its place
         await fake.wait_for(
@@ -75,13 +84,12 @@ async def test_moves_behind_a_four_second_write_lock_are_answered_in_time_and_sh
         assert table.new_violations() == []
 
 
-@pytest.mark.asyncio
-async def test_a_click_refused_after_its_deferral_is_told_privately(tmp_path: Path) -> None:
-    async with process_table(tmp_path) as table:
+async def test_a_click_refused_after_its_deferral_is_told_privately(shared: SharedBot) -> None:
+    async with shared.table() as table:
         fake, ann, bob = table.fake, table.ann, table.bob
         _, board = await start_game(table, "oware")
         first, second = options(board)[:2]
-        with write_locked(tmp_path / "kamen.db", 3.0):
+        with write_locked(table.tmp / "kamen.db", 3.0):
             # Two picks on the same board wait for the lock; whichever lands first stands,
             # the other is out of date by then: both deferred, the loser told privately.
             one = await fake.select(ann, board, "Pick a move", [first], wait=False)

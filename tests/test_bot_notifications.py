@@ -7,21 +7,39 @@ notifications as Discord delivers them (`fake.notifications`).
 
 from __future__ import annotations
 
-from pathlib import Path
+from collections.abc import AsyncIterator
 
 import pytest
+import pytest_asyncio
 
-from tests.bot_support import options, process_table, settle, start_game, to_move
+from tests.bot_support import (
+    SharedBot,
+    options,
+    settle,
+    shared_bot,
+    start_game,
+    to_move,
+)
 from tests.fake_discord import Channel, FakeDiscord, Message, User
+
+# One bot process for the module, a server of its own for each test (tests/bot_support).
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def shared(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[SharedBot]:
+    async with shared_bot(tmp_path_factory.mktemp("bot")) as bot:
+        yield bot
 
 
 def pings(fake: FakeDiscord, user: User, thread: Channel) -> list[Message]:
     return [m for m in fake.notifications(user, channel=thread) if "your move in" in m.content]
 
 
-@pytest.mark.asyncio
-async def test_a_menu_move_notifies_the_next_player_once_and_old_pings_go(tmp_path: Path) -> None:
-    async with process_table(tmp_path) as table:
+async def test_a_menu_move_notifies_the_next_player_once_and_old_pings_go(
+    shared: SharedBot,
+) -> None:
+    async with shared.table() as table:
         fake, ann, bob = table.fake, table.ann, table.bob
         thread, board = await start_game(table, "oware")
         await fake.wait_for(lambda: bool(pings(fake, ann, thread)), what="Ann told to begin")
@@ -45,9 +63,8 @@ async def test_a_menu_move_notifies_the_next_player_once_and_old_pings_go(tmp_pa
         fake.assert_no_violations()
 
 
-@pytest.mark.asyncio
-async def test_a_player_who_turned_pings_off_is_not_pinged(tmp_path: Path) -> None:
-    async with process_table(tmp_path) as table:
+async def test_a_player_who_turned_pings_off_is_not_pinged(shared: SharedBot) -> None:
+    async with shared.table() as table:
         fake, ann, bob = table.fake, table.ann, table.bob
         off = await fake.slash(bob, table.games, "kamen me settings", pings=False)
         assert off.ephemeral
@@ -66,11 +83,10 @@ async def test_a_player_who_turned_pings_off_is_not_pinged(tmp_path: Path) -> No
         assert len(fake.notifications(bob, channel=thread)) == before
 
 
-@pytest.mark.asyncio
 async def test_an_onlooker_sees_the_board_privately_without_pinging_or_taking_the_menu(
-    tmp_path: Path,
+    shared: SharedBot,
 ) -> None:
-    async with process_table(tmp_path) as table:
+    async with shared.table() as table:
         fake, ann, bob, carol = table.fake, table.ann, table.bob, table.carol
         thread, board = await start_game(table, "oska")
         await settle(fake)  # Ann's ping for the first move is out

@@ -9,22 +9,31 @@ challenge, no "starts a game" line, no thread.
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Sequence
-from pathlib import Path
 from typing import Any
 
 import pytest
 import pytest_asyncio
 
-from tests.bot_support import Table, ephemeral_text, process_table
+from tests.bot_support import SharedBot, Table, ephemeral_text, shared_bot
 from tests.fake_discord import Channel, FakeDiscord, Reply, User
 from tests.fake_discord.interactions import APPLICATION_COMMAND
 
 STRING, INTEGER, BOOLEAN, USER = 3, 4, 5, 6
 
 
-@pytest_asyncio.fixture
-async def table(tmp_path: Path) -> AsyncIterator[Table]:
-    async with process_table(tmp_path) as t:
+# One bot process for the module, a server of its own for each test (tests/bot_support).
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def shared(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[SharedBot]:
+    async with shared_bot(tmp_path_factory.mktemp("bot")) as bot:
+        yield bot
+
+
+@pytest_asyncio.fixture(loop_scope="module")
+async def table(shared: SharedBot) -> AsyncIterator[Table]:
+    async with shared.table() as t:
         yield t
 
 
@@ -56,7 +65,6 @@ def nothing_public(table: Table) -> None:
     assert fake.threads(table.games) == []
 
 
-@pytest.mark.asyncio
 async def test_challenge_options_of_the_wrong_type_or_value_are_refused_privately(
     table: Table,
 ) -> None:
@@ -102,7 +110,6 @@ async def test_challenge_options_of_the_wrong_type_or_value_are_refused_privatel
     assert ephemeral_text(reply) == "`threads` is on or off (True or False), not `no`."
 
 
-@pytest.mark.asyncio
 async def test_an_echoed_value_cannot_break_its_code_span(table: Table) -> None:
     fake, ann = table.fake, table.ann
     sneaky = "x` **bold** <@1> `y"
@@ -118,7 +125,6 @@ async def test_an_echoed_value_cannot_break_its_code_span(table: Table) -> None:
     assert "a`1" not in said and said.count("`") % 2 == 0
 
 
-@pytest.mark.asyncio
 async def test_a_good_challenge_still_goes_through(table: Table) -> None:
     fake, ann, bob = table.fake, table.ann, table.bob
     terms = {"opponent": bob, "time": "1h", "first": "them", "must-play-12": "on"}
@@ -127,7 +133,6 @@ async def test_a_good_challenge_still_goes_through(table: Table) -> None:
     assert "must-play-12=on" in reply.text and "1 hour a move" in reply.text
 
 
-@pytest.mark.asyncio
 async def test_server_settings_need_manage_server_whatever_discord_allows(table: Table) -> None:
     fake, carol, owner = table.fake, table.carol, table.guild.owner
     # The server opened /kamen to everyone (Discord lets it override the default permissions).
@@ -142,7 +147,6 @@ async def test_server_settings_need_manage_server_whatever_discord_allows(table:
     assert ephemeral_text(seen).startswith("Threads per game: on")
 
 
-@pytest.mark.asyncio
 async def test_a_player_turns_their_own_pings_off_and_on(table: Table) -> None:
     fake, carol = table.fake, table.carol
     off = await fake.slash(carol, table.games, "kamen me settings", pings=False)

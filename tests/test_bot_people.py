@@ -14,17 +14,26 @@ import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from datetime import timedelta
-from pathlib import Path
 
 import pytest
+import pytest_asyncio
 
 from games.record import load
 from matches.people import records_in
 from matches.recompute import differences, rebuild, stored
 from matches.storage import Store
 from store import open_store
-from tests.bot_support import Table, ephemeral_text, options, process_table, start_game
+from tests.bot_support import SharedBot, Table, ephemeral_text, options, shared_bot, start_game
 from tests.fake_discord import Message, ProtocolError
+
+# One bot process for the module, a server of its own for each test (tests/bot_support).
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def shared(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[SharedBot]:
+    async with shared_bot(tmp_path_factory.mktemp("bot")) as bot:
+        yield bot
 
 
 async def rated_game(table: Table) -> Message:
@@ -61,9 +70,8 @@ def tag(record: str, name: str) -> str:
     return found.group(1)
 
 
-@pytest.mark.asyncio
-async def test_the_export_is_one_private_file_of_records_that_load(tmp_path: Path) -> None:
-    async with process_table(tmp_path) as table, database(table) as store:
+async def test_the_export_is_one_private_file_of_records_that_load(shared: SharedBot) -> None:
+    async with shared.table() as table, database(table) as store:
         fake, ann, bob, carol = table.fake, table.ann, table.bob, table.carol
         await rated_game(table)
         [game] = await store.games_of_user(ann.id)
@@ -99,11 +107,10 @@ async def test_the_export_is_one_private_file_of_records_that_load(tmp_path: Pat
         assert ephemeral_text(czech) == "V Kamenovi nemáš žádné partie: není co exportovat."
 
 
-@pytest.mark.asyncio
 async def test_forgetting_asks_only_the_asker_and_takes_them_off_the_tables(
-    tmp_path: Path,
+    shared: SharedBot,
 ) -> None:
-    async with process_table(tmp_path) as table, database(table) as store:
+    async with shared.table() as table, database(table) as store:
         fake, ann, bob, carol = table.fake, table.ann, table.bob, table.carol
         board = await rated_game(table)
         guild = table.guild.id
@@ -151,11 +158,10 @@ async def test_forgetting_asks_only_the_asker_and_takes_them_off_the_tables(
         assert "against a forgotten player" in listed_games and "<@-" not in listed_games
 
 
-@pytest.mark.asyncio
 async def test_nobody_is_forgotten_with_a_game_open_or_after_the_question_expired(
-    tmp_path: Path,
+    shared: SharedBot,
 ) -> None:
-    async with process_table(tmp_path) as table, database(table) as store:
+    async with shared.table() as table, database(table) as store:
         fake, ann = table.fake, table.ann
         thread, _ = await start_game(table, "oska")
         [game] = await store.games_of_user(ann.id)

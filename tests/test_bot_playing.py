@@ -3,34 +3,45 @@ taps per move counted where that is the point."""
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
 from datetime import timedelta
-from pathlib import Path
 
 import pytest
+import pytest_asyncio
 
 import render
 from games.registry import GAMES
 from tests.bot_support import (
+    SharedBot,
     ephemeral_text,
     last_board,
     mentions,
     options,
     play_button,
-    process_table,
     settle,
+    shared_bot,
     start_game,
     to_move,
 )
 from tests.fake_discord import Message
 
+# One bot process for the module, a server of its own for each test (tests/bot_support).
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def shared(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[SharedBot]:
+    async with shared_bot(tmp_path_factory.mktemp("bot")) as bot:
+        yield bot
+
+
 # Short openings that leave the player to move exactly one legal move (a capture).
 FORCED = {"oska": ["a1-b2", "a5-b4", "b2-c3"], "lasca": ["a3-b4"]}
 
 
-@pytest.mark.asyncio
 @pytest.mark.parametrize("game", sorted(FORCED))
-async def test_a_forced_move_is_one_tap_on_a_play_button(tmp_path: Path, game: str) -> None:
-    async with process_table(tmp_path) as table:
+async def test_a_forced_move_is_one_tap_on_a_play_button(shared: SharedBot, game: str) -> None:
+    async with shared.table() as table:
         fake = table.fake
         thread, board = await start_game(table, game)
         for move in FORCED[game]:
@@ -58,9 +69,8 @@ def footer(message: Message) -> str:
     return str(message.embeds[0]["footer"]["text"])
 
 
-@pytest.mark.asyncio
-async def test_a_finished_game_offers_rematch_replay_and_record(tmp_path: Path) -> None:
-    async with process_table(tmp_path) as table:
+async def test_a_finished_game_offers_rematch_replay_and_record(shared: SharedBot) -> None:
+    async with shared.table() as table:
         fake, ann, bob, carol = table.fake, table.ann, table.bob, table.carol
         thread, board = await start_game(table, "oska", time="1h")  # Ann plays Blue, first
         for mover, move in ((ann, "a1-b2"), (bob, "a5-b4")):
@@ -133,11 +143,10 @@ async def test_a_finished_game_offers_rematch_replay_and_record(tmp_path: Path) 
         assert to_move(table, again) is bob  # in the same thread, Bob now moves first
 
 
-@pytest.mark.asyncio
 async def test_a_move_typed_where_there_is_no_game_links_to_the_players_games(
-    tmp_path: Path,
+    shared: SharedBot,
 ) -> None:
-    async with process_table(tmp_path) as table:
+    async with shared.table() as table:
         fake = table.fake
         thread, board = await start_game(table, "oska")
         await settle(fake)  # the board recorded as the game's
@@ -154,9 +163,8 @@ async def test_a_move_typed_where_there_is_no_game_links_to_the_players_games(
         assert ephemeral_text(alone) == "There is no game in this channel."
 
 
-@pytest.mark.asyncio
-async def test_kamen_help_explains_the_games_in_the_players_language(tmp_path: Path) -> None:
-    async with process_table(tmp_path) as table:
+async def test_kamen_help_explains_the_games_in_the_players_language(shared: SharedBot) -> None:
+    async with shared.table() as table:
         fake = table.fake
         shown = await fake.slash(table.carol, table.games, "kamen help")
         assert shown.ephemeral
@@ -180,11 +188,10 @@ async def test_kamen_help_explains_the_games_in_the_players_language(tmp_path: P
         assert "`/oska výzva`" in start
 
 
-@pytest.mark.asyncio
 async def test_the_same_challenge_twice_is_refused_with_a_link_to_the_first(
-    tmp_path: Path,
+    shared: SharedBot,
 ) -> None:
-    async with process_table(tmp_path) as table:
+    async with shared.table() as table:
         fake, ann, bob = table.fake, table.ann, table.bob
         first = await fake.slash(ann, table.games, "oska challenge", opponent=bob, time="5m")
         assert first.message is not None and not first.ephemeral
@@ -201,9 +208,8 @@ async def test_the_same_challenge_twice_is_refused_with_a_link_to_the_first(
         assert not other.ephemeral  # another time control: another challenge
 
 
-@pytest.mark.asyncio
-async def test_a_move_is_taken_back_when_the_opponent_agrees(tmp_path: Path) -> None:
-    async with process_table(tmp_path) as table:
+async def test_a_move_is_taken_back_when_the_opponent_agrees(shared: SharedBot) -> None:
+    async with shared.table() as table:
         fake, ann, bob = table.fake, table.ann, table.bob
         thread, board = await start_game(table, "oska", rated=False)  # Ann moves first
         await fake.slash(ann, thread, "oska move", move="a1-b2")
@@ -227,11 +233,10 @@ async def test_a_move_is_taken_back_when_the_opponent_agrees(tmp_path: Path) -> 
         assert refused.ephemeral and "only in unrated games" in refused.text
 
 
-@pytest.mark.asyncio
 async def test_a_live_clock_shows_both_times_and_warns_when_time_runs_low(
-    tmp_path: Path,
+    shared: SharedBot,
 ) -> None:
-    async with process_table(tmp_path) as table:
+    async with shared.table() as table:
         fake, ann, bob = table.fake, table.ann, table.bob
         thread, board = await start_game(table, "oska", time="3+2")  # Ann (Blue) first
         assert str(board.embeds[0]["footer"]["text"]).endswith("· 3+2 live clock")

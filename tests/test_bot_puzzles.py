@@ -8,9 +8,10 @@ as a player who knows (or misses) the answer would.
 from __future__ import annotations
 
 import re
-from pathlib import Path
+from collections.abc import AsyncIterator
 
 import pytest
+import pytest_asyncio
 
 from bot import images
 from bot.puzzles import puzzle_message, verdict_message
@@ -18,8 +19,18 @@ from games import puzzles
 from games.base import Side
 from games.puzzles import Puzzle
 from matches.puzzles import Verdict
-from tests.bot_support import ephemeral_text, process_table
+from tests.bot_support import SharedBot, ephemeral_text, shared_bot
 from tests.fake_discord import Message
+
+# One bot process for the module, a server of its own for each test (tests/bot_support).
+SHARED = pytest.mark.asyncio(loop_scope="module")
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def shared(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[SharedBot]:
+    async with shared_bot(tmp_path_factory.mktemp("bot")) as bot:
+        yield bot
+
 
 MENU = "Your move…"
 
@@ -37,9 +48,11 @@ def offered(message: Message) -> list[str]:
     return [o["value"] for o in menu["options"]]
 
 
-@pytest.mark.asyncio
-async def test_a_puzzle_is_answered_by_its_menu_and_counts_on_the_profile(tmp_path: Path) -> None:
-    async with process_table(tmp_path) as table:
+@SHARED
+async def test_a_puzzle_is_answered_by_its_menu_and_counts_on_the_profile(
+    shared: SharedBot,
+) -> None:
+    async with shared.table() as table:
         fake, ann = table.fake, table.ann
         reply = await fake.slash(ann, table.games, "puzzle", game="oska")
         text = ephemeral_text(reply)
@@ -68,9 +81,11 @@ async def test_a_puzzle_is_answered_by_its_menu_and_counts_on_the_profile(tmp_pa
         assert "1 solved of 2 answered here" in profile.text
 
 
-@pytest.mark.asyncio
-async def test_only_the_first_answer_counts_and_a_forged_puzzle_is_refused(tmp_path: Path) -> None:
-    async with process_table(tmp_path) as table:
+@SHARED
+async def test_only_the_first_answer_counts_and_a_forged_puzzle_is_refused(
+    shared: SharedBot,
+) -> None:
+    async with shared.table() as table:
         fake, ann = table.fake, table.ann
         reply = await fake.slash(ann, table.games, "puzzle", game="lasca")
         assert reply.message is not None
@@ -91,9 +106,9 @@ async def test_only_the_first_answer_counts_and_a_forged_puzzle_is_refused(tmp_p
         )
 
 
-@pytest.mark.asyncio
-async def test_puzzle_scores_are_a_servers_own(tmp_path: Path) -> None:
-    async with process_table(tmp_path) as table:
+@SHARED
+async def test_puzzle_scores_are_a_servers_own(shared: SharedBot) -> None:
+    async with shared.table() as table:
         fake = table.fake
         other = fake.add_guild("Other Club")
         dave = fake.add_user("dave")  # a member of both servers

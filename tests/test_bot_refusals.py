@@ -7,26 +7,35 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from datetime import timedelta
-from pathlib import Path
 
 import pytest
 import pytest_asyncio
 
 from games.record import load
 from tests.bot_support import (
+    SharedBot,
     Table,
     ephemeral_text,
     last_board,
     options,
-    process_table,
+    shared_bot,
     start_game,
 )
 from tests.fake_discord import Reply
 
+# One bot process for the module, a server of its own for each test (tests/bot_support).
+pytestmark = pytest.mark.asyncio(loop_scope="module")
 
-@pytest_asyncio.fixture
-async def table(tmp_path: Path) -> AsyncIterator[Table]:
-    async with process_table(tmp_path, {"KAMEN_SWEEP_INTERVAL": "3600"}) as t:
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def shared(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[SharedBot]:
+    async with shared_bot(tmp_path_factory.mktemp("bot"), {"KAMEN_SWEEP_INTERVAL": "3600"}) as bot:
+        yield bot
+
+
+@pytest_asyncio.fixture(loop_scope="module")
+async def table(shared: SharedBot) -> AsyncIterator[Table]:
+    async with shared.table() as t:
         yield t
 
 
@@ -35,7 +44,6 @@ def refused(reply: Reply) -> str:
     return ephemeral_text(reply)
 
 
-@pytest.mark.asyncio
 async def test_refusals_around_challenges(table: Table) -> None:
     fake, ann, bob, carol = table.fake, table.ann, table.bob, table.carol
     games = table.games
@@ -89,7 +97,6 @@ async def test_refusals_around_challenges(table: Table) -> None:
     assert [m for m in fake.messages(games) if "starts a game" in m.content] == []
 
 
-@pytest.mark.asyncio
 async def test_refusals_in_a_game(table: Table) -> None:
     fake, ann, bob, carol = table.fake, table.ann, table.bob, table.carol
     thread, board = await start_game(table, "oska")
@@ -140,7 +147,6 @@ async def test_refusals_in_a_game(table: Table) -> None:
     assert refused(gone) == "This game is over: there is nothing to resign."
 
 
-@pytest.mark.asyncio
 async def test_out_of_time_and_a_busy_channel(table: Table) -> None:
     fake, ann, carol = table.fake, table.ann, table.carol
     _, board = await start_game(table, "oware", time="5m")

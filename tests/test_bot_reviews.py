@@ -7,17 +7,32 @@ costliest move's board come as images, and a game not over is refused.
 
 from __future__ import annotations
 
-from pathlib import Path
+from collections.abc import AsyncIterator
 
 import pytest
+import pytest_asyncio
 
 from games.ai.review import review_game
-from tests.bot_support import ephemeral_text, play_rated, process_table, start_game
+from tests.bot_support import (
+    SharedBot,
+    ephemeral_text,
+    play_rated,
+    shared_bot,
+    start_game,
+)
+
+# One bot process for the module, a server of its own for each test (tests/bot_support).
+pytestmark = pytest.mark.asyncio(loop_scope="module")
 
 
-@pytest.mark.asyncio
-async def test_a_finished_game_is_reviewed_privately_once_and_kept(tmp_path: Path) -> None:
-    async with process_table(tmp_path) as table:
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def shared(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[SharedBot]:
+    async with shared_bot(tmp_path_factory.mktemp("bot")) as bot:
+        yield bot
+
+
+async def test_a_finished_game_is_reviewed_privately_once_and_kept(shared: SharedBot) -> None:
+    async with shared.table() as table:
         fake, ann, carol = table.fake, table.ann, table.carol
         board = await play_rated(table, ann, table.bob, "1-0")
         assert "Review" in [b["label"] for b in board.buttons]
@@ -46,9 +61,8 @@ async def test_a_finished_game_is_reviewed_privately_once_and_kept(tmp_path: Pat
         assert again.embeds[0]["description"] == review.embeds[0]["description"]
 
 
-@pytest.mark.asyncio
-async def test_a_game_not_over_is_not_reviewed(tmp_path: Path) -> None:
-    async with process_table(tmp_path) as table:
+async def test_a_game_not_over_is_not_reviewed(shared: SharedBot) -> None:
+    async with shared.table() as table:
         thread, _ = await start_game(table, "lasca")
         asked = await table.fake.slash(table.ann, thread, "lasca review")
         text = ephemeral_text(asked)

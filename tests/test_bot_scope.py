@@ -10,21 +10,37 @@ from __future__ import annotations
 
 import re
 from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 import pytest_asyncio
 
-from tests.bot_support import Table, ephemeral_text, options, process_table, start_game
+from tests.bot_support import (
+    SharedBot,
+    Table,
+    ephemeral_text,
+    options,
+    shared_bot,
+    start_game,
+)
 from tests.fake_discord import FakeDiscord, Message, Reply, User
 from tests.fake_discord.interactions import COMPONENT
 
 FOREIGN = "That button or menu does not belong to this message: use the one on the game's board."
 
 
-@pytest_asyncio.fixture
-async def table(tmp_path: Path) -> AsyncIterator[Table]:
-    async with process_table(tmp_path) as t:
+# One bot process for the module, a server of its own for each test (tests/bot_support).
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def shared(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[SharedBot]:
+    async with shared_bot(tmp_path_factory.mktemp("bot")) as bot:
+        yield bot
+
+
+@pytest_asyncio.fixture(loop_scope="module")
+async def table(shared: SharedBot) -> AsyncIterator[Table]:
+    async with shared.table() as t:
         yield t
 
 
@@ -49,7 +65,6 @@ async def crafted_click(
     return await Reply(fake.core, record).wait()
 
 
-@pytest.mark.asyncio
 async def test_another_servers_game_is_no_game_here(table: Table) -> None:
     fake, ann = table.fake, table.ann
     thread, board = await start_game(table, "oska")
@@ -77,7 +92,6 @@ async def test_another_servers_game_is_no_game_here(table: Table) -> None:
     assert f'[Site "Stone Club #{thread.name}"]' in record.data.decode()
 
 
-@pytest.mark.asyncio
 async def test_a_crafted_component_of_another_game_is_refused_and_changes_nothing(
     table: Table,
 ) -> None:

@@ -198,16 +198,28 @@ async def test_a_loss_on_time_while_its_process_is_down_is_said_once(
         second = world.processes[1]
         thread, board = await start_game(one, "oska", time="5m")
         await move(one, board)
+        # A later game on shard 1, to see the restarted process's board repairs at work.
+        late_thread, late_board = await start_game(one, "oska", time="1h")
+        await move(one, late_board)
         await second.kill()
         world.advance(timedelta(minutes=6))  # past the reminder and the deadline
         await fake.wait_for(lambda: LOST_ON_TIME in board.text, what="the loss on time")
+        # The later game is lost on time too, and shard 0's process cannot show it: its board
+        # lags, for shard 1's process to repair when it is back.
+        refused = fake.fail("PATCH", rf"/channels/{late_thread.id}/messages/{late_board.id}$", 403)
+        world.advance(timedelta(hours=1))
+        await fake.wait_for(lambda: refused.hits == 1, timeout=30, what="the later loss, unshown")
+        edits = len(board.versions)
         await second.start()
+        # The keeper reads lagging boards least recently changed first: when it has repaired
+        # the later game's, it has looked at the first game's board too.
+        await fake.wait_for(
+            lambda: LOST_ON_TIME in late_board.text, timeout=30, what="the later board repaired"
+        )
         await settle(fake)
         assert results_said(fake, thread, board) == 1
         assert len(said(fake, thread, REMINDED)) <= 1  # the reminder may be skipped, not doubled
         # the finished board is shown once, and the restarted process leaves it be
-        edits = len(board.versions)
-        await asyncio.sleep(1.0)
         assert len(board.versions) == edits
 
 
@@ -263,7 +275,7 @@ async def test_a_tournament_due_while_one_process_is_down_is_started_by_the_othe
     # The tournaments' upkeep was shard 0's process's alone: with it down, nothing started.
     async with sharded_world(tmp_path, database_url, [(0,), (1,)]) as world:
         fake, one = world.fake, world.tables[1]
-        first = world.processes[0]
+        first, second = world.processes
         reply = await fake.slash(
             one.guild.owner, one.games, "tournament create",
             game="oska", format="round-robin", name="Pebble Cup", starts="1h",
@@ -280,8 +292,14 @@ async def test_a_tournament_due_while_one_process_is_down_is_started_by_the_othe
 
         await fake.wait_for(lambda: bool(rounds()), what="the first round, told")
         await fake.wait_for(lambda: len(fake.threads(one.games)) == 1, what="its game opened")
-        await first.start()  # back: it may take the upkeep over, and does nothing twice
-        await asyncio.sleep(2.0)
+        [thread] = fake.threads(one.games)
+        await first.start()  # back: it takes the upkeep over, and does nothing twice
+        # The upkeep's first pass in a process looks for its games' threads, and shard 1's
+        # threads are not in shard 0's cache: it asks Discord (answered a moment late).
+        asked = fake.fail("GET", rf"/channels/{thread.id}$", None, delay=0.01)
+        await second.kill()  # the claim lapses: shard 0's process is the one to run the upkeep
+        world.advance(timedelta(minutes=1))
+        await fake.wait_for(lambda: asked.hits == 1, timeout=30, what="the upkeep's pass")
         await settle(fake)
         assert len(rounds()) == 1
         assert len(fake.threads(one.games)) == 1

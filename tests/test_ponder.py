@@ -6,11 +6,14 @@ from __future__ import annotations
 import asyncio
 import itertools
 import logging
+import mmap
 import os
 import random
+import struct
 import time
 from collections.abc import Callable
 from concurrent.futures import Executor, Future
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -36,12 +39,57 @@ def random_position(game: str, plies: int, seed: int) -> GameState:
     return state
 
 
-async def until_pondering(picker: PooledPicker) -> None:
-    for _ in range(500):
-        if picker.queue.pondering:
-            return
+async def until(condition: Callable[[], bool], what: str, timeout: float = 60.0) -> None:
+    """Until `condition` holds: a loaded machine only makes the wait longer."""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while not condition():
+        if loop.time() > end:
+            raise AssertionError(f"no {what} in {timeout} s")
         await asyncio.sleep(0.01)
-    raise AssertionError("no ponder started")
+
+
+async def until_pondering(picker: PooledPicker) -> None:
+    await until(lambda: bool(picker.queue.pondering), "ponder started")
+
+
+LOOKS = "KAMEN_TEST_PONDER_LOOKS"  # a file where a worker's ponder counts its looks at the stop
+
+
+class CountedStop:
+    """The worker's stop signal; each look at it that finds it unset, the ponder searching
+    on, is counted in `counter` (8 bytes shared with the test)."""
+
+    def __init__(self, stop: ponder.StopSignal, counter: mmap.mmap) -> None:
+        self.stop = stop
+        self.counter = counter
+
+    def is_set(self) -> bool:
+        stopped = self.stop.is_set()
+        if not stopped:
+            (looks,) = struct.unpack_from("q", self.counter)
+            struct.pack_into("q", self.counter, 0, looks + 1)
+        return stopped
+
+
+def consider_counted(
+    game: str, variant: str, moves: tuple[str, ...], level: str, seconds: float
+) -> ponder.PonderReport:
+    """Run in a worker instead of `opponent.consider`: the same ponder, its looks at the stop
+    signal (one every 256 nodes or sooner) counted in the file `LOOKS` names."""
+    stop = ponder._stop
+    assert stop is not None
+    with open(os.environ[LOOKS], "r+b") as file, mmap.mmap(file.fileno(), 8) as counter:
+        ponder.install(CountedStop(stop, counter))
+        try:
+            return ponder.ponder(game, variant, moves, level, seconds)
+        finally:
+            ponder.install(stop)
+
+
+def looks(path: Path) -> int:
+    (counted,) = struct.unpack("q", path.read_bytes())
+    return int(counted)
 
 
 def die_soon(*args: object) -> object:
@@ -188,7 +236,14 @@ async def test_the_queue_stops_a_ponder_for_any_other_job_and_drops_stale_ones()
 # ---------------------------------------------------------------- real workers
 
 
-async def test_a_move_asked_during_a_ponder_starts_at_once() -> None:
+async def test_a_move_asked_during_a_ponder_starts_at_once(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    # Counted in the ponder's own work, not in seconds: a loaded machine changes neither count.
+    counter = tmp_path / "looks"
+    counter.write_bytes(bytes(8))
+    monkeypatch.setenv(LOOKS, str(counter))  # before the workers are spawned: they inherit it
+    monkeypatch.setattr(opponent, "consider", consider_counted)
     lasca = random_position("lasca", 8, seed=13)  # every move of Kamen's leaves two replies
     oware_state = random_position("oware", 6, seed=5)
     picker = PooledPicker(1, ponder_seconds=60)
@@ -197,18 +252,21 @@ async def test_a_move_asked_during_a_ponder_starts_at_once() -> None:
         with thinking_for("lasca game"):
             await picker.pick(lasca, "hard")
         (pondering,) = picker.ponders
-        await until_pondering(picker)
-        await asyncio.sleep(0.3)  # well into its search
-        began = time.perf_counter()
+        # well into its search: 40 looks at the stop signal are some 10,000 nodes
+        await until(lambda: looks(counter) >= 40, "ponder well into its search")
         with thinking_for("oware game"):
-            move = await picker.pick(oware_state, "easy")
-        waited = time.perf_counter() - began
+            asked = asyncio.create_task(picker.pick(oware_state, "easy"))
+        await asyncio.sleep(0)  # the move is asked: the queue sets the stop signal at once
+        asked_at = looks(counter)
+        move = await asked
         report = await pondering
     finally:
         picker.close()
     assert move in oware_state.legal_moves()
     assert report is not None and report.ended == "stopped" and report.depth >= 1
-    assert waited < 5 and report.elapsed < 5  # not the ponder's 60 s
+    # Set before `asked_at` was read, the stop was seen at the ponder's next look at the
+    # latest (a few hundred nodes on), not after its 60 s.
+    assert looks(counter) <= asked_at + 1
 
 
 async def test_no_pondering_at_easy_or_medium_nor_in_oska() -> None:

@@ -5,7 +5,10 @@ a self-hoster would (the tests never import `bot`: the layering test forbids
 it, and what is tested is the program). Its time can be moved forward
 through `KAMEN_CLOCK_OFFSET_FILE` (`Table.advance`), so deadlines pass
 without waiting. `Table` is a server with three players, and the helpers
-below read what a player sees.
+below read what a player sees. `process_table` starts a process for one test;
+`shared_bot` one for a module, whose tests each get a server of their own
+(`SharedBot.table`): use it unless a test needs settings of its own or counts
+the bot's connections (a test may still kill and restart the shared process).
 """
 
 from __future__ import annotations
@@ -68,6 +71,7 @@ class BotProcess:
             self.shards = [(shard, shard_count) for shard in ids]
         self.process: asyncio.subprocess.Process | None = None
         self.starts = 0
+        self.took: list[float] = []  # the seconds each start took
 
     async def start(self, *, timeout: float = 30.0) -> float:
         """Start the bot and wait until it has identified and synced; the seconds it took."""
@@ -101,7 +105,8 @@ class BotProcess:
         await fake.wait_for(
             ready, timeout=timeout + 5 * len(wanted), what="the bot process to identify and sync"
         )
-        return loop.time() - began
+        self.took.append(loop.time() - began)
+        return self.took[-1]
 
     async def kill(self) -> None:
         """SIGKILL: no goodbye, no flush; then wait until the fake sees the connection gone."""
@@ -182,6 +187,69 @@ async def process_table(
             raise
         finally:
             await bot.stop()
+        assert fake.violations == [], "Discord's rules broken:\n" + "\n".join(fake.violations)
+        errors = [
+            line for line in bot.log().splitlines() if " ERROR " in line or "Traceback" in line
+        ]
+        assert errors == [], "the bot logged errors:\n" + bot.log()[-6000:]
+
+
+class SharedBot:
+    """One fake Discord and one `python -m bot` for a whole module, each test in a server of
+    its own with players of its own (`table`): a test then costs its own work, not a bot
+    process's start and stop. The servers are joined while the bot runs (GUILD_CREATE), as
+    Discord sends a server that adds Kamen. Its clock moves for every server at once."""
+
+    def __init__(self, fake: FakeDiscord, bot: BotProcess, tmp: Path) -> None:
+        self.fake = fake
+        self.bot = bot
+        self.tmp = tmp
+        self.servers = 0
+
+    @contextlib.asynccontextmanager
+    async def table(self, **guild: Any) -> AsyncIterator[Table]:
+        """A new server with #games, #quiet and #chat, and three new players shown as ann, bob
+        and carol; the test fails on a rule of Discord's broken or an error logged meanwhile."""
+        fake, bot = self.fake, self.bot
+        self.servers += 1
+        number = self.servers
+        logged = len(bot.log())
+        broken = len(fake.violations)
+        name = "Stone Club" if number == 1 else f"Stone Club {number}"
+        server = fake.add_guild(name, channels=("games", "quiet", "chat"), **guild)
+        ann, bob, carol = (
+            fake.add_user(f"{who}-{number}", global_name=who) for who in ("ann", "bob", "carol")
+        )
+        table = Table(fake, server, ann, bob, carol, bot.database_url, self.tmp, bot, broken)
+        try:
+            yield table
+            await settle(fake)
+        except BaseException:
+            sys.stderr.write(f"--- the bot's log ---\n{bot.log()[logged:][-6000:]}\n")
+            raise
+        finally:
+            fake.clear_faults()  # a fault the test left unspent is not the next test's
+        found = fake.violations[broken:]
+        assert found == [], "Discord's rules broken:\n" + "\n".join(found)
+        log = bot.log()[logged:]
+        errors = [line for line in log.splitlines() if " ERROR " in line or "Traceback" in line]
+        assert errors == [], "the bot logged errors:\n" + log[-6000:]
+
+
+@contextlib.asynccontextmanager
+async def shared_bot(tmp: Path, env: Mapping[str, str] | None = None) -> AsyncIterator[SharedBot]:
+    """A fake Discord and `python -m bot` connected to it, for `SharedBot.table`s."""
+    async with FakeDiscord() as fake:
+        clock = {"KAMEN_CLOCK_OFFSET_FILE": str(tmp / "clock-offset")}
+        bot = BotProcess(
+            fake, f"sqlite:///{tmp / 'kamen.db'}", tmp / "bot.log", {**clock, **(env or {})}
+        )
+        try:
+            await bot.start()
+            yield SharedBot(fake, bot, tmp)
+        finally:
+            await bot.stop()
+        # Between the tests and at the end too: no rule broken, no error logged.
         assert fake.violations == [], "Discord's rules broken:\n" + "\n".join(fake.violations)
         errors = [
             line for line in bot.log().splitlines() if " ERROR " in line or "Traceback" in line
@@ -362,4 +430,4 @@ def ephemeral_text(reply: Reply) -> str:
     return reply.text
 
 
-__all__ = ["BotProcess", "Table", "perms", "shared_database_url"]
+__all__ = ["BotProcess", "SharedBot", "Table", "perms", "shared_bot", "shared_database_url"]
