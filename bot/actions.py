@@ -14,6 +14,7 @@ import dataclasses
 import logging
 import re
 from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
 from typing import Literal
 
 import discord
@@ -26,8 +27,8 @@ from bot.options import MAX_RECORD_OPTION
 from bot.playing import PlayingActions
 from bot.puzzles import PuzzleActions
 from bot.reviews import ReviewActions
-from bot.table import guarded
-from bot.tournaments import TournamentActions
+from bot.table import Table, guarded
+from bot.tournaments import Tournaments
 from games.base import GameSpec
 from matches import (
     BadInput,
@@ -62,7 +63,20 @@ def language_name(locale: str) -> str:
     return words.say("command.language.name", locale)
 
 
-class Actions(CommunityActions, TournamentActions, PlayingActions, ReviewActions, PuzzleActions):
+@dataclass(frozen=True)
+class Features:
+    """The bot's features, each handed the table it works at; the client carries them and
+    the components reach the one that handles them (`client.features.tournaments`)."""
+
+    table: Table
+    tournaments: Tournaments
+
+    @classmethod
+    def at(cls, table: Table) -> Features:
+        return cls(table, tournaments=Tournaments(table))
+
+
+class Actions(CommunityActions, PlayingActions, ReviewActions, PuzzleActions):
     """The handlers behind the commands and components (the community's: bot/community.py)."""
 
     # ---------------------------------------------------------------- challenges

@@ -36,7 +36,7 @@ from discord import app_commands
 
 import words
 from bot import commands, community, components, people, playing, puzzles, tournaments
-from bot.actions import Actions
+from bot.actions import Actions, Features
 from bot.boards import BoardKeeper
 from bot.seasons import SeasonDesk
 from bot.sweeper import Sweeper
@@ -82,6 +82,7 @@ class KamenMixin:
 
     tree: app_commands.CommandTree[Any]
     actions: Actions
+    features: Features
 
     def _kamen_init(
         self,
@@ -131,15 +132,16 @@ class KamenMixin:
             wake_repairs=runner.boards.wake,
         )
         self.actions.remember(me)
+        features = self.features = Features.at(self.actions)
         # The service acts; the bot announces what it did.
-        service.tournaments.on_progress(self.actions.tournament_progressed)
+        service.tournaments.on_progress(features.tournaments.progressed)
         runner.sweeper.listen(Sweeper(self.actions).announce)
         runner.boards.listen(BoardKeeper(self.actions).repair_all)
         # Seasons whose date came (while Kamen was away, too) end and are announced, once.
         runner.seasons.listen(SeasonDesk.of(self.actions).announce_all)
         # Tournaments due start, and what happened while Kamen was away is caught up: by the
         # process holding the tournaments' claim; another takes the claim over if it dies.
-        runner.tournaments.listen(self.actions.tournaments_upkept)
+        runner.tournaments.listen(features.tournaments.upkept)
         await self.actions.languages.load()
         self.upkeep = Upkeep(self, service, self.actions.languages)  # type: ignore[arg-type]
         # Before any interaction or sweep: time Kamen was away is no player's loss.
@@ -156,7 +158,7 @@ class KamenMixin:
         )
         self.add_dynamic_items(*components.every_item())  # type: ignore[attr-defined]
         await self.tree.set_translator(CommandWords())  # the commands in Czech too
-        commands.install(self.tree, self.actions)
+        commands.install(self.tree, self.actions, features)
         guild_id = self.settings.dev_guild_id
         if guild_id is not None:
             guild = discord.Object(guild_id)
@@ -205,7 +207,7 @@ class KamenMixin:
     async def _gone(self, channel_id: int, parent_id: int | None) -> None:
         try:
             # A tournament's game goes on in a new thread; any other game there is abandoned.
-            await self.actions.tournament_thread_gone(channel_id)
+            await self.features.tournaments.thread_gone(channel_id)
             await self.upkeep.channel_gone(channel_id, parent_id)
         except Exception:
             self.metrics.error("channel-gone")

@@ -24,24 +24,20 @@ from discord import app_commands
 
 import words
 from bot import people
-from bot.actions import LANGUAGE_AUTO, LANGUAGE_CHOICES, Actions, language_name
+from bot.actions import LANGUAGE_AUTO, LANGUAGE_CHOICES, Actions, Features, language_name
 from bot.community import THEMES
 from bot.options import CHALLENGE_TIMES, FIRSTS, MAX_RECORD_OPTION, TIMES
 from bot.seasons import SeasonDesk
-from bot.tournaments import FORMATS
 from games import registry
 from games.ai.levels import level_rating
 from games.base import GameSpec, VariantOption
 from matches import LEVELS
 from matches.seasons import MAX_SEASON_NAME
-from matches.tournaments import MAX_NAME as MAX_TOURNAMENT_NAME
-from matches.tournaments import MAX_ROUNDS
 from words.catalogue import DEFAULT_LOCALE
 from words.games import option_help, side_names, title, value_help
 
 _Choice = app_commands.Choice
 NAME = 32  # Discord's longest name of a command, an option or a group
-TournamentId = app_commands.Range[int, 1, 2**53]  # a tournament's number
 
 
 def _t(code: str, *, game: str | None = None, **params: Any) -> app_commands.locale_str:
@@ -587,124 +583,7 @@ def season_group(actions: Actions) -> app_commands.Group:
     return group
 
 
-def tournament_group(actions: Actions) -> app_commands.Group:
-    """`/tournament ...`: a server's tournaments; managers create, start and run them."""
-    group = app_commands.Group(
-        name=_name("command.name.tournament"), description=_t("command.tournament"),
-        guild_only=True,
-    )  # fmt: skip
-
-    async def create(
-        interaction: discord.Interaction,
-        game: str,
-        format: str,
-        name: app_commands.Range[str, 1, MAX_TOURNAMENT_NAME],
-        rounds: app_commands.Range[int, 1, MAX_ROUNDS] | None = None,
-        minutes: app_commands.Range[int, 1, 1440] | None = None,
-        time: str | None = None,
-        starts: app_commands.Range[str, 1, 32] | None = None,
-    ) -> None:
-        await actions.tournament_create(
-            interaction, game, format, name, rounds, minutes, time, starts
-        )
-
-    app_commands.describe(
-        game=_t("command.about.tournament.game"), format=_t("command.about.tournament.format"),
-        name=_t("command.about.tournament.name"), rounds=_t("command.about.tournament.rounds"),
-        minutes=_t("command.about.tournament.minutes"), time=_t("command.about.time"),
-        starts=_t("command.about.tournament.starts"),
-    )(create)  # fmt: skip
-    app_commands.choices(
-        game=_game_choices(), time=_time_choices(),
-        format=[_Choice(name=_t(f"tournament.format.{f}"), value=f) for f in FORMATS],
-    )(create)  # fmt: skip
-    app_commands.rename(
-        game=_name("command.option.game"), format=_name("command.option.tournament.format"),
-        name=_name("command.option.tournament.name"),
-        rounds=_name("command.option.tournament.rounds"),
-        minutes=_name("command.option.tournament.minutes"), time=_name("command.option.time"),
-        starts=_name("command.option.tournament.starts"),
-    )(create)  # fmt: skip
-
-    async def start(
-        interaction: discord.Interaction, tournament: TournamentId | None = None
-    ) -> None:
-        await actions.tournament_start(interaction, tournament)
-
-    async def standings(
-        interaction: discord.Interaction, tournament: TournamentId | None = None
-    ) -> None:
-        await actions.tournament_standings(interaction, tournament)
-
-    async def listing(interaction: discord.Interaction) -> None:
-        await actions.tournament_list(interaction)
-
-    async def show(interaction: discord.Interaction, tournament: TournamentId) -> None:
-        await actions.tournament_show(interaction, tournament)
-
-    async def cancel(
-        interaction: discord.Interaction,
-        tournament: TournamentId,
-        reason: app_commands.Range[str, 1, 200],
-    ) -> None:
-        await actions.tournament_cancel(interaction, tournament, reason)
-
-    async def remove(
-        interaction: discord.Interaction,
-        tournament: TournamentId,
-        user: discord.User,
-        reason: app_commands.Range[str, 1, 200],
-    ) -> None:
-        await actions.tournament_remove(interaction, tournament, user, reason)
-
-    async def leave(
-        interaction: discord.Interaction, tournament: TournamentId | None = None
-    ) -> None:
-        await actions.tournament_leave(interaction, tournament)
-
-    async def organisers(
-        interaction: discord.Interaction,
-        role: discord.Role | None = None,
-        clear: bool | None = None,
-    ) -> None:
-        await actions.tournament_organisers(interaction, role, clear)
-
-    app_commands.describe(
-        role=_t("command.about.tournament.role"), clear=_t("command.about.tournament.clear")
-    )(organisers)
-    app_commands.rename(
-        role=_name("command.option.tournament.role"),
-        clear=_name("command.option.tournament.clear"),
-    )(organisers)
-
-    subcommands = (
-        ("create", create), ("start", start), ("standings", standings), ("list", listing),
-        ("show", show), ("cancel", cancel), ("remove", remove), ("leave", leave),
-        ("organisers", organisers),
-    )  # fmt: skip
-    for key, callback in subcommands:
-        params = inspect.signature(callback).parameters
-        described = {
-            option: _t(f"command.about.tournament.{option}")
-            for option in ("tournament", "user", "reason")
-            if option in params
-        }
-        if described:
-            app_commands.describe(**described)(callback)
-            app_commands.rename(
-                **{option: _name(f"command.option.{option}") for option in described}
-            )(callback)
-        group.add_command(
-            app_commands.Command(
-                name=_name(f"command.name.tournament.{key}"),
-                description=_t(f"command.tournament.{key}"),
-                callback=callback,
-            )
-        )
-    return group
-
-
-def install(tree: app_commands.CommandTree[Any], actions: Actions) -> None:
+def install(tree: app_commands.CommandTree[Any], actions: Actions, features: Features) -> None:
     """Every command, into `tree`."""
     for spec in registry.GAMES.values():
         tree.add_command(game_group(spec, actions))
@@ -713,4 +592,4 @@ def install(tree: app_commands.CommandTree[Any], actions: Actions) -> None:
     tree.add_command(puzzle_command(actions))
     tree.add_command(profile_command(actions))
     tree.add_command(kamen_group(actions))
-    tree.add_command(tournament_group(actions))
+    tree.add_command(features.tournaments.commands())

@@ -21,7 +21,7 @@ import logging
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
 from concurrent.futures import Executor
-from typing import Any, Concatenate, ParamSpec, TypeVar, cast
+from typing import Any, Concatenate, ParamSpec, Protocol, TypeVar, cast
 
 import discord
 
@@ -52,7 +52,7 @@ from words.service import said_parts
 log = logging.getLogger(__name__)
 
 P = ParamSpec("P")
-T = TypeVar("T", bound="Table")
+T = TypeVar("T", bound="Feature")
 NAMES_KEPT = 10_000
 RETRIES = (1.0, 3.0)  # seconds before the second and the third try of a ping or a strip
 STARTER_SLACK = 60.0  # seconds between a game's creation and the message its thread starts on
@@ -62,6 +62,14 @@ INTERACTION_KINDS = {
     discord.InteractionType.modal_submit: "modal",
     discord.InteractionType.autocomplete: "autocomplete",
 }
+
+
+class Feature(Protocol):
+    """A feature of the bot (its commands' and components' handlers): an object handed
+    the table it works at (`Tournaments(table)`)."""
+
+    @property
+    def table(self) -> Table: ...
 
 
 def guarded(
@@ -80,22 +88,23 @@ def guarded(
     async def run(
         self: T, interaction: discord.Interaction, *args: P.args, **kwargs: P.kwargs
     ) -> None:
-        self.remember(interaction.user)
+        table = self.table
+        table.remember(interaction.user)
         kind = INTERACTION_KINDS.get(interaction.type, "other")
-        answer = self.answer_to(interaction)
+        answer = table.answer_to(interaction)
         answer.watch()
-        with self.metrics.timing(kind):
+        with table.metrics.timing(kind):
             try:
                 await handler(self, answer, *args, **kwargs)
             except StaleAction as error:
                 game_id = kwargs.get("game_id")
-                await self.refuse_stale(
+                await table.refuse_stale(
                     answer, error, game_id if isinstance(game_id, int) else None
                 )
             except NoGameHere as error:
-                await self.refuse_elsewhere(answer, error)
+                await table.refuse_elsewhere(answer, error)
             except ChallengeRepeated as error:
-                await self.refuse_repeated(answer, error)
+                await table.refuse_repeated(answer, error)
             except MatchError as error:
                 await answer.refuse(error)
             except (discord.HTTPException, TimeoutError) as error:
@@ -103,10 +112,10 @@ def guarded(
                 # board keeper brings the board up to date (bot/boards.py), soon.
                 status = getattr(error, "status", "no answer in time")
                 log.warning("answering interaction %s failed: %s %s", interaction.id, status, error)
-                self.repair_soon()
+                table.repair_soon()
                 await answer.apologise()
             except Exception:
-                self.metrics.error(kind)
+                table.metrics.error(kind)
                 log.exception(
                     "handling interaction %s (%s) failed",
                     interaction.id,
@@ -211,6 +220,11 @@ class Table:
         if view.id not in self.rated:
             self.rated[view.id] = tuple(await self.service.community.changes_of_game(view.id))
         return self.rated[view.id]
+
+    @property
+    def table(self) -> Table:
+        """Itself (for the handlers not yet in a feature of their own)."""
+        return self
 
     def answer_to(self, interaction: discord.Interaction) -> Answer:
         """The answer to `interaction`, in its player's and its server's languages."""
