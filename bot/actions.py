@@ -27,6 +27,7 @@ from bot.options import MAX_RECORD_OPTION
 from bot.playing import PlayingActions
 from bot.puzzles import PuzzleActions
 from bot.reviews import ReviewActions
+from bot.seasons import Seasons
 from bot.table import Table, guarded
 from bot.tournaments import Tournaments
 from games.base import GameSpec
@@ -70,10 +71,11 @@ class Features:
 
     table: Table
     tournaments: Tournaments
+    seasons: Seasons
 
     @classmethod
     def at(cls, table: Table) -> Features:
-        return cls(table, tournaments=Tournaments(table))
+        return cls(table, tournaments=Tournaments(table), seasons=Seasons(table))
 
 
 class Actions(CommunityActions, PlayingActions, ReviewActions, PuzzleActions):

@@ -38,7 +38,6 @@ import words
 from bot import commands, community, components, people, playing, puzzles, tournaments
 from bot.actions import Actions, Features
 from bot.boards import BoardKeeper
-from bot.seasons import SeasonDesk
 from bot.sweeper import Sweeper
 from bot.translator import CommandWords
 from bot.upkeep import Upkeep
@@ -138,7 +137,7 @@ class KamenMixin:
         runner.sweeper.listen(Sweeper(self.actions).announce)
         runner.boards.listen(BoardKeeper(self.actions).repair_all)
         # Seasons whose date came (while Kamen was away, too) end and are announced, once.
-        runner.seasons.listen(SeasonDesk.of(self.actions).announce_all)
+        runner.seasons.listen(features.seasons.announce_all)
         # Tournaments due start, and what happened while Kamen was away is caught up: by the
         # process holding the tournaments' claim; another takes the claim over if it dies.
         runner.tournaments.listen(features.tournaments.upkept)

@@ -27,12 +27,10 @@ from bot import people
 from bot.actions import LANGUAGE_AUTO, LANGUAGE_CHOICES, Actions, Features, language_name
 from bot.community import THEMES
 from bot.options import CHALLENGE_TIMES, FIRSTS, MAX_RECORD_OPTION, TIMES
-from bot.seasons import SeasonDesk
 from games import registry
 from games.ai.levels import level_rating
 from games.base import GameSpec, VariantOption
 from matches import LEVELS
-from matches.seasons import MAX_SEASON_NAME
 from words.catalogue import DEFAULT_LOCALE
 from words.games import option_help, side_names, title, value_help
 
@@ -393,7 +391,7 @@ def games_command(actions: Actions) -> app_commands.Command[Any, ..., None]:
     return _command("games", games)
 
 
-def kamen_group(actions: Actions) -> app_commands.Group:
+def kamen_group(actions: Actions, features: Features) -> app_commands.Group:
     # Visible to every member, for `/kamen me ...`: `/kamen settings` checks Manage Server itself
     # (Discord's command permissions are per command, and a server may override them anyway).
     group = app_commands.Group(
@@ -423,7 +421,7 @@ def kamen_group(actions: Actions) -> app_commands.Group:
     app_commands.rename(**_named("game"))(help)
     group.add_command(_command("help", help))
     group.add_command(me_group(actions))
-    group.add_command(season_group(actions))
+    group.add_command(features.seasons.commands())
     return group
 
 
@@ -527,62 +525,6 @@ def profile_command(actions: Actions) -> app_commands.Command[Any, ..., None]:
     return _command("profile", profile)
 
 
-def season_group(actions: Actions) -> app_commands.Group:
-    """`/kamen season ...`: a server's seasons; managers start and end them (bot/seasons.py)."""
-    desk = SeasonDesk.of(actions)
-    group = app_commands.Group(name=_name("command.name.season"), description=_t("command.season"))
-
-    async def start(
-        interaction: discord.Interaction,
-        name: app_commands.Range[str, 1, MAX_SEASON_NAME],
-        ends: app_commands.Range[str, 1, 32] | None = None,
-        channel: discord.TextChannel | None = None,
-    ) -> None:
-        """Start a season here (for server managers)."""
-        await desk.start(interaction, name, ends, channel)
-
-    app_commands.describe(
-        name=_t("command.about.season.name"), ends=_t("command.about.season.ends"),
-        channel=_t("command.about.season.channel"),
-    )(start)  # fmt: skip
-    app_commands.rename(
-        name=_name("command.option.season.name"), ends=_name("command.option.season.ends"),
-        channel=_name("command.option.season.channel"),
-    )(start)  # fmt: skip
-
-    async def end(interaction: discord.Interaction) -> None:
-        """End the running season now and post its final tables (for managers)."""
-        await desk.end(interaction)
-
-    async def listing(interaction: discord.Interaction) -> None:
-        """This server's seasons, with their dates and champions (only for you)."""
-        await desk.listing(interaction)
-
-    async def role(
-        interaction: discord.Interaction,
-        role: discord.Role | None = None,
-        clear: bool | None = None,
-    ) -> None:
-        """See or set the role each season's champions get (for managers)."""
-        await desk.role(interaction, role, clear)
-
-    app_commands.describe(
-        role=_t("command.about.season.role"), clear=_t("command.about.season.clear")
-    )(role)
-    app_commands.rename(
-        role=_name("command.option.season.role"), clear=_name("command.option.season.clear")
-    )(role)
-    for key, callback in (("start", start), ("end", end), ("list", listing), ("role", role)):
-        group.add_command(
-            app_commands.Command(
-                name=_name(f"command.name.season.{key}"),
-                description=_t(f"command.season.{key}"),
-                callback=callback,
-            )
-        )
-    return group
-
-
 def install(tree: app_commands.CommandTree[Any], actions: Actions, features: Features) -> None:
     """Every command, into `tree`."""
     for spec in registry.GAMES.values():
@@ -591,5 +533,5 @@ def install(tree: app_commands.CommandTree[Any], actions: Actions, features: Fea
     tree.add_command(leaderboard_command(actions))
     tree.add_command(puzzle_command(actions))
     tree.add_command(profile_command(actions))
-    tree.add_command(kamen_group(actions))
+    tree.add_command(kamen_group(actions, features))
     tree.add_command(features.tournaments.commands())
