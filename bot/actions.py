@@ -25,7 +25,7 @@ from bot.answers import Answer
 from bot.community import CommunityActions
 from bot.options import MAX_RECORD_OPTION
 from bot.playing import PlayingActions
-from bot.puzzles import PuzzleActions
+from bot.puzzles import Puzzles
 from bot.reviews import ReviewActions
 from bot.seasons import Seasons
 from bot.table import Table, guarded
@@ -72,13 +72,16 @@ class Features:
     table: Table
     tournaments: Tournaments
     seasons: Seasons
+    puzzles: Puzzles
 
     @classmethod
     def at(cls, table: Table) -> Features:
-        return cls(table, tournaments=Tournaments(table), seasons=Seasons(table))
+        return cls(
+            table, tournaments=Tournaments(table), seasons=Seasons(table), puzzles=Puzzles(table)
+        )
 
 
-class Actions(CommunityActions, PlayingActions, ReviewActions, PuzzleActions):
+class Actions(CommunityActions, PlayingActions, ReviewActions):
     """The handlers behind the commands and components (the community's: bot/community.py)."""
 
     # ---------------------------------------------------------------- challenges

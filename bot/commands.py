@@ -493,18 +493,6 @@ def leaderboard_command(actions: Actions) -> app_commands.Command[Any, ..., None
     return _command("leaderboard", leaderboard)
 
 
-def puzzle_command(actions: Actions) -> app_commands.Command[Any, ..., None]:
-    async def puzzle(interaction: discord.Interaction, game: str) -> None:
-        """A position where one move wins or saves the game: find it (only for you)."""
-        await actions.puzzle(interaction, game)
-
-    app_commands.describe(game=_t("command.about.puzzle-game"))(puzzle)
-    app_commands.choices(game=_game_choices())(puzzle)
-    app_commands.rename(**_named("game"))(puzzle)
-    app_commands.guild_only()(puzzle)
-    return _command("puzzle", puzzle)
-
-
 def profile_command(actions: Actions) -> app_commands.Command[Any, ..., None]:
     async def profile(
         interaction: discord.Interaction,
@@ -531,7 +519,7 @@ def install(tree: app_commands.CommandTree[Any], actions: Actions, features: Fea
         tree.add_command(game_group(spec, actions))
     tree.add_command(games_command(actions))
     tree.add_command(leaderboard_command(actions))
-    tree.add_command(puzzle_command(actions))
+    tree.add_command(features.puzzles.command())
     tree.add_command(profile_command(actions))
     tree.add_command(kamen_group(actions, features))
     tree.add_command(features.tournaments.commands())

@@ -12,13 +12,13 @@ answer to a puzzle on a server counts (`matches.puzzles`): their score is on
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Annotated, Any
 
 import discord
 from discord import ui
 
 import words
-from bot import images, options, replies
+from bot import declare, images, options, replies
 from bot.answers import Answer
 from bot.components import PREFIX, move_option
 from bot.replies import NO_MENTIONS, Outgoing
@@ -34,11 +34,22 @@ PUZZLE_FILE = "puzzle.png"
 _PUZZLE_ID = r"(?P<puzzle>[a-z]{4,5}-[0-9a-f]{10})"
 
 
-class PuzzleActions(Table):
-    """The handlers of `/puzzle`, its move menu and its Next button."""
+class Puzzles:
+    """`/puzzle`, its move menu and its Next button, at `table`."""
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+        self.service = table.service
+
+    def command(self) -> declare.Command:
+        return declare.command(
+            "puzzle", self.puzzle, about={"game": "command.about.puzzle-game"},
+            choices={"game": declare.game_choices()}, guild_only=True,
+        )  # fmt: skip
 
     @guarded
-    async def puzzle(self, answer: Answer, game: object) -> None:
+    async def puzzle(self, answer: Answer, game: Annotated[object, str]) -> None:
+        """A position where one move wins or saves the game: find it (only for you)."""
         spec = options.game_name("game", game)
         guild_id, user_id = _guild(answer.interaction), answer.interaction.user.id
         chosen = await self.service.puzzles.next_for(guild_id, user_id, spec.name)
@@ -159,8 +170,8 @@ class PuzzleMove(ui.DynamicItem[ui.Select[ui.View]], template=PREFIX + r"pz:" + 
     async def callback(self, interaction: discord.Interaction) -> None:
         data: dict[str, Any] = dict(interaction.data or {})
         values = [str(value) for value in data.get("values", [])]
-        handlers = interaction.client.actions  # type: ignore[attr-defined]
-        await handlers.puzzle_answer(
+        puzzles: Puzzles = interaction.client.features.puzzles  # type: ignore[attr-defined]
+        await puzzles.puzzle_answer(
             interaction, puzzle_id=self.puzzle_id, move=values[0] if values else ""
         )
 
@@ -188,8 +199,8 @@ class PuzzleNext(
         return cls(match["name"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        handlers = interaction.client.actions  # type: ignore[attr-defined]
-        await handlers.puzzle_next(interaction, game=self.game)
+        puzzles: Puzzles = interaction.client.features.puzzles  # type: ignore[attr-defined]
+        await puzzles.puzzle_next(interaction, game=self.game)
 
 
 DYNAMIC_ITEMS: tuple[type[ui.DynamicItem[Any]], ...] = (PuzzleMove, PuzzleNext)
