@@ -22,7 +22,7 @@ import discord
 import words
 from bot import components, images, options, replies
 from bot.answers import Answer
-from bot.community import CommunityActions
+from bot.community import Community
 from bot.options import MAX_RECORD_OPTION
 from bot.playing import PlayingActions
 from bot.puzzles import Puzzles
@@ -73,15 +73,20 @@ class Features:
     tournaments: Tournaments
     seasons: Seasons
     puzzles: Puzzles
+    community: Community
 
     @classmethod
     def at(cls, table: Table) -> Features:
         return cls(
-            table, tournaments=Tournaments(table), seasons=Seasons(table), puzzles=Puzzles(table)
+            table,
+            tournaments=Tournaments(table),
+            seasons=Seasons(table),
+            puzzles=Puzzles(table),
+            community=Community(table),
         )
 
 
-class Actions(CommunityActions, PlayingActions, ReviewActions):
+class Actions(PlayingActions, ReviewActions):
     """The handlers behind the commands and components (the community's: bot/community.py)."""
 
     # ---------------------------------------------------------------- challenges

@@ -25,7 +25,6 @@ from discord import app_commands
 import words
 from bot import people
 from bot.actions import LANGUAGE_AUTO, LANGUAGE_CHOICES, Actions, Features, language_name
-from bot.community import THEMES
 from bot.options import CHALLENGE_TIMES, FIRSTS, MAX_RECORD_OPTION, TIMES
 from games import registry
 from games.ai.levels import level_rating
@@ -169,7 +168,7 @@ def _command(
     )
 
 
-def game_group(spec: GameSpec, actions: Actions) -> app_commands.Group:
+def game_group(spec: GameSpec, actions: Actions, features: Features) -> app_commands.Group:
     """`/<game>` with its sub-commands."""
     group = app_commands.Group(
         name=_name(f"command.name.{spec.name}"),
@@ -183,7 +182,7 @@ def game_group(spec: GameSpec, actions: Actions) -> app_commands.Group:
         _resign,
         _draw,
         _takeback,
-        _history,
+        lambda spec, actions: _history(spec, actions, features),
         _replay,
         _review,
         _rules,
@@ -294,7 +293,9 @@ def _game_id_option(func: Any) -> None:
     app_commands.rename(**_named("game"))(func)
 
 
-def _history(spec: GameSpec, actions: Actions) -> app_commands.Command[Any, ..., None]:
+def _history(
+    spec: GameSpec, actions: Actions, features: Features
+) -> app_commands.Command[Any, ..., None]:
     async def history(
         interaction: discord.Interaction,
         game: app_commands.Range[int, 1] | None = None,
@@ -302,7 +303,7 @@ def _history(spec: GameSpec, actions: Actions) -> app_commands.Command[Any, ...,
     ) -> None:
         """The moves of a game of {title} so far, and its record as a text file (only for you)."""
         if user is not None and game is None:
-            await actions.games_of(interaction, spec, user)
+            await features.community.games_of(interaction, spec, user)
         else:
             await actions.history(interaction, spec, game)
 
@@ -472,54 +473,14 @@ def _game_choices() -> list[_Choice[str]]:
     return [_Choice(name=named(name), value=name) for name in registry.GAMES]
 
 
-def leaderboard_command(actions: Actions) -> app_commands.Command[Any, ..., None]:
-    async def leaderboard(
-        interaction: discord.Interaction,
-        game: str,
-        page: app_commands.Range[int, 1] | None = None,
-        image: bool | None = None,
-        season: app_commands.Range[str, 1, 100] | None = None,
-    ) -> None:
-        """This server's players ranked by rating in a game, or a season's table."""
-        await actions.leaderboard(interaction, game, page, image, season)
-
-    app_commands.describe(
-        game=_t("command.about.board-game"), page=_t("command.about.page"),
-        image=_t("command.about.image"), season=_t("command.about.season"),
-    )(leaderboard)  # fmt: skip
-    app_commands.choices(game=_game_choices())(leaderboard)
-    app_commands.rename(**_named("game", "page", "image", "season"))(leaderboard)
-    app_commands.guild_only()(leaderboard)
-    return _command("leaderboard", leaderboard)
-
-
-def profile_command(actions: Actions) -> app_commands.Command[Any, ..., None]:
-    async def profile(
-        interaction: discord.Interaction,
-        user: discord.User | None = None,
-        theme: str | None = None,
-    ) -> None:
-        """A player's ratings, records and recent games on this server, with a chart."""
-        await actions.profile(interaction, user, theme)
-
-    app_commands.describe(user=_t("command.about.profile-user"), theme=_t("command.about.theme"))(
-        profile
-    )
-    app_commands.choices(
-        theme=[_Choice(name=_t(f"command.theme.{name}"), value=name) for name in THEMES]
-    )(profile)
-    app_commands.rename(**_named("user", "theme"))(profile)
-    app_commands.guild_only()(profile)
-    return _command("profile", profile)
-
-
 def install(tree: app_commands.CommandTree[Any], actions: Actions, features: Features) -> None:
     """Every command, into `tree`."""
     for spec in registry.GAMES.values():
-        tree.add_command(game_group(spec, actions))
+        tree.add_command(game_group(spec, actions, features))
     tree.add_command(games_command(actions))
-    tree.add_command(leaderboard_command(actions))
+    leaderboard, profile = features.community.commands()
+    tree.add_command(leaderboard)
     tree.add_command(features.puzzles.command())
-    tree.add_command(profile_command(actions))
+    tree.add_command(profile)
     tree.add_command(kamen_group(actions, features))
     tree.add_command(features.tournaments.commands())
