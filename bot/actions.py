@@ -24,10 +24,12 @@ from bot import components, images, options, replies
 from bot.answers import Answer
 from bot.community import Community
 from bot.options import MAX_RECORD_OPTION
+from bot.people import People
 from bot.playing import PlayingActions
 from bot.puzzles import Puzzles
 from bot.reviews import ReviewActions
 from bot.seasons import Seasons
+from bot.settings import ServerSettings
 from bot.table import Table, guarded
 from bot.tournaments import Tournaments
 from games.base import GameSpec
@@ -44,24 +46,12 @@ from matches import (
     origin,
 )
 from matches.inputs import MAX_RECORD
-from words.catalogue import LANGUAGES
 
 log = logging.getLogger(__name__)
 
-LANGUAGE_AUTO = "auto"  # the language option's value for "as Discord says"
-LANGUAGE_CHOICES = (LANGUAGE_AUTO, *sorted(LANGUAGES))
 FIRST = {"me": FirstChoice.CHALLENGER, "them": FirstChoice.OPPONENT, "random": FirstChoice.RANDOM}
 ANSWER_WITHIN = 3.0  # seconds: an interaction's answer later than this is void anyway
 ARCHIVE_MINUTES: Literal[10080] = 10080  # a week: a slow game's thread stays in the channel list
-
-
-def _language(chosen: str) -> str | None:
-    return None if chosen == LANGUAGE_AUTO else chosen
-
-
-def language_name(locale: str) -> str:
-    """A language's own name for itself (`Čeština`, `English`)."""
-    return words.say("command.language.name", locale)
 
 
 @dataclass(frozen=True)
@@ -74,6 +64,8 @@ class Features:
     seasons: Seasons
     puzzles: Puzzles
     community: Community
+    people: People
+    settings: ServerSettings
 
     @classmethod
     def at(cls, table: Table) -> Features:
@@ -83,6 +75,8 @@ class Features:
             seasons=Seasons(table),
             puzzles=Puzzles(table),
             community=Community(table),
+            people=People(table),
+            settings=ServerSettings(table),
         )
 
 
@@ -558,70 +552,6 @@ class Actions(PlayingActions, ReviewActions):
         views = await self.service.active_games(guild_id)
         await answer.say(replies.games_list(views, guild_id, answer.locale))
 
-    @guarded
-    async def server_settings(self, answer: Answer, threads: object, language: object) -> None:
-        """`/kamen settings`: the server's settings (threads, language), seen or changed."""
-        interaction = answer.interaction
-        guild_id = self._guild_id(interaction)
-        # Whatever Discord's command permissions say (a server may open them to everyone).
-        if not interaction.permissions.manage_guild:
-            raise BadInput("bot.refuse.manage-server")
-        on = options.flag("threads", threads)
-        chosen = options.choice("language", language, LANGUAGE_CHOICES)
-        before = current = await self.service.settings(guild_id)
-        if on is not None:
-            current = await self.service.set_threads(guild_id, on)
-        if chosen is not None:
-            current = await self.service.set_server_language(guild_id, _language(chosen))
-            self.languages.choose_for_server(guild_id, current.language)
-        locale = answer.locale
-        code = "bot.settings.threads.on" if current.threads else "bot.settings.threads.off"
-        if current.language is not None:
-            name = language_name(current.language)
-            said = words.say("bot.settings.language", locale, language=name)
-        else:
-            now = language_name(self.languages.server(guild_id))
-            said = words.say("bot.settings.language.auto", locale, language=now)
-        lines = [
-            _changed(words.say(code, locale), on, before.threads != current.threads, locale),
-            _changed(said, chosen, before.language != current.language, locale),
-        ]
-        if on is None and chosen is None:
-            lines.append(
-                words.say("bot.settings.how", locale, threads=_option("threads", locale),
-                          language=_option("language", locale))
-            )  # fmt: skip
-        await answer.say("\n".join(lines))
-
-    @guarded
-    async def my_settings(self, answer: Answer, pings: object, language: object) -> None:
-        """`/kamen me settings`: a player's own settings (turn pings, language), seen or changed."""
-        interaction = answer.interaction
-        on = options.flag("pings", pings)
-        chosen = options.choice("language", language, LANGUAGE_CHOICES)
-        user = interaction.user.id
-        before = settings = await self.service.user_settings(user)
-        if on is not None:
-            settings = await self.service.set_pings(user, on)
-        if chosen is not None:
-            settings = await self.service.set_user_language(user, _language(chosen))
-            self.languages.choose_for_player(user, settings.language)
-            answer.locale = self.languages.player(interaction)  # answered in it at once
-        locale = answer.locale
-        pings = words.say("bot.pings.on" if settings.pings else "bot.pings.off", locale)
-        code = "bot.me.language" if settings.language is not None else "bot.me.language.auto"
-        said = words.say(code, locale, language=language_name(locale))
-        lines = [
-            _changed(pings, on, before.pings != settings.pings, locale),
-            _changed(said, chosen, before.language != settings.language, locale),
-        ]
-        if on is None and chosen is None:
-            lines.append(
-                words.say("bot.me.how", locale, pings=_option("pings", locale),
-                          language=_option("language", locale))
-            )  # fmt: skip
-        await answer.say("\n".join(lines))
-
     # ---------------------------------------------------------------- importing
 
     @guarded
@@ -738,18 +668,6 @@ class Actions(PlayingActions, ReviewActions):
         if interaction.channel_id is None:
             raise BadInput("bot.refuse.no-channel")
         return interaction.channel_id
-
-
-def _option(name: str, locale: str) -> str:
-    """An option's name as the player's Discord shows it (`vlákna` in Czech)."""
-    return words.say(f"command.option.{name}", locale)
-
-
-def _changed(line: str, asked: object, moved: bool, locale: str) -> str:
-    """A setting's line, saying whether this command changed it (or found it so already)."""
-    if asked is None:
-        return line
-    return words.say("bot.settings.changed" if moved else "bot.settings.same", locale, line=line)
 
 
 def hint(text: str, typed: str) -> discord.app_commands.Choice[str]:

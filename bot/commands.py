@@ -23,8 +23,7 @@ import discord
 from discord import app_commands
 
 import words
-from bot import people
-from bot.actions import LANGUAGE_AUTO, LANGUAGE_CHOICES, Actions, Features, language_name
+from bot.actions import Actions, Features
 from bot.options import CHALLENGE_TIMES, FIRSTS, MAX_RECORD_OPTION, TIMES
 from games import registry
 from games.ai.levels import level_rating
@@ -108,17 +107,6 @@ def _first_choices(spec: GameSpec) -> list[_Choice[str]]:
         _Choice(name=_t(f"bot.choice.first.{value}", game=spec.name), value=value)
         for value in FIRSTS
     ]
-
-
-def _language_choices() -> list[_Choice[str]]:
-    """Automatic, then each language Kamen speaks, named in itself (`Čeština`)."""
-
-    def named(code: str) -> app_commands.locale_str:
-        name = language_name(code)
-        return _said(lambda locale: name[:1].upper() + name[1:])
-
-    auto = _Choice(name=_t("command.language.auto"), value=LANGUAGE_AUTO)
-    return [auto, *(_Choice(name=named(code), value=code) for code in LANGUAGE_CHOICES[1:])]
 
 
 def _time_choices(times: tuple[str, ...] = TIMES) -> list[_Choice[str]]:
@@ -398,20 +386,7 @@ def kamen_group(actions: Actions, features: Features) -> app_commands.Group:
     group = app_commands.Group(
         name=_name("command.name.kamen"), description=_t("command.kamen"), guild_only=True
     )
-
-    async def settings(
-        interaction: discord.Interaction, threads: bool | None = None, language: str | None = None
-    ) -> None:
-        """See or change how Kamen plays here: threads per game, the server's language."""
-        await actions.server_settings(interaction, threads, language)
-
-    app_commands.describe(
-        threads=_t("command.about.threads"), language=_t("command.about.server-language")
-    )(settings)
-    app_commands.choices(language=_language_choices())(settings)
-    app_commands.rename(**_named("threads", "language"))(settings)
-
-    group.add_command(_command("settings", settings))
+    group.add_command(features.settings.command())
 
     async def help(interaction: discord.Interaction, game: str | None = None) -> None:
         """How to play here: the games, starting one, moving, and what else there is."""
@@ -421,48 +396,8 @@ def kamen_group(actions: Actions, features: Features) -> app_commands.Group:
     app_commands.choices(game=_game_choices())(help)
     app_commands.rename(**_named("game"))(help)
     group.add_command(_command("help", help))
-    group.add_command(me_group(actions))
+    group.add_command(features.people.commands())
     group.add_command(features.seasons.commands())
-    return group
-
-
-def me_group(actions: Actions) -> app_commands.Group:
-    """`/kamen me ...`: what a player decides about themselves, each answered only to them."""
-    group = app_commands.Group(name=_name("command.name.me"), description=_t("command.me-group"))
-
-    async def settings(
-        interaction: discord.Interaction, pings: bool | None = None, language: str | None = None
-    ) -> None:
-        """Your own settings: turn pings, and the language Kamen answers you in (only for you)."""
-        await actions.my_settings(interaction, pings, language)
-
-    app_commands.describe(
-        pings=_t("command.about.pings"), language=_t("command.about.my-language")
-    )(settings)
-    app_commands.choices(language=_language_choices())(settings)
-    app_commands.rename(**_named("pings", "language"))(settings)
-    group.add_command(
-        app_commands.Command(
-            name=_name("command.name.settings"), description=_t("command.me"), callback=settings
-        )
-    )
-
-    async def export(
-        interaction: discord.Interaction,
-        part: app_commands.Range[int, 1, people.MAX_PART] | None = None,
-    ) -> None:
-        """All your games from every server, as one file of records (only for you)."""
-        await people.export(actions, interaction, part)
-
-    app_commands.describe(part=_t("command.about.part"))(export)
-    app_commands.rename(**_named("part"))(export)
-    group.add_command(_command("export", export))
-
-    async def forget(interaction: discord.Interaction) -> None:
-        """Take your Discord id out of everything Kamen keeps (you will be asked to confirm)."""
-        await people.ask_forget(actions, interaction)
-
-    group.add_command(_command("forget", forget))
     return group
 
 

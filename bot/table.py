@@ -32,6 +32,7 @@ from bot.languages import Languages
 from games.base import MoveInfo
 from games.record import move_number
 from matches import (
+    BadInput,
     ChallengeRepeated,
     GameView,
     MatchError,
@@ -126,6 +127,20 @@ def guarded(
                 answer.stop()
 
     return cast(Callable[Concatenate[T, discord.Interaction, P], Coroutine[Any, Any, None]], run)
+
+
+def guild_id_of(interaction: discord.Interaction) -> int:
+    """The server an interaction comes from; refused in a direct message."""
+    if interaction.guild_id is None:
+        raise BadInput("bot.refuse.direct-message")
+    return interaction.guild_id
+
+
+def channel_id_of(interaction: discord.Interaction) -> int:
+    """The channel an interaction comes from."""
+    if interaction.channel_id is None:
+        raise BadInput("bot.refuse.no-channel")
+    return interaction.channel_id
 
 
 async def again(work: Callable[[], Awaitable[Any]], waits: tuple[float, ...] = RETRIES) -> None:
