@@ -219,8 +219,8 @@ class Community:
 
     # ---------------------------------------------------------------- /<game> history user:
 
-    @guarded
     async def games_of(self, answer: Answer, spec: GameSpec, user: object) -> None:
+        """`/<game> history user:` (its handler is `Reviews.history`): a player's games."""
         who = options.user("user", user)
         if who is None:
             raise BadInput("community.history.no-user")

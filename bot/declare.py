@@ -20,6 +20,7 @@ otherwise, and each is described.
 from __future__ import annotations
 
 import inspect
+import typing
 from collections.abc import Awaitable, Callable, Coroutine, Mapping
 from typing import Any
 
@@ -86,7 +87,7 @@ def command(
     key: str,
     handler: Callable[..., Awaitable[None]],
     *,
-    about: Mapping[str, str] | None = None,
+    about: Mapping[str, str | app_commands.locale_str] | None = None,
     names: Mapping[str, str] | None = None,
     choices: Mapping[str, list[Choice[str]]] | None = None,
     bound: Mapping[str, object] | None = None,
@@ -95,17 +96,21 @@ def command(
     described_by: str | None = None,
     guild_only: bool = False,
 ) -> Command:
-    """The command `key` whose options are `handler`'s own parameters (after the answer).
+    """The command `key` whose options are `handler`'s own `Annotated` parameters.
 
-    `about` names the words that describe each option, `names` the ones that name it
-    when not `command.option.<option>`; `bound` gives parameters that are no options
-    (the game of `/<game> ...`); `game` fills the description's `{title}`.
+    `about` names the words that describe each option (or gives them), `names` the ones
+    that name it when not `command.option.<option>`; `bound` gives the handler's other
+    parameters (the game of `/<game> ...`); `game` fills the description's `{title}`.
+    `named_by` and `described_by` are the command's words when not the usual ones.
     """
     callback = handing_to(handler, bound or {})
     options = [p for p in inspect.signature(callback).parameters if p != "interaction"]
     about, names = about or {}, names or {}
     if options:
-        app_commands.describe(**{o: t(about[o], game=game) for o in options})(callback)
+        described = {o: about[o] for o in options}
+        app_commands.describe(
+            **{o: t(d, game=game) if isinstance(d, str) else d for o, d in described.items()}
+        )(callback)
         app_commands.rename(**{o: name(names.get(o, f"command.option.{o}")) for o in options})(
             callback
         )
@@ -125,18 +130,21 @@ def handing_to(
     handler: Callable[..., Awaitable[None]], bound: Mapping[str, object]
 ) -> Callable[..., Coroutine[Any, Any, None]]:
     """A command's callback that hands its options to `handler` (a `guarded` method):
-    its parameters are the handler's, their annotations as Discord is told them."""
+    its parameters are the handler's options, annotated as Discord is told them."""
     method = getattr(handler, "__func__", handler)
-    func = inspect.unwrap(method)  # the handler as written: (self, answer, *options)
+    func = inspect.unwrap(method)  # the handler as written: (self, answer, *parameters)
     cache: dict[str, Any] = {}
+    written = list(inspect.signature(func).parameters.values())[2:]
+    missing = set(bound) - {param.name for param in written}
+    assert not missing, f"{func.__qualname__} has no parameter {missing}"
     params = [
         param.replace(
             annotation=discord.utils.resolve_annotation(
                 param.annotation, func.__globals__, func.__globals__, cache
             )
         )
-        for param in list(inspect.signature(func).parameters.values())[2:]
-        if param.name not in bound
+        for param in written
+        if _is_option(param.annotation)
     ]
 
     async def callback(interaction: discord.Interaction, **options: Any) -> None:
@@ -147,6 +155,13 @@ def handing_to(
     )
     callback.__signature__ = inspect.Signature([first, *params])  # type: ignore[attr-defined]
     return callback
+
+
+def _is_option(annotation: object) -> bool:
+    """Whether a parameter is an option: `Annotated[object, <what Discord is told>]`."""
+    if isinstance(annotation, str):  # as written, under `from __future__ import annotations`
+        return annotation.startswith(("Annotated[", "typing.Annotated["))
+    return typing.get_origin(annotation) is typing.Annotated
 
 
 # ---------------------------------------------------------------- shared choices

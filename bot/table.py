@@ -4,7 +4,7 @@
 picture pool) and knows the game messages: it sends a board as a reply or
 edits it in place, strips the components off a board that a newer one
 replaces, lets the bot move when it is its turn, and announces results. The
-handlers of commands and components (`bot.actions`) build on it.
+features (`bot.tournaments`, `bot.playing`, …) are each handed it (`bot.actions`).
 
 Latency: the reply that answers an interaction is sent first; bookkeeping
 (the board's message id, the old board's components, the bot's move) comes
@@ -29,7 +29,7 @@ import words
 from bot import components, images, replies
 from bot.answers import Answer
 from bot.languages import Languages
-from games.base import MoveInfo
+from games.base import GameSpec, MoveInfo
 from games.record import move_number
 from matches import (
     BadInput,
@@ -236,11 +236,6 @@ class Table:
             self.rated[view.id] = tuple(await self.service.community.changes_of_game(view.id))
         return self.rated[view.id]
 
-    @property
-    def table(self) -> Table:
-        """Itself (for the handlers not yet in a feature of their own)."""
-        return self
-
     def answer_to(self, interaction: discord.Interaction) -> Answer:
         """The answer to `interaction`, in its player's and its server's languages."""
         languages = self.languages
@@ -251,6 +246,45 @@ class Table:
     def locale_of(self, view: GameView) -> str:
         """The language of a game's public messages: its server's."""
         return self.languages.server(view.guild_id)
+
+    async def game_of(
+        self, interaction: discord.Interaction, game_id: int | None, spec: GameSpec | None
+    ) -> GameView:
+        """The game a command is about: by its id, else the one in this channel."""
+        game = spec.name if spec is not None else None
+        if game_id is not None:
+            return await self.service.view(
+                game_id=game_id, game=game, guild_id=interaction.guild_id
+            )
+        return await self.service.view_here(channel_id=channel_id_of(interaction), game=game)
+
+    async def on_its_message(self, interaction: discord.Interaction, game_id: int) -> bool:
+        """Whether a click names the game of the message it was made on; refused if not.
+
+        A modified client can send any custom_id from any message: a menu of game B
+        clicked on the board of game A must not move B, nor replace A's board.
+        """
+        me = self.client.user
+        bot_id = me.id if me else None
+        if replies.headed_for(interaction.message, game_id, bot_id):
+            return True  # the usual click, decided without a read (the handler scopes its own)
+        try:
+            view = await self.service.view(game_id=game_id, guild_id=interaction.guild_id)
+            if replies.shows_game(interaction.message, view, bot_id):
+                return True
+            raise BadInput("bot.refuse.foreign-component")
+        except MatchError as error:
+            await self.answer_to(interaction).refuse(error)
+        except Exception:
+            self.metrics.error("component")
+            log.exception("checking the message of component interaction %s", interaction.id)
+            await self.answer_to(interaction).apologise()
+        return False
+
+    async def unknown_component(self, interaction: discord.Interaction) -> None:
+        """A click no component of Kamen's knows (an old button's shape): said privately."""
+        answer = self.answer_to(interaction)
+        await answer.say(words.say("bot.unknown-button", answer.locale))
 
     def repair_soon(self) -> None:
         """A board may not show its game: the board keeper repairs it in a moment."""
