@@ -15,7 +15,7 @@ import inspect
 import logging
 import re
 from collections.abc import Awaitable, Callable, Mapping
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
 import discord
 from discord import app_commands
@@ -26,7 +26,7 @@ from bot import components, declare, options, replies
 from bot.answers import Answer
 from bot.declare import t
 from bot.options import CHALLENGE_TIMES, FIRSTS, MAX_RECORD_OPTION
-from bot.table import Table, channel_id_of, guarded, guild_id_of
+from bot.table import ARCHIVE_MINUTES, Table, channel_id_of, guarded, guild_id_of
 from games.ai.levels import level_rating
 from games.base import GameSpec, VariantOption
 from matches import LEVELS, BadInput, FirstChoice, GameView, MatchError, Status
@@ -36,7 +36,6 @@ from words.games import option_help, value_help
 log = logging.getLogger(__name__)
 
 FIRST = {"me": FirstChoice.CHALLENGER, "them": FirstChoice.OPPONENT, "random": FirstChoice.RANDOM}
-ARCHIVE_MINUTES: Literal[10080] = 10080  # a week: a slow game's thread stays in the channel list
 ABOUT = {
     "opponent": "command.about.opponent", "time": "command.about.time",
     "first": "command.about.first", "level": "command.about.level", "rated": "command.about.rated",

@@ -23,8 +23,8 @@ from discord.app_commands import Choice, Range
 import words
 from bot import declare, options, replies
 from bot.answers import Answer
-from bot.replies import Outgoing
-from bot.table import Table, guarded
+from bot.replies import Outgoing, points_text
+from bot.table import Table, guarded, guild_id_of
 from games.base import GameSpec
 from matches import BadInput
 from matches.community import GameProfile, Leaderboard, Profile, SeasonTable
@@ -46,11 +46,6 @@ MAX_SEASON_OPTION = 100  # characters of `/leaderboard season:`
 
 def record_text(wins: int, draws: int, losses: int) -> str:
     return DASH.join((str(wins), str(draws), str(losses)))
-
-
-def points_text(points: float) -> str:
-    whole = int(points)
-    return f"{whole}½" if points - whole else str(whole)
 
 
 class Community:
@@ -91,7 +86,7 @@ class Community:
         picture = bool(options.flag("image", image))
         season_name = options.text("season", season, low=1, high=MAX_SEASON_OPTION)
         answer.public = True
-        guild_id = _guild(answer.interaction)
+        guild_id = guild_id_of(answer.interaction)
         if season is not None:
             found = await self.service.community.season_named(guild_id, season_name)
             out = await self._season_page(found.id, guild_id, spec.name, number, picture, answer)
@@ -156,7 +151,7 @@ class Community:
     @guarded
     async def turn_page(self, answer: Answer, what: str, key: str, page: int) -> None:
         """A page button: the same list at another page, in place of the message."""
-        guild_id = _guild(answer.interaction)
+        guild_id = guild_id_of(answer.interaction)
         if what == "lb":
             game, season, picture = key.split(":")
             if int(season):
@@ -184,7 +179,7 @@ class Community:
         chosen = options.choice("theme", theme, THEMES) or "dark"
         self.table.remember(who)
         answer.public = True
-        guild_id = _guild(answer.interaction)
+        guild_id = guild_id_of(answer.interaction)
         found = await self.service.community.profile(guild_id, who.id)
         locale = answer.server_locale
         name = await self.table.display_name(who.id)
@@ -225,7 +220,7 @@ class Community:
         if who is None:
             raise BadInput("community.history.no-user")
         self.table.remember(who)
-        guild_id = _guild(answer.interaction)
+        guild_id = guild_id_of(answer.interaction)
         await answer.say(await self._games_page(guild_id, spec.name, who.id, 0, answer.locale))
 
     async def _games_page(
@@ -255,12 +250,6 @@ class Community:
 
 
 # ------------------------------------------------------------------ wording
-
-
-def _guild(interaction: discord.Interaction) -> int:
-    if interaction.guild_id is None:
-        raise BadInput("bot.refuse.direct-message")
-    return interaction.guild_id
 
 
 def _leaderboard_text(board: Leaderboard, locale: str) -> str:

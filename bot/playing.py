@@ -329,10 +329,8 @@ class Playing:
     async def ask_takeback(self, answer: Answer, spec: GameSpec) -> None:
         """`/<game> takeback`: ask to take back one's last move in this channel's game."""
         interaction = answer.interaction
-        if interaction.channel_id is None:
-            raise BadInput("bot.refuse.no-channel")
         result = await self.service.ask_takeback(
-            interaction.user.id, channel_id=interaction.channel_id, game=spec.name,
+            interaction.user.id, channel_id=channel_id_of(interaction), game=spec.name,
             guild_id=interaction.guild_id,
         )  # fmt: skip
         answer.public = True

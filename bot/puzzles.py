@@ -22,11 +22,11 @@ from bot import declare, images, options, replies
 from bot.answers import Answer
 from bot.components import PREFIX, move_option
 from bot.replies import NO_MENTIONS, Outgoing
-from bot.table import Table, guarded
+from bot.table import Table, guarded, guild_id_of
 from games import puzzles
 from games.base import GameState
 from games.puzzles import Puzzle
-from matches import BadInput, ordered_moves
+from matches import ordered_moves
 from matches.puzzles import Verdict
 from words.games import side_names, title
 
@@ -51,28 +51,22 @@ class Puzzles:
     async def puzzle(self, answer: Answer, game: Annotated[object, str]) -> None:
         """A position where one move wins or saves the game: find it (only for you)."""
         spec = options.game_name("game", game)
-        guild_id, user_id = _guild(answer.interaction), answer.interaction.user.id
+        guild_id, user_id = guild_id_of(answer.interaction), answer.interaction.user.id
         chosen = await self.service.puzzles.next_for(guild_id, user_id, spec.name)
         await answer.say(puzzle_message(chosen, answer.locale))
 
     @guarded
     async def puzzle_next(self, answer: Answer, game: str) -> None:
         """Next puzzle: the message shows a new one in place of the one answered."""
-        guild_id, user_id = _guild(answer.interaction), answer.interaction.user.id
+        guild_id, user_id = guild_id_of(answer.interaction), answer.interaction.user.id
         chosen = await self.service.puzzles.next_for(guild_id, user_id, game)
         await answer.update(puzzle_message(chosen, answer.locale))
 
     @guarded
     async def puzzle_answer(self, answer: Answer, puzzle_id: str, move: str) -> None:
-        guild_id, user_id = _guild(answer.interaction), answer.interaction.user.id
+        guild_id, user_id = guild_id_of(answer.interaction), answer.interaction.user.id
         verdict = await self.service.puzzles.answer(guild_id, user_id, puzzle_id, move)
         await answer.update(verdict_message(verdict, answer.locale))
-
-
-def _guild(interaction: discord.Interaction) -> int:
-    if interaction.guild_id is None:
-        raise BadInput("bot.refuse.direct-message")
-    return interaction.guild_id
 
 
 def _task(puzzle: Puzzle, state: GameState, locale: str) -> str:

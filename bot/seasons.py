@@ -21,7 +21,6 @@ import contextlib
 import io
 import logging
 from collections.abc import Awaitable, Sequence
-from datetime import datetime
 from functools import partial
 from typing import Annotated
 
@@ -32,8 +31,16 @@ from discord.app_commands import Range
 import words
 from bot import declare, options
 from bot.answers import Answer
-from bot.replies import NO_MENTIONS, Outgoing, clip, markdown_safe, mentions_of
-from bot.table import Table, guarded
+from bot.replies import (
+    NO_MENTIONS,
+    Outgoing,
+    clip,
+    markdown_safe,
+    mentions_of,
+    points_text,
+    when,
+)
+from bot.table import Table, guarded, guild_id_of, require_manager
 from matches import BadInput
 from matches.ratings import Season, SeasonScore
 from matches.seasons import MAX_SEASON_NAME, FinalTable, SeasonSummary
@@ -45,19 +52,6 @@ TEXT_LINES = 5  # a game's best lines in the announcement's text; the image has 
 IMAGE_LINES = 25  # the lines of a game's table image
 MAX_ENDS = 32  # characters of `ends:` (a date or a duration)
 OPTIONS = ("name", "ends", "channel", "role", "clear")
-
-
-def when(moment: datetime, style: str = "D") -> str:
-    """A moment as Discord shows it, in each reader's own time zone and language."""
-    return f"<t:{int(moment.timestamp())}:{style}>"
-
-
-def points_text(points: float) -> str:
-    """Points as players write them: `3½`, `½`, `2`."""
-    whole, half = int(points), points - int(points) >= 0.5
-    if half:
-        return f"{whole}½" if whole else "½"
-    return str(whole)
 
 
 def role_mention(role_id: int) -> str:
@@ -105,7 +99,7 @@ class Seasons:
     ) -> None:
         """`/kamen season start name: [ends:] [channel:]`, for managers: said in public."""
         guild = _guild(answer)
-        _manager(answer)
+        require_manager(answer.interaction, "season.refuse.manage-server")
         target = _final_channel(answer, guild, channel)
         # The service checks the name and the end (any type a crafted request may send).
         season = await self.service.seasons.start(
@@ -127,7 +121,7 @@ class Seasons:
     async def end(self, answer: Answer) -> None:
         """`/kamen season end`, for managers: the season ends now, its tables follow in public."""
         guild = _guild(answer)
-        _manager(answer)
+        require_manager(answer.interaction, "season.refuse.manage-server")
         season = await self.service.seasons.end(guild.id, answer.interaction.user.id)
         channel = f"<#{season.channel_id}>" if season.channel_id else ""
         name = markdown_safe(season.name, MAX_SEASON_NAME * 2)
@@ -151,7 +145,7 @@ class Seasons:
     ) -> None:
         """`/kamen season role [role:] [clear:]`, for managers: see, set or clear the role."""
         guild = _guild(answer)
-        _manager(answer)
+        require_manager(answer.interaction, "season.refuse.manage-server")
         off = options.flag("clear", clear)
         seasons = self.service.seasons
         locale = answer.locale
@@ -305,8 +299,8 @@ def announcement(season: Season, tables: list[FinalTable], crowned: str | None, 
             "season.over",
             locale,
             name=name,
-            start=when(season.started_at),
-            end=when(season.ended_at),
+            start=when(season.started_at, "D"),
+            end=when(season.ended_at, "D"),
         )
     ]
     for table in tables:
@@ -388,10 +382,10 @@ def season_list(summaries: list[SeasonSummary], locale: str) -> str:
     for summary in summaries:
         season = summary.season
         name = markdown_safe(season.name, MAX_SEASON_NAME * 2)
-        start = when(season.started_at)
+        start = when(season.started_at, "D")
         if season.ended_at is not None:
             said = words.say(
-                "season.list.past", locale, name=name, start=start, end=when(season.ended_at)
+                "season.list.past", locale, name=name, start=start, end=when(season.ended_at, "D")
             )
         elif season.ends_at is not None:
             said = words.say(
@@ -422,18 +416,11 @@ def season_list(summaries: list[SeasonSummary], locale: str) -> str:
 
 def _guild(answer: Answer) -> discord.Guild:
     interaction = answer.interaction
-    if interaction.guild_id is None:
-        raise BadInput("bot.refuse.direct-message")
+    guild_id_of(interaction)
     guild = interaction.guild
     if guild is None:  # a server Kamen's cache does not hold (yet): a moment later it does
         raise BadInput("bot.refuse.no-channel")
     return guild
-
-
-def _manager(answer: Answer) -> None:
-    # Whatever Discord's command permissions say (a server may open them to everyone).
-    if not answer.interaction.permissions.manage_guild:
-        raise BadInput("season.refuse.manage-server")
 
 
 def _final_channel(answer: Answer, guild: discord.Guild, chosen: object) -> discord.TextChannel:

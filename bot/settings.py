@@ -15,8 +15,7 @@ import words
 from bot import declare, options
 from bot.answers import Answer
 from bot.declare import LANGUAGE_AUTO, LANGUAGE_CHOICES, language_name
-from bot.table import Table, guarded, guild_id_of
-from matches import BadInput
+from bot.table import Table, guarded, require_manager
 
 
 class ServerSettings:
@@ -40,9 +39,7 @@ class ServerSettings:
     ) -> None:
         """See or change how Kamen plays here: threads per game, the server's language."""
         interaction = answer.interaction
-        guild_id = guild_id_of(interaction)
-        if not interaction.permissions.manage_guild:
-            raise BadInput("bot.refuse.manage-server")
+        guild_id = require_manager(interaction, "bot.refuse.manage-server")
         on = options.flag("threads", threads)
         chosen = options.choice("language", language, LANGUAGE_CHOICES)
         languages = self.table.languages

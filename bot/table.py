@@ -21,7 +21,7 @@ import logging
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
 from concurrent.futures import Executor
-from typing import Any, Concatenate, ParamSpec, Protocol, TypeVar, cast
+from typing import Any, Concatenate, Literal, ParamSpec, Protocol, TypeVar, cast
 
 import discord
 
@@ -56,6 +56,7 @@ P = ParamSpec("P")
 T = TypeVar("T", bound="Feature")
 NAMES_KEPT = 10_000
 RETRIES = (1.0, 3.0)  # seconds before the second and the third try of a ping or a strip
+ARCHIVE_MINUTES: Literal[10080] = 10080  # a week: a slow game's thread stays in the channel list
 STARTER_SLACK = 60.0  # seconds between a game's creation and the message its thread starts on
 INTERACTION_KINDS = {
     discord.InteractionType.application_command: "command",
@@ -127,6 +128,21 @@ def guarded(
                 answer.stop()
 
     return cast(Callable[Concatenate[T, discord.Interaction, P], Coroutine[Any, Any, None]], run)
+
+
+def manages(interaction: discord.Interaction) -> bool:
+    """Whether the member may manage the server: what `/kamen settings`, the seasons and the
+    tournaments ask, whatever Discord's command permissions say (a server may open a
+    command to everyone)."""
+    return interaction.permissions.manage_guild
+
+
+def require_manager(interaction: discord.Interaction, refusal: str) -> int:
+    """The server, if the member may manage it; else refused in the feature's words."""
+    guild_id = guild_id_of(interaction)
+    if not manages(interaction):
+        raise BadInput(refusal)
+    return guild_id
 
 
 def guild_id_of(interaction: discord.Interaction) -> int:

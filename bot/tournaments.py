@@ -30,7 +30,7 @@ import re
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from functools import partial
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
 import discord
 from discord import app_commands, ui
@@ -39,8 +39,24 @@ from discord.app_commands import Choice, Range
 import words
 from bot import declare, options, replies
 from bot.answers import Answer
-from bot.replies import NO_MENTIONS, Outgoing, markdown_safe, mention, mentions_of
-from bot.table import Table, guarded
+from bot.replies import (
+    NO_MENTIONS,
+    Outgoing,
+    markdown_safe,
+    mention,
+    mentions_of,
+    points_text,
+    when,
+)
+from bot.table import (
+    ARCHIVE_MINUTES,
+    Table,
+    channel_id_of,
+    guarded,
+    guild_id_of,
+    manages,
+    require_manager,
+)
 from matches import BadInput, GameView
 from matches.runner import TournamentPass
 from matches.standings import TIEBREAKS, Line
@@ -52,7 +68,6 @@ from words.games import title
 log = logging.getLogger(__name__)
 
 FORMATS = tuple(str(f) for f in Format)
-ARCHIVE_MINUTES: Literal[10080] = 10080  # a week, as a challenge's thread
 STANDINGS_FILE = "standings.png"
 TEXT_LINES = 20  # the standings' text lines; the image has them all
 LISTED = 10  # tournaments listed per section of /tournament list
@@ -93,17 +108,6 @@ def starts_at(text: object, now: datetime) -> datetime | None:
     if moment is None:
         raise BadInput("tournament.bad-starts", starts=text, examples=STARTS_EXAMPLES)
     return moment
-
-
-def when(moment: datetime, style: str = "f") -> str:
-    return f"<t:{int(moment.timestamp())}:{style}>"
-
-
-def points_text(points: float) -> str:
-    whole = int(points)
-    if points - whole >= 0.5:
-        return f"{whole}½" if whole else "½"
-    return str(whole)
 
 
 @dataclass
@@ -211,14 +215,14 @@ class Tournaments:
     async def standings(
         self, answer: Answer, tournament: Annotated[object, TournamentId | None] = None
     ) -> None:
-        found = await self._chosen(_guild(answer), tournament)
+        found = await self._chosen(guild_id_of(answer.interaction), tournament)
         await answer.say(await self._standings_message(found, answer.locale))
 
     @guarded
     async def listing(self, answer: Answer) -> None:
         """The server's tournaments: running, then upcoming, then past (latest first), each
         with a link to its sign-up message (which shows its players and state)."""
-        found = await self.service.tournaments.of_server(_guild(answer))
+        found = await self.service.tournaments.of_server(guild_id_of(answer.interaction))
         locale = answer.locale
         sections = {"running": [Stage.RUNNING], "upcoming": [Stage.SIGNUP],
                     "past": [Stage.FINISHED, Stage.CANCELLED]}  # fmt: skip
@@ -233,7 +237,7 @@ class Tournaments:
 
     @guarded
     async def show(self, answer: Answer, tournament: Annotated[object, TournamentId]) -> None:
-        found = await self._chosen(_guild(answer), tournament)
+        found = await self._chosen(guild_id_of(answer.interaction), tournament)
         entrants = await self.service.tournaments.entrants(found.id)
         out = signup_message(found, entrants, answer.locale)
         await answer.say(Outgoing(out.content, out.embed, mentions=NO_MENTIONS))
@@ -286,7 +290,7 @@ class Tournaments:
     async def leave(
         self, answer: Answer, tournament: Annotated[object, TournamentId | None] = None
     ) -> None:
-        guild_id = _guild(answer)
+        guild_id = guild_id_of(answer.interaction)
         found = await self._chosen(guild_id, tournament)
         user = answer.interaction.user.id
         progress = await self.service.tournaments.leave(guild_id, found.id, user)
@@ -302,7 +306,7 @@ class Tournaments:
     ) -> None:
         """`/tournament organisers [role:] [clear:]`, for managers: the role whose members
         create and run tournaments besides them; see it, set it or clear it."""
-        guild_id = _manager(answer)
+        guild_id = require_manager(answer.interaction, "tournament.refuse.manage-server")
         locale = answer.locale
         if options.flag("clear", clear):
             await self.service.set_organiser_role(guild_id, None)
@@ -325,8 +329,8 @@ class Tournaments:
     async def _organiser(self, answer: Answer) -> int:
         """The server, if the caller may run its tournaments: a manager, or a member of the
         organisers' role the server named."""
-        guild_id = _guild(answer)
-        if answer.interaction.permissions.manage_guild:
+        guild_id = guild_id_of(answer.interaction)
+        if manages(answer.interaction):
             return guild_id
         role_id = (await self.service.settings(guild_id)).organiser_role_id
         if role_id is None:
@@ -348,7 +352,7 @@ class Tournaments:
     @guarded
     async def button(self, answer: Answer, what: str, tournament_id: int) -> None:
         """Join or Leave on the sign-up message: the message shows the players as they are."""
-        guild_id = _guild(answer)
+        guild_id = guild_id_of(answer.interaction)
         service = self.service.tournaments
         user = answer.interaction.user.id
         if what == "join":
@@ -828,28 +832,12 @@ def standings_image(
     )
 
 
-def _guild(answer: Answer) -> int:
-    if answer.interaction.guild_id is None:
-        raise BadInput("bot.refuse.direct-message")
-    return answer.interaction.guild_id
-
-
 def _channel(answer: Answer) -> int:
     """The tournament's channel: here (a thread's parent, when run in a thread)."""
     here = answer.interaction.channel
     if isinstance(here, discord.Thread) and here.parent_id is not None:
         return here.parent_id
-    if answer.interaction.channel_id is None:
-        raise BadInput("bot.refuse.no-channel")
-    return answer.interaction.channel_id
-
-
-def _manager(answer: Answer) -> int:
-    guild_id = _guild(answer)
-    # Whatever Discord's command permissions say (a server may open them to everyone).
-    if not answer.interaction.permissions.manage_guild:
-        raise BadInput("tournament.refuse.manage-server")
-    return guild_id
+    return channel_id_of(answer.interaction)
 
 
 def _number(value: object) -> int | None:
