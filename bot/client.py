@@ -35,11 +35,11 @@ import yarl
 from discord import app_commands
 
 import words
-from bot import commands, community, components, people, playing, puzzles, tournaments
-from bot.actions import Actions
+from bot import commands, community, components, people, playing, puzzles, reviews, tournaments
+from bot.actions import Features
 from bot.boards import BoardKeeper
-from bot.seasons import SeasonDesk
 from bot.sweeper import Sweeper
+from bot.table import Table
 from bot.translator import CommandWords
 from bot.upkeep import Upkeep
 from matches import Clock, MatchService, Store, system_clock
@@ -81,7 +81,8 @@ class KamenMixin:
     """What Kamen adds to a discord.py client (plain or sharded)."""
 
     tree: app_commands.CommandTree[Any]
-    actions: Actions
+    table: Table
+    features: Features
 
     def _kamen_init(
         self,
@@ -122,7 +123,7 @@ class KamenMixin:
             repair_every=settings.repair_interval,
             serves=self.serves if self.sharded_apart() else None,
         )
-        self.actions = Actions(
+        table = self.table = Table(
             self,  # type: ignore[arg-type]
             service,
             self.settings,
@@ -130,18 +131,19 @@ class KamenMixin:
             metrics=self.metrics,
             wake_repairs=runner.boards.wake,
         )
-        self.actions.remember(me)
+        table.remember(me)
+        features = self.features = Features.at(table)
         # The service acts; the bot announces what it did.
-        service.tournaments.on_progress(self.actions.tournament_progressed)
-        runner.sweeper.listen(Sweeper(self.actions).announce)
-        runner.boards.listen(BoardKeeper(self.actions).repair_all)
+        service.tournaments.on_progress(features.tournaments.progressed)
+        runner.sweeper.listen(Sweeper(table).announce)
+        runner.boards.listen(BoardKeeper(table).repair_all)
         # Seasons whose date came (while Kamen was away, too) end and are announced, once.
-        runner.seasons.listen(SeasonDesk.of(self.actions).announce_all)
+        runner.seasons.listen(features.seasons.announce_all)
         # Tournaments due start, and what happened while Kamen was away is caught up: by the
         # process holding the tournaments' claim; another takes the claim over if it dies.
-        runner.tournaments.listen(self.actions.tournaments_upkept)
-        await self.actions.languages.load()
-        self.upkeep = Upkeep(self, service, self.actions.languages)  # type: ignore[arg-type]
+        runner.tournaments.listen(features.tournaments.upkept)
+        await table.languages.load()
+        self.upkeep = Upkeep(self, service, table.languages)  # type: ignore[arg-type]
         # Before any interaction or sweep: time Kamen was away is no player's loss.
         await self.upkeep.tell_downtime(await runner.credit_downtime())
         self.clocks_credited = True
@@ -152,11 +154,12 @@ class KamenMixin:
             *people.DYNAMIC_ITEMS,
             *tournaments.DYNAMIC_ITEMS,
             *playing.DYNAMIC_ITEMS,
+            *reviews.DYNAMIC_ITEMS,
             *puzzles.DYNAMIC_ITEMS,
         )
         self.add_dynamic_items(*components.every_item())  # type: ignore[attr-defined]
         await self.tree.set_translator(CommandWords())  # the commands in Czech too
-        commands.install(self.tree, self.actions)
+        commands.install(self.tree, features)
         guild_id = self.settings.dev_guild_id
         if guild_id is not None:
             guild = discord.Object(guild_id)
@@ -182,9 +185,9 @@ class KamenMixin:
     async def resume_bot_turns(self) -> None:
         """After a start: Kamen moves where it is its turn, in the servers this process
         serves (another process resumes its own; Kamen's move is a versioned write)."""
-        for view in await self.actions.service.bot_turns():
+        for view in await self.table.service.bot_turns():
             if self.serves(view.guild_id):
-                self.actions.let_bot_move(view)
+                self.table.let_bot_move(view)
 
     def serves(self, guild_id: int | None) -> bool:
         """Whether this process serves the server `guild_id` (None: a DM, shard 0's)."""
@@ -205,7 +208,7 @@ class KamenMixin:
     async def _gone(self, channel_id: int, parent_id: int | None) -> None:
         try:
             # A tournament's game goes on in a new thread; any other game there is abandoned.
-            await self.actions.tournament_thread_gone(channel_id)
+            await self.features.tournaments.thread_gone(channel_id)
             await self.upkeep.channel_gone(channel_id, parent_id)
         except Exception:
             self.metrics.error("channel-gone")

@@ -1,11 +1,12 @@
 """The community's commands: `/leaderboard`, `/profile`, and `/<game> history user:`.
 
-`CommunityActions` holds the handlers (the bot's `Actions` inherits them);
-the messages are worded here from `matches.community`'s values, with the
-sentences in `words/english/community.py`. Pages turn with buttons whose
-`custom_id` says what they show (a leaderboard or a season's table, a
-player's games), so they work after a restart; the message is public and
-anyone may turn its pages, as with a board on a table.
+`Community` holds the commands and their handlers (`/<game> history user:`
+is declared with the game's commands and handed here); the messages are
+worded here from `matches.community`'s values, with the sentences in
+`words/english/community.py`. Pages turn with buttons whose `custom_id`
+says what they show (a leaderboard or a season's table, a player's games),
+so they work after a restart; the message is public and anyone may turn its
+pages, as with a board on a table.
 """
 
 from __future__ import annotations
@@ -13,16 +14,17 @@ from __future__ import annotations
 import asyncio
 import re
 from collections.abc import Sequence
-from typing import Any
+from typing import Annotated, Any
 
 import discord
 from discord import ui
+from discord.app_commands import Choice, Range
 
 import words
-from bot import options, replies
+from bot import declare, options, replies
 from bot.answers import Answer
-from bot.replies import Outgoing
-from bot.table import Table, guarded
+from bot.replies import Outgoing, points_text
+from bot.table import Table, guarded, guild_id_of
 from games.base import GameSpec
 from matches import BadInput
 from matches.community import GameProfile, Leaderboard, Profile, SeasonTable
@@ -39,32 +41,52 @@ NONE = "\u2013"  # a rank or a number there is none of
 TABLE_FILE = "leaderboard.png"
 CHART_FILE = "ratings.png"
 LINK = "https://discord.com/channels/{guild}/{channel}"
+MAX_SEASON_OPTION = 100  # characters of `/leaderboard season:`
 
 
 def record_text(wins: int, draws: int, losses: int) -> str:
     return DASH.join((str(wins), str(draws), str(losses)))
 
 
-def points_text(points: float) -> str:
-    whole = int(points)
-    return f"{whole}½" if points - whole else str(whole)
+class Community:
+    """The community's commands and page buttons, at `table`."""
 
+    def __init__(self, table: Table) -> None:
+        self.table = table
+        self.service = table.service
 
-class CommunityActions(Table):
-    """The handlers of the community's commands and page buttons."""
+    def commands(self) -> list[declare.Command]:
+        """`/leaderboard` and `/profile`."""
+        about = {
+            "game": "command.about.board-game", "page": "command.about.page",
+            "image": "command.about.image", "season": "command.about.season",
+            "user": "command.about.profile-user", "theme": "command.about.theme",
+        }  # fmt: skip
+        themes = [Choice(name=declare.t(f"command.theme.{name}"), value=name) for name in THEMES]
+        choices = {"game": declare.game_choices(), "theme": themes}
+        return [
+            declare.command(key, handler, about=about, choices=choices, guild_only=True)
+            for key, handler in (("leaderboard", self.leaderboard), ("profile", self.profile))
+        ]
 
     # ---------------------------------------------------------------- /leaderboard
 
     @guarded
     async def leaderboard(
-        self, answer: Answer, game: object, page: object, image: object, season: object
+        self,
+        answer: Answer,
+        game: Annotated[object, str],
+        page: Annotated[object, Range[int, 1] | None] = None,
+        image: Annotated[object, bool | None] = None,
+        season: Annotated[object, Range[str, 1, MAX_SEASON_OPTION] | None] = None,
     ) -> None:
+        """This server's players ranked by rating in a game, or a season's table."""
         spec = options.game_name("game", game)
         number = options.page("page", page)
         picture = bool(options.flag("image", image))
-        season_name = options.text("season", season, low=1, high=100)
+        season_name = options.text("season", season, low=1, high=MAX_SEASON_OPTION)
         answer.public = True
-        guild_id = _guild(answer.interaction)
+        guild_id = guild_id_of(answer.interaction)
         if season is not None:
             found = await self.service.community.season_named(guild_id, season_name)
             out = await self._season_page(found.id, guild_id, spec.name, number, picture, answer)
@@ -129,7 +151,7 @@ class CommunityActions(Table):
     @guarded
     async def turn_page(self, answer: Answer, what: str, key: str, page: int) -> None:
         """A page button: the same list at another page, in place of the message."""
-        guild_id = _guild(answer.interaction)
+        guild_id = guild_id_of(answer.interaction)
         if what == "lb":
             game, season, picture = key.split(":")
             if int(season):
@@ -146,15 +168,21 @@ class CommunityActions(Table):
     # ---------------------------------------------------------------- /profile
 
     @guarded
-    async def profile(self, answer: Answer, user: object, theme: object) -> None:
+    async def profile(
+        self,
+        answer: Answer,
+        user: Annotated[object, discord.User | None] = None,
+        theme: Annotated[object, str | None] = None,
+    ) -> None:
+        """A player's ratings, records and recent games on this server, with a chart."""
         who = options.user("user", user) or answer.interaction.user
         chosen = options.choice("theme", theme, THEMES) or "dark"
-        self.remember(who)
+        self.table.remember(who)
         answer.public = True
-        guild_id = _guild(answer.interaction)
+        guild_id = guild_id_of(answer.interaction)
         found = await self.service.community.profile(guild_id, who.id)
         locale = answer.server_locale
-        name = await self.display_name(who.id)
+        name = await self.table.display_name(who.id)
         opponents = [p.best_win_opponent for p in found.games if p.best_win_opponent is not None]
         await self._names(opponents)
         embed = discord.Embed(
@@ -186,20 +214,20 @@ class CommunityActions(Table):
 
     # ---------------------------------------------------------------- /<game> history user:
 
-    @guarded
     async def games_of(self, answer: Answer, spec: GameSpec, user: object) -> None:
+        """`/<game> history user:` (its handler is `Reviews.history`): a player's games."""
         who = options.user("user", user)
         if who is None:
             raise BadInput("community.history.no-user")
-        self.remember(who)
-        guild_id = _guild(answer.interaction)
+        self.table.remember(who)
+        guild_id = guild_id_of(answer.interaction)
         await answer.say(await self._games_page(guild_id, spec.name, who.id, 0, answer.locale))
 
     async def _games_page(
         self, guild_id: int, game: str, user_id: int, page: int, locale: str
     ) -> Outgoing:
         games, more = await self.service.community.games_of(guild_id, game, user_id, page)
-        name = await self.display_name(user_id)
+        name = await self.table.display_name(user_id)
         lines = [_game_line(row, user_id, locale) for row in games]
         text = "\n".join(lines) or words.say("community.history.none", locale)
         embed = discord.Embed(
@@ -217,17 +245,11 @@ class CommunityActions(Table):
     async def _names(self, user_ids: Sequence[int]) -> dict[int, str]:
         """Display names for a page of players, asked of Discord at once where not known."""
         unique = list(dict.fromkeys(user for user in user_ids if user > 0))
-        found = await asyncio.gather(*(self.display_name(user) for user in unique))
+        found = await asyncio.gather(*(self.table.display_name(user) for user in unique))
         return dict(zip(unique, found, strict=True))
 
 
 # ------------------------------------------------------------------ wording
-
-
-def _guild(interaction: discord.Interaction) -> int:
-    if interaction.guild_id is None:
-        raise BadInput("bot.refuse.direct-message")
-    return interaction.guild_id
 
 
 def _leaderboard_text(board: Leaderboard, locale: str) -> str:
@@ -465,8 +487,8 @@ class PageButton(
 
     async def callback(self, interaction: discord.Interaction) -> None:
         what, _, key = self.key.partition(":")
-        handlers = interaction.client.actions  # type: ignore[attr-defined]
-        await handlers.turn_page(interaction, what, key, self.page)
+        community: Community = interaction.client.features.community  # type: ignore[attr-defined]
+        await community.turn_page(interaction, what, key, self.page)
 
 
 DYNAMIC_ITEMS = (PageButton,)

@@ -41,14 +41,21 @@ _PLY = r"(?P<ply>[0-9]{1,6})"
 _MOVE = r"(?P<move>[A-Za-z0-9x:\-]{1,60})"  # a move's text, as the engines write it
 
 
-class Handlers(Protocol):
-    """What the components call (`bot.actions.Actions` is it): named here, so that the
-    components need not import the handlers that build them."""
+class TableHandlers(Protocol):
+    async def on_its_message(self, interaction: discord.Interaction, game_id: int) -> bool: ...
 
+    async def unknown_component(self, interaction: discord.Interaction) -> None: ...
+
+
+class ChallengeHandlers(Protocol):
     async def answer_challenge(
         self, interaction: discord.Interaction, what: str, game_id: int
     ) -> None: ...
 
+    async def rematch(self, interaction: discord.Interaction, game_id: int) -> None: ...
+
+
+class PlayingHandlers(Protocol):
     async def move_by_menu(
         self,
         interaction: discord.Interaction,
@@ -81,29 +88,47 @@ class Handlers(Protocol):
         self, interaction: discord.Interaction, game_id: int, ply: int
     ) -> None: ...
 
-    async def rematch(self, interaction: discord.Interaction, game_id: int) -> None: ...
+    async def answer_takeback(
+        self, interaction: discord.Interaction, game_id: int, ply: int, accept: bool
+    ) -> None: ...
 
+
+class ReviewHandlers(Protocol):
     async def replay_from_board(self, interaction: discord.Interaction, game_id: int) -> None: ...
 
     async def record_from_board(self, interaction: discord.Interaction, game_id: int) -> None: ...
 
     async def review_from_board(self, interaction: discord.Interaction, game_id: int) -> None: ...
 
-    async def unknown_component(self, interaction: discord.Interaction) -> None: ...
 
-    async def on_its_message(self, interaction: discord.Interaction, game_id: int) -> bool: ...
+class Handlers(Protocol):
+    """The features the components reach (`bot.actions.Features` is it), each by what it
+    handles: named here, so that the components need not import the features that build
+    them."""
+
+    @property
+    def table(self) -> TableHandlers: ...
+
+    @property
+    def challenges(self) -> ChallengeHandlers: ...
+
+    @property
+    def playing(self) -> PlayingHandlers: ...
+
+    @property
+    def reviews(self) -> ReviewHandlers: ...
 
 
-def actions_of(interaction: discord.Interaction) -> Handlers:
-    """The bot's handlers, which the client carries (resources are passed in, not global)."""
-    return cast("Handlers", interaction.client.actions)  # type: ignore[attr-defined]
+def features_of(interaction: discord.Interaction) -> Handlers:
+    """The bot's features, which the client carries (resources are passed in, not global)."""
+    return cast("Handlers", interaction.client.features)  # type: ignore[attr-defined]
 
 
 async def checked(interaction: discord.Interaction, game_id: int) -> Handlers | None:
-    """The handlers, if the game the custom_id names is the one of the clicked message
+    """The features, if the game the custom_id names is the one of the clicked message
     (a modified client can send any custom_id from any message); else None, refused."""
-    handlers = actions_of(interaction)
-    return handlers if await handlers.on_its_message(interaction, game_id) else None
+    handlers = features_of(interaction)
+    return handlers if await handlers.table.on_its_message(interaction, game_id) else None
 
 
 def _values(interaction: discord.Interaction) -> list[str]:
@@ -152,7 +177,9 @@ class ChallengeAnswer(
     async def callback(self, interaction: discord.Interaction) -> None:
         handlers = await checked(interaction, self.game_id)
         if handlers is not None:
-            await handlers.answer_challenge(interaction, what=self.answer, game_id=self.game_id)
+            await handlers.challenges.answer_challenge(
+                interaction, what=self.answer, game_id=self.game_id
+            )
 
 
 def challenge_view(view: GameView, locale: str) -> ui.View:
@@ -204,7 +231,9 @@ class MoveSelect(ui.DynamicItem[ui.Select[ui.View]], template=PREFIX + r"move:" 
         [move] = _values(interaction)[:1] or [""]
         handlers = await checked(interaction, self.game_id)
         if handlers is not None:
-            await handlers.move_by_menu(interaction, game_id=self.game_id, ply=self.ply, move=move)
+            await handlers.playing.move_by_menu(
+                interaction, game_id=self.game_id, ply=self.ply, move=move
+            )
 
 
 class PieceSelect(
@@ -238,7 +267,7 @@ class PieceSelect(
         [square] = _values(interaction)[:1] or [""]
         handlers = await checked(interaction, self.game_id)
         if handlers is not None:
-            await handlers.pick_piece(
+            await handlers.playing.pick_piece(
                 interaction, game_id=self.game_id, ply=self.ply, square=square
             )
 
@@ -274,7 +303,7 @@ class DestinationSelect(
         [move] = _values(interaction)[:1] or [""]
         handlers = await checked(interaction, self.game_id)
         if handlers is not None:
-            await handlers.move_by_menu(
+            await handlers.playing.move_by_menu(
                 interaction, game_id=self.game_id, ply=self.ply, move=move, second_step=True
             )
 
@@ -303,7 +332,7 @@ class PlayButton(
     async def callback(self, interaction: discord.Interaction) -> None:
         handlers = await checked(interaction, self.game_id)
         if handlers is not None:
-            await handlers.move_by_menu(
+            await handlers.playing.move_by_menu(
                 interaction, game_id=self.game_id, ply=self.ply, move=self.move
             )
 
@@ -355,7 +384,7 @@ class ResignButton(_GameButton, template=PREFIX + r"resign:" + _ID + ":" + _PLY)
     async def callback(self, interaction: discord.Interaction) -> None:
         handlers = await checked(interaction, self.game_id)
         if handlers is not None:
-            await handlers.ask_resign(interaction, game_id=self.game_id, ply=self.ply)
+            await handlers.playing.ask_resign(interaction, game_id=self.game_id, ply=self.ply)
 
 
 class ResignConfirm(_GameButton, template=PREFIX + r"resign-yes:" + _ID + ":" + _PLY):
@@ -366,7 +395,7 @@ class ResignConfirm(_GameButton, template=PREFIX + r"resign-yes:" + _ID + ":" + 
     async def callback(self, interaction: discord.Interaction) -> None:
         handlers = await checked(interaction, self.game_id)
         if handlers is not None:
-            await handlers.resign(interaction, game_id=self.game_id)
+            await handlers.playing.resign(interaction, game_id=self.game_id)
 
 
 class DrawButton(_GameButton, template=PREFIX + r"draw:" + _ID + ":" + _PLY):
@@ -377,7 +406,7 @@ class DrawButton(_GameButton, template=PREFIX + r"draw:" + _ID + ":" + _PLY):
     async def callback(self, interaction: discord.Interaction) -> None:
         handlers = await checked(interaction, self.game_id)
         if handlers is not None:
-            await handlers.draw(interaction, game_id=self.game_id, ply=self.ply)
+            await handlers.playing.draw(interaction, game_id=self.game_id, ply=self.ply)
 
 
 class DrawDecline(_GameButton, template=PREFIX + r"draw-no:" + _ID + ":" + _PLY):
@@ -388,7 +417,7 @@ class DrawDecline(_GameButton, template=PREFIX + r"draw-no:" + _ID + ":" + _PLY)
     async def callback(self, interaction: discord.Interaction) -> None:
         handlers = await checked(interaction, self.game_id)
         if handlers is not None:
-            await handlers.decline_draw(interaction, game_id=self.game_id, ply=self.ply)
+            await handlers.playing.decline_draw(interaction, game_id=self.game_id, ply=self.ply)
 
 
 class _FinishedButton(ui.DynamicItem[ui.Button[ui.View]], template=PREFIX + r"over-x:" + _ID):
@@ -423,7 +452,7 @@ class RematchButton(_FinishedButton, template=PREFIX + r"rematch:" + _ID):
     async def callback(self, interaction: discord.Interaction) -> None:
         handlers = await checked(interaction, self.game_id)
         if handlers is not None:
-            await handlers.rematch(interaction, game_id=self.game_id)
+            await handlers.challenges.rematch(interaction, game_id=self.game_id)
 
 
 class ReplayButton(_FinishedButton, template=PREFIX + r"replay:" + _ID):
@@ -432,7 +461,7 @@ class ReplayButton(_FinishedButton, template=PREFIX + r"replay:" + _ID):
     action, label = "replay", "bot.button.replay"
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await actions_of(interaction).replay_from_board(interaction, game_id=self.game_id)
+        await features_of(interaction).reviews.replay_from_board(interaction, game_id=self.game_id)
 
 
 class ReviewButton(_FinishedButton, template=PREFIX + r"review:" + _ID):
@@ -441,7 +470,7 @@ class ReviewButton(_FinishedButton, template=PREFIX + r"review:" + _ID):
     action, label = "review", "review.button"
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await actions_of(interaction).review_from_board(interaction, game_id=self.game_id)
+        await features_of(interaction).reviews.review_from_board(interaction, game_id=self.game_id)
 
 
 class RecordButton(_FinishedButton, template=PREFIX + r"record:" + _ID):
@@ -450,7 +479,7 @@ class RecordButton(_FinishedButton, template=PREFIX + r"record:" + _ID):
     action, label = "record", "bot.button.record"
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await actions_of(interaction).record_from_board(interaction, game_id=self.game_id)
+        await features_of(interaction).reviews.record_from_board(interaction, game_id=self.game_id)
 
 
 def finished_view(view: GameView, locale: str) -> ui.View:
@@ -592,5 +621,5 @@ async def route_orphan(interaction: discord.Interaction) -> bool:
         item = await factory.from_custom_id(interaction, cast("ui.Item[Any]", None), match)
         await item.callback(interaction)
         return True
-    await actions_of(interaction).unknown_component(interaction)
+    await features_of(interaction).table.unknown_component(interaction)
     return True

@@ -1,4 +1,5 @@
-"""`/kamen me export` and `/kamen me forget`: a player's own data, answered only to them.
+"""`/kamen me settings`, `export` and `forget`: a player's own settings and data, answered
+only to them.
 
 The export is one `.txt` file of records (`matches.people`), sent privately:
 every game of the player, from every server, since only they see it. A file
@@ -17,15 +18,19 @@ them first: nothing else in Kamen changes hands behind a game being played.
 from __future__ import annotations
 
 import re
-from typing import Any, cast
+from typing import Annotated, Any, cast
 
 import discord
-from discord import ui
+from discord import app_commands, ui
+from discord.app_commands import Range
 
 import words
+from bot import declare, options
 from bot.answers import Answer
 from bot.components import PREFIX, stopped
+from bot.declare import LANGUAGE_CHOICES, language_name
 from bot.replies import Outgoing
+from bot.settings import changed, language_chosen, option_name
 from bot.table import Table, guarded
 from matches import BadInput, GameView
 
@@ -38,11 +43,6 @@ _USER = r"(?P<user>[0-9]{1,20})"
 _UNTIL = r"(?P<until>[0-9]{1,12})"
 
 
-def _table(interaction: discord.Interaction) -> Table:
-    """The bot's handlers, which the client carries (as `components.actions_of`)."""
-    return cast("Table", interaction.client.actions)  # type: ignore[attr-defined]
-
-
 def command_text(locale: str, name: str, **options: object) -> str:
     """`/kamen me <name> option:value` as a client in that language shows it."""
     path = [words.say(f"command.name.{part}", locale).lower() for part in ("kamen", "me", name)]
@@ -51,9 +51,6 @@ def command_text(locale: str, name: str, **options: object) -> str:
         for key, value in options.items()
     ]
     return "/" + " ".join([*path, *said])
-
-
-# ---------------------------------------------------------------- export
 
 
 def _part(value: object) -> int:
@@ -67,68 +64,160 @@ def _part(value: object) -> int:
     return value
 
 
-@guarded
-async def export(table: Table, answer: Answer, part: object = None) -> None:
-    """Send the player their games as a file of records, privately."""
-    interaction = answer.interaction
-    locale = answer.locale
-    number = _part(part)
-    limit = min(interaction.filesize_limit, MAX_FILE)
+class People:
+    """`/kamen me ...`: what a player decides about themselves, each answered only to them;
+    at `table`."""
 
-    def site(guild_id: int, channel_id: int) -> str:
-        # Only what the client already holds: no request to Discord per game.
-        guild = table.client.get_guild(guild_id)
-        channel = table.client.get_channel(channel_id)
-        name = getattr(channel, "name", None)
-        parts = [guild.name if guild else "", f"#{name}" if name else ""]
-        return " ".join(part for part in parts if part)
+    def __init__(self, table: Table) -> None:
+        self.table = table
+        self.service = table.service
 
-    def name(user_id: int) -> str:
-        return table.names.get(user_id, "")
-
-    found = await table.service.people.export(
-        interaction.user.id, max_bytes=limit, part=number, site=site, name=name
-    )
-    if found is None:
-        await answer.say(words.say("people.export.none", locale))
-        return
-    said = dict(
-        part=found.part, parts=found.parts, first=found.first, last=found.last, total=found.total
-    )
-    if found.parts == 1:
-        text = words.say("people.export.all", locale, total=found.total)
-        file = "kamen-games.txt"
-    else:
-        file = f"kamen-games-{found.part}-of-{found.parts}.txt"
-        if found.part < found.parts:
-            following = command_text(locale, "export", part=found.part + 1)
-            text = words.say("people.export.part", locale, next=following, **said)
-        else:
-            text = words.say("people.export.last-part", locale, **said)
-    await answer.say(Outgoing(text, image=found.text.encode("utf-8"), image_name=file))
-
-
-# ---------------------------------------------------------------- forget
-
-
-@guarded
-async def ask_forget(table: Table, answer: Answer) -> None:
-    """The confirmation, or why the player cannot be forgotten yet."""
-    interaction = answer.interaction
-    locale = answer.locale
-    user = interaction.user.id
-    open_games = await table.service.people.open_games(user)
-    if open_games:
-        named = [_open_game(view, locale) for view in open_games[:MAX_LISTED]]
-        if len(open_games) > MAX_LISTED:
-            named.append("…")
-        await answer.say(
-            words.say("people.forget.open", locale, count=len(open_games), games=named)
+    def commands(self) -> app_commands.Group:
+        """`/kamen me settings`, `export` and `forget`."""
+        group = declare.group("me", "command.me-group")
+        about = {
+            "pings": "command.about.pings", "language": "command.about.my-language",
+            "part": "command.about.part",
+        }  # fmt: skip
+        choices = {"language": declare.language_choices()}
+        group.add_command(
+            declare.command(
+                "settings", self.settings, about=about, choices=choices, described_by="command.me"
+            )
         )
-        return
-    until = int(table.service.clock().timestamp()) + CONFIRM_MINUTES * 60
-    text = words.say("people.forget.confirm", locale, minutes=CONFIRM_MINUTES)
-    await answer.say(Outgoing(text, components=confirm_view(user, until, locale)))
+        group.add_command(declare.command("export", self.export, about=about))
+        group.add_command(declare.command("forget", self.ask_forget))
+        return group
+
+    # ---------------------------------------------------------------- settings
+
+    @guarded
+    async def settings(
+        self,
+        answer: Answer,
+        pings: Annotated[object, bool | None] = None,
+        language: Annotated[object, str | None] = None,
+    ) -> None:
+        """Your own settings: turn pings, and the language Kamen answers you in (only for you)."""
+        interaction = answer.interaction
+        on = options.flag("pings", pings)
+        chosen = options.choice("language", language, LANGUAGE_CHOICES)
+        languages = self.table.languages
+        user = interaction.user.id
+        before = mine = await self.service.user_settings(user)
+        if on is not None:
+            mine = await self.service.set_pings(user, on)
+        if chosen is not None:
+            mine = await self.service.set_user_language(user, language_chosen(chosen))
+            languages.choose_for_player(user, mine.language)
+            answer.locale = languages.player(interaction)  # answered in it at once
+        locale = answer.locale
+        turns = words.say("bot.pings.on" if mine.pings else "bot.pings.off", locale)
+        code = "bot.me.language" if mine.language is not None else "bot.me.language.auto"
+        said = words.say(code, locale, language=language_name(locale))
+        lines = [
+            changed(turns, on, before.pings != mine.pings, locale),
+            changed(said, chosen, before.language != mine.language, locale),
+        ]
+        if on is None and chosen is None:
+            lines.append(
+                words.say("bot.me.how", locale, pings=option_name("pings", locale),
+                          language=option_name("language", locale))
+            )  # fmt: skip
+        await answer.say("\n".join(lines))
+
+    # ---------------------------------------------------------------- export
+
+    @guarded
+    async def export(
+        self, answer: Answer, part: Annotated[object, Range[int, 1, MAX_PART] | None] = None
+    ) -> None:
+        """All your games from every server, as one file of records (only for you)."""
+        interaction = answer.interaction
+        locale = answer.locale
+        number = _part(part)
+        limit = min(interaction.filesize_limit, MAX_FILE)
+        client, names = self.table.client, self.table.names
+
+        def site(guild_id: int, channel_id: int) -> str:
+            # Only what the client already holds: no request to Discord per game.
+            guild = client.get_guild(guild_id)
+            channel = client.get_channel(channel_id)
+            name = getattr(channel, "name", None)
+            parts = [guild.name if guild else "", f"#{name}" if name else ""]
+            return " ".join(part for part in parts if part)
+
+        def name(user_id: int) -> str:
+            return names.get(user_id, "")
+
+        found = await self.service.people.export(
+            interaction.user.id, max_bytes=limit, part=number, site=site, name=name
+        )
+        if found is None:
+            await answer.say(words.say("people.export.none", locale))
+            return
+        said = dict(
+            part=found.part, parts=found.parts, first=found.first, last=found.last,
+            total=found.total,
+        )  # fmt: skip
+        if found.parts == 1:
+            text = words.say("people.export.all", locale, total=found.total)
+            file = "kamen-games.txt"
+        else:
+            file = f"kamen-games-{found.part}-of-{found.parts}.txt"
+            if found.part < found.parts:
+                following = command_text(locale, "export", part=found.part + 1)
+                text = words.say("people.export.part", locale, next=following, **said)
+            else:
+                text = words.say("people.export.last-part", locale, **said)
+        await answer.say(Outgoing(text, image=found.text.encode("utf-8"), image_name=file))
+
+    # ---------------------------------------------------------------- forget
+
+    @guarded
+    async def ask_forget(self, answer: Answer) -> None:
+        """Take your Discord id out of everything Kamen keeps (you will be asked to confirm)."""
+        interaction = answer.interaction
+        locale = answer.locale
+        user = interaction.user.id
+        open_games = await self.service.people.open_games(user)
+        if open_games:
+            named = [_open_game(view, locale) for view in open_games[:MAX_LISTED]]
+            if len(open_games) > MAX_LISTED:
+                named.append("…")
+            await answer.say(
+                words.say("people.forget.open", locale, count=len(open_games), games=named)
+            )
+            return
+        until = int(self.service.clock().timestamp()) + CONFIRM_MINUTES * 60
+        text = words.say("people.forget.confirm", locale, minutes=CONFIRM_MINUTES)
+        await answer.say(Outgoing(text, components=confirm_view(user, until, locale)))
+
+    @guarded
+    async def forget(self, answer: Answer, *, user_id: int, until: int) -> None:
+        """**Forget me**: the player's id leaves every row Kamen keeps."""
+        _asker(answer, user_id)
+        locale = answer.locale
+        if self.service.clock().timestamp() > until:
+            again = command_text(locale, "forget")
+            await answer.update(Outgoing(words.say("people.forget.expired", locale, command=again)))
+            return
+        await self.service.people.forget(user_id)
+        # What this process holds of them in memory goes too.
+        self.table.languages.choose_for_player(user_id, None)
+        self.table.names.pop(user_id, None)
+        await answer.update(Outgoing(words.say("people.forget.done", locale)))
+
+    @guarded
+    async def keep(self, answer: Answer, *, user_id: int) -> None:
+        """**Cancel**: nothing is forgotten."""
+        _asker(answer, user_id)
+        await answer.update(Outgoing(words.say("people.forget.kept", answer.locale)))
+
+
+def _people(interaction: discord.Interaction) -> People:
+    """The feature the client carries (as `components.features_of`)."""
+    return cast("People", interaction.client.features.people)  # type: ignore[attr-defined]
 
 
 def _open_game(view: GameView, locale: str) -> str:
@@ -140,29 +229,6 @@ def _open_game(view: GameView, locale: str) -> str:
 def _asker(answer: Answer, user_id: int) -> None:
     if answer.interaction.user.id != user_id:
         raise BadInput("people.forget.not-yours")
-
-
-@guarded
-async def forget(table: Table, answer: Answer, *, user_id: int, until: int) -> None:
-    """**Forget me**: the player's id leaves every row Kamen keeps."""
-    _asker(answer, user_id)
-    locale = answer.locale
-    if table.service.clock().timestamp() > until:
-        again = command_text(locale, "forget")
-        await answer.update(Outgoing(words.say("people.forget.expired", locale, command=again)))
-        return
-    await table.service.people.forget(user_id)
-    # What this process holds of them in memory goes too.
-    table.languages.choose_for_player(user_id, None)
-    table.names.pop(user_id, None)
-    await answer.update(Outgoing(words.say("people.forget.done", locale)))
-
-
-@guarded
-async def keep(table: Table, answer: Answer, *, user_id: int) -> None:
-    """**Cancel**: nothing is forgotten."""
-    _asker(answer, user_id)
-    await answer.update(Outgoing(words.say("people.forget.kept", answer.locale)))
 
 
 class ForgetConfirm(
@@ -187,7 +253,7 @@ class ForgetConfirm(
         return cls(int(match["user"]), int(match["until"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await forget(_table(interaction), interaction, user_id=self.user_id, until=self.until)
+        await _people(interaction).forget(interaction, user_id=self.user_id, until=self.until)
 
 
 class ForgetCancel(ui.DynamicItem[ui.Button[ui.View]], template=PREFIX + r"forget-no:" + _USER):
@@ -210,7 +276,7 @@ class ForgetCancel(ui.DynamicItem[ui.Button[ui.View]], template=PREFIX + r"forge
         return cls(int(match["user"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await keep(_table(interaction), interaction, user_id=self.user_id)
+        await _people(interaction).keep(interaction, user_id=self.user_id)
 
 
 def confirm_view(user_id: int, until: int, locale: str) -> ui.View:

@@ -1,58 +1,342 @@
-"""Looking back at a game: the step-through replay viewer, the record, and the buttons a
-finished game's board carries (Rematch, Replay, Record).
+"""Playing a game: `/<game> move`, `board`, `resign`, `draw`, `takeback` and `rules`, the
+board's move menus and buttons, `/games` and `/kamen help`.
 
-The viewer is a private message: a board image at one position, the moves around it
-with the current one marked, and ⏮ ◀ ▶ ⏭ buttons whose `custom_id` carries the game and
-the position to show, so a viewer opened before a restart still steps. Stepping only
-reads: it needs no check that the game is the message's (any game of the same server
-may be looked at), and the service scopes the game to the server asking.
+Moves come typed (with the legal moves offered as they are typed) or picked
+from the board's menu: every legal move when there are few, else the piece
+first and then its moves. A click acts only on the game of the message it was
+made on (`components.checked`). The reply comes first; the bookkeeping (the
+board's message id, the old board's components, Kamen's move, the turn's
+ping) follows, off the player's critical path (bot/table.py).
 """
 
 from __future__ import annotations
 
+import asyncio
+import dataclasses
+import logging
 import re
-from typing import Any
+from typing import Annotated, Any
 
 import discord
 from discord import ui
+from discord.app_commands import Choice
 
 import words
-from bot import images, options, replies
+from bot import components, declare, images, options, replies
 from bot.answers import Answer
 from bot.components import PREFIX, checked
 from bot.replies import NO_MENTIONS, Outgoing
-from bot.table import Table, guarded
+from bot.table import Table, channel_id_of, guarded, guild_id_of
 from games.ai.levels import level_rating
-from games.base import GameSpec, MoveInfo
-from games.record import move_number
+from games.base import GameSpec
 from games.registry import GAMES
-from matches import LEVELS, BadInput, GameView, Status, TakebackEvent, TakebackResult
+from matches import (
+    LEVELS,
+    BadInput,
+    DrawEvent,
+    GameOver,
+    GameView,
+    MatchError,
+    NotAPlayer,
+    NotYourTurn,
+    Status,
+    TakebackEvent,
+    TakebackResult,
+    origin,
+)
 from words.games import summary
 from words.games import title as words_title
 
-VIEWER_FILE = "position.png"
-_STEP_LABELS = {"b": "⏮", "p": "◀", "n": "▶", "e": "⏭"}
-WINDOW = 8  # full turns shown before and after the current move in the viewer's list
+log = logging.getLogger(__name__)
+
+ANSWER_WITHIN = 3.0  # seconds: an interaction's answer later than this is void anyway
 _ID = r"(?P<game>[0-9]{1,20})"
 
 
-class PlayingActions(Table):
-    """The handlers of the viewer, the game-over buttons and the record."""
+class Playing:
+    """The games being played, at `table`: moves, the board, resigning, draws, takebacks."""
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+        self.service = table.service
+        self.client = table.client
+
+    def game_commands(self, spec: GameSpec) -> dict[str, declare.Command]:
+        """`/<game> move`, `board`, `resign`, `draw`, `takeback` and `rules`."""
+        bound = {"spec": spec}
+        made = {
+            key: declare.command(key, handler, bound=bound, game=spec.name)
+            for key, handler in (
+                ("board", self.show_board), ("resign", self.ask_resign), ("draw", self.draw),
+                ("takeback", self.ask_takeback), ("rules", self.rules),
+            )
+        }  # fmt: skip
+        sample = spec.new().legal_moves()[0]
+        about = {"move": declare.t("command.about.move", sample=sample)}
+        move = declare.command(
+            "move", self.move_by_command, about=about, bound=bound, game=spec.name
+        )
+
+        async def legal(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
+            with self.table.metrics.timing("autocomplete"):
+                return await self.autocomplete(interaction, spec, current)
+
+        move.autocomplete("move")(legal)
+        return {"move": move, **made}
+
+    def games_command(self) -> declare.Command:
+        """`/games`."""
+        return declare.command("games", self.list_games, guild_only=True)
+
+    def help_command(self) -> declare.Command:
+        """`/kamen help`."""
+        about = {"game": "command.about.help-game"}
+        choices = {"game": declare.game_choices()}
+        return declare.command("help", self.help, about=about, choices=choices)
+
+    @guarded
+    async def move_by_command(
+        self, answer: Answer, spec: GameSpec, move: Annotated[object, str]
+    ) -> None:
+        """Play your move in this channel's game of {title} (type: the legal moves appear)."""
+        interaction = answer.interaction
+        answer.public = True
+        result = await self.service.move(
+            interaction.user.id, str(move), channel_id=channel_id_of(interaction), game=spec.name
+        )
+        out = self.table.board_after(result)
+        notified = await self.table.notified_by_board(result)  # the new board is their ping
+        if notified is not None:
+            out = dataclasses.replace(out, mentions=replies.mentions_of(notified))
+        message_id = await answer.send(out)
+        if message_id is not None:
+            await self.table.adopt_board(result.view, message_id)
+        pinged = notified is not None and not answer.filled
+        await self.table.after_move(result, new_message=True, pinged=pinged)
+
+    @guarded
+    async def move_by_menu(
+        self,
+        answer: Answer,
+        game_id: int,
+        ply: int,
+        move: str,
+        *,
+        second_step: bool = False,
+    ) -> None:
+        interaction = answer.interaction
+        result = await self.service.move(
+            interaction.user.id,
+            move,
+            game_id=game_id,
+            expected_ply=ply,
+            guild_id=interaction.guild_id,
+        )
+        out = self.table.board_after(result)
+        clicked = interaction.message.id if interaction.message is not None else None
+        played = replies.Outgoing(words.say("bot.you-played", answer.locale, move=result.move))
+        if not second_step and clicked is not None and clicked == result.view.message_id:
+            async with self.table.showing(result.view) as now:
+                # Not held for long: an answer Discord keeps failing is given up after its
+                # 3 s (then the board keeper repairs the board).
+                shown = out if now is result.view else self.table.board(now)
+                await asyncio.wait_for(answer.update(shown), ANSWER_WITHIN)
+                await self.table.shown(now, clicked)
+        else:  # a destination menu, or a board shown in a reply (after a stale click)
+            await answer.update(played)
+            await self.table.update_board(result.view, out)
+        await self.table.after_move(result, new_message=False)
+
+    @guarded
+    async def pick_piece(self, answer: Answer, game_id: int, ply: int, square: str) -> None:
+        interaction = answer.interaction
+        view = await self.service.view(game_id=game_id, guild_id=interaction.guild_id)
+        # the service says whether this user may move here now (and refuses an old board)
+        moves = await self.service.choices_for(
+            interaction.user.id,
+            game_id=game_id,
+            square=square,
+            expected_ply=ply,
+            guild_id=interaction.guild_id,
+        )
+        if not moves:
+            raise BadInput("bot.refuse.no-move-from", square=square)
+        menu = components.destination_view(view, moves, answer.locale)
+        # Privately, the board with the picked piece and where it can go marked.
+        picked = square if square in {origin(view.state, move) for move in moves} else None
+        png = images.board_png(view.state, players=self.table.players(view), locale=answer.locale,
+                               selected=picked)  # fmt: skip
+        alt = images.board_alt(view.state, players=self.table.players(view), locale=answer.locale)
+        await answer.say(
+            replies.Outgoing(
+                words.say("bot.moves-from", answer.locale, square=square), image=png,
+                components=menu, mentions=discord.AllowedMentions.none(), alt=alt,
+            )
+        )  # fmt: skip
+
+    async def autocomplete(
+        self, interaction: discord.Interaction, spec: GameSpec, typed: str
+    ) -> list[discord.app_commands.Choice[str]]:
+        """The moves the user may play that start with what was typed (then those containing it),
+        or one entry saying why there are none."""
+        try:
+            moves = await self.service.choices_for(
+                interaction.user.id,
+                channel_id=channel_id_of(interaction),
+                game=spec.name,
+                typed=typed,
+            )
+        except NotYourTurn:  # shorter than the refusal of a move: the list is narrow
+            locale = self.table.languages.player(interaction)
+            return [hint(words.say("bot.hint.not-your-turn", locale), typed)]
+        except MatchError as error:
+            return [hint(words.explain(error, self.table.languages.player(interaction)), typed)]
+        except Exception:  # an answer is due within 3 s whatever happens: an empty list
+            log.exception("autocomplete of %s failed", spec.name)
+            return []
+        return [
+            discord.app_commands.Choice(name=move, value=move)
+            for move in moves[: components.MAX_OPTIONS]
+        ]
+
+    @guarded
+    async def ask_resign(
+        self,
+        answer: Answer,
+        game_id: int | None = None,
+        ply: int | None = None,
+        spec: GameSpec | None = None,
+    ) -> None:
+        interaction = answer.interaction
+        view = await self.table.game_of(interaction, game_id, spec)
+        if view.status is not Status.ACTIVE:
+            raise GameOver("bot.refuse.resign-over")
+        if view.side_of(interaction.user.id) is None:
+            raise NotAPlayer()
+        title = replies.title(view, answer.locale)
+        confirm = words.say("bot.resign.confirm", answer.locale, id=view.id, title=title)
+        menu = components.resign_confirm_view(view.id, view.ply, answer.locale)
+        await answer.say(replies.Outgoing(confirm, components=menu))
+
+    @guarded
+    async def resign(self, answer: Answer, *, game_id: int) -> None:
+        interaction = answer.interaction
+        view = await self.service.resign(
+            interaction.user.id, game_id=game_id, guild_id=interaction.guild_id
+        )
+        await answer.update(replies.Outgoing(words.say("bot.resigned", answer.locale, id=view.id)))
+        await self.table.update_board(view, self.table.board(view))
+        await self.table.announce_end(view, new_message=False)
+
+    @guarded
+    async def draw(
+        self,
+        answer: Answer,
+        *,
+        game_id: int | None = None,
+        ply: int | None = None,
+        spec: GameSpec | None = None,
+    ) -> None:
+        interaction = answer.interaction
+        answer.public = True
+        user = interaction.user.id
+        channel_id = channel_id_of(interaction) if game_id is None else None
+        result = await self.service.offer_draw(
+            user,
+            game_id=game_id,
+            channel_id=channel_id,
+            game=spec.name if spec else None,
+            guild_id=interaction.guild_id,
+        )
+        view = result.view
+        out = self.table.board(view)
+        locale = self.table.locale_of(view)
+        if result.event is DrawEvent.ACCEPTED:
+            text = words.say("bot.draw.accepted", locale, player=replies.mention(user))
+        else:
+            other = next((p for p in view.players or () if p != user), None)
+            text = words.say(
+                "bot.draw.offered",
+                locale,
+                other=replies.mention(other),
+                player=replies.mention(user),
+                game=replies.command_name(view, locale),
+            )
+        await self._answer_on_board(answer, view, out, text)
+        if result.event is DrawEvent.ACCEPTED:
+            await self.table.announce_end(view, new_message=True)
+
+    @guarded
+    async def decline_draw(self, answer: Answer, game_id: int, ply: int) -> None:
+        interaction = answer.interaction
+        result = await self.service.decline_draw(
+            interaction.user.id, game_id=game_id, guild_id=interaction.guild_id
+        )
+        locale = self.table.locale_of(result.view)
+        text = words.say("bot.draw.declined", locale, player=replies.mention(interaction.user.id))
+        await self._answer_on_board(answer, result.view, self.table.board(result.view), text)
+
+    async def _answer_on_board(
+        self, answer: Answer, view: GameView, out: replies.Outgoing, text: str
+    ) -> None:
+        """Reply with `text` in public, and show the changed board (in place when clicked there)."""
+        message = answer.interaction.message
+        clicked = message.id if message is not None else None
+        if clicked is not None and clicked == view.message_id:
+            async with self.table.showing(view) as now:
+                shown = out if now is view else self.table.board(now)
+                await asyncio.wait_for(answer.update(shown), ANSWER_WITHIN)
+                await self.table.shown(now, clicked)
+            await answer.follow(text)
+            return
+        await answer.send(text)
+        await self.table.update_board(view, out)
+
+    @guarded
+    async def show_board(self, answer: Answer, spec: GameSpec) -> None:
+        interaction = answer.interaction
+        view = await self.service.view_here(channel_id=channel_id_of(interaction), game=spec.name)
+        if view.to_move_id != interaction.user.id:
+            # Someone just looking: the board for their eyes only, no ping, and the live
+            # board (with its menu) stays where it is. It is in their own language.
+            out = self.table.board(view, locale=answer.locale)
+            look = replies.Outgoing(
+                out.content,
+                out.embed,
+                out.image,
+                out.image_name,
+                mentions=discord.AllowedMentions.none(),
+            )
+            await answer.say(look)
+            return
+        answer.public = True
+        message_id = await answer.send(self.table.board(view))
+        if message_id is not None:
+            await self.table.adopt_board(view, message_id)
+
+    @guarded
+    async def rules(self, answer: Answer, spec: GameSpec) -> None:
+        png = images.board_png(spec.new(), locale=answer.locale)
+        await answer.say(replies.Outgoing("", replies.rules(spec, answer.locale), png))
+
+    @guarded
+    async def list_games(self, answer: Answer) -> None:
+        guild_id = guild_id_of(answer.interaction)
+        views = await self.service.active_games(guild_id)
+        await answer.say(replies.games_list(views, guild_id, answer.locale))
 
     @guarded
     async def ask_takeback(self, answer: Answer, spec: GameSpec) -> None:
         """`/<game> takeback`: ask to take back one's last move in this channel's game."""
         interaction = answer.interaction
-        if interaction.channel_id is None:
-            raise BadInput("bot.refuse.no-channel")
         result = await self.service.ask_takeback(
-            interaction.user.id, channel_id=interaction.channel_id, game=spec.name,
+            interaction.user.id, channel_id=channel_id_of(interaction), game=spec.name,
             guild_id=interaction.guild_id,
         )  # fmt: skip
         answer.public = True
         await answer.send(self.takeback_message(result, answer.server_locale))
         if result.event is TakebackEvent.TAKEN:
-            await self.update_board(result.view, self.board(result.view))
+            await self.table.update_board(result.view, self.table.board(result.view))
 
     @guarded
     async def answer_takeback(self, answer: Answer, game_id: int, ply: int, accept: bool) -> None:
@@ -65,7 +349,7 @@ class PlayingActions(Table):
         )  # fmt: skip
         await answer.update(self.takeback_message(result, answer.server_locale))
         if result.event is TakebackEvent.TAKEN:
-            await self.update_board(result.view, self.board(result.view))
+            await self.table.update_board(result.view, self.table.board(result.view))
 
     def takeback_message(self, result: TakebackResult, locale: str) -> Outgoing:
         view = result.view
@@ -90,103 +374,12 @@ class PlayingActions(Table):
         return Outgoing(text, components=buttons, mentions=replies.mentions_of(opponent))
 
     @guarded
-    async def help(self, answer: Answer, game: object) -> None:
+    async def help(self, answer: Answer, game: Annotated[object, str | None] = None) -> None:
         """`/kamen help [game:]`, for the caller's eyes, in their language."""
         chosen = options.game_name("game", game) if game is not None else None
         me = self.client.user
         embed = help_embed(answer.locale, me.id if me else None, chosen.name if chosen else None)
         await answer.say(Outgoing("", embed, mentions=NO_MENTIONS))
-
-    async def open_viewer(self, answer: Answer, view: GameView, ply: int = 0) -> None:
-        """A private step-through viewer of `view`'s game, at position `ply`."""
-        await answer.say(self.viewer(view, ply, answer.locale))
-
-    @guarded
-    async def replay_step(self, answer: Answer, game_id: int, ply: int) -> None:
-        """A ⏮ ◀ ▶ ⏭ click: the viewer, edited to show position `ply`."""
-        view = await self.service.view(game_id=game_id, guild_id=answer.interaction.guild_id)
-        await answer.update(self.viewer(view, ply, answer.locale))
-
-    @guarded
-    async def replay_from_board(self, answer: Answer, game_id: int) -> None:
-        """The Replay button of a finished game: the viewer, privately, at the start."""
-        view = await self.service.view(game_id=game_id, guild_id=answer.interaction.guild_id)
-        await self.open_viewer(answer, view)
-
-    @guarded
-    async def record_from_board(self, answer: Answer, game_id: int) -> None:
-        """The Record button of a finished game: its record as a file, privately."""
-        view = await self.service.view(game_id=game_id, guild_id=answer.interaction.guild_id)
-        await answer.say(await self.record_message(view, answer.locale))
-
-    async def record_message(self, view: GameView, locale: str) -> Outgoing:
-        """The moves so far and the record as a `.txt` file (what /history answers)."""
-        first, second = view.players or (view.challenger_id, view.opponent_id)
-        record = await self.service.export_record(
-            game_id=view.id,
-            guild_id=view.guild_id,
-            site=await self.site_of(view),
-            first_name=await self.display_name(first),
-            second_name=await self.display_name(second),
-        )
-        return Outgoing(
-            replies.history(view, locale),
-            image=record.encode(),
-            image_name=f"{view.game}-{view.id}.txt",
-        )
-
-    async def site_of(self, view: GameView) -> str:
-        """Where a game is played, for its record: its own server and channel (not the
-        requester's: the record may be asked for from anywhere in the server)."""
-        guild = self.client.get_guild(view.guild_id)
-        channel: object = self.client.get_channel(view.channel_id)
-        if channel is None:
-            try:
-                channel = await self.client.fetch_channel(view.channel_id)
-            except discord.HTTPException:
-                channel = None
-        name = getattr(channel, "name", None)
-        parts = [guild.name if guild else "", f"#{name}" if name else ""]
-        return " ".join(part for part in parts if part)
-
-    def viewer(self, view: GameView, ply: int, locale: str) -> Outgoing:
-        """The viewer at position `ply` (0: the start; clamped to the game's moves)."""
-        moves = view.moves
-        ply = max(0, min(ply, len(moves)))
-        spec, variant = view.state.spec, view.state.variant
-        state = spec.replay(variant, moves[:ply])
-        last: MoveInfo | None = None
-        if ply:
-            last = spec.replay(variant, moves[: ply - 1]).describe(moves[ply - 1])
-        at_end = ply == len(moves) and view.status is Status.FINISHED
-        png = images.board_png(
-            state,
-            last_move=last,
-            players=self.players(view),
-            outcome=view.outcome if at_end else None,
-            locale=locale,
-        )
-        embed = discord.Embed(
-            title=words.say(
-                "bot.viewer.title", locale, title=replies.title(view, locale), id=view.id
-            ),
-            description=movetext(moves, ply) or words.say("bot.history.empty", locale),
-            colour=replies.COLOUR,
-        )
-        embed.set_image(url=f"attachment://{VIEWER_FILE}")
-        if ply:
-            number, mover = move_number(ply - 1)
-            footer = words.say(
-                "bot.viewer.at", locale, number=number, side=replies.side(view, mover, locale),
-                move=moves[ply - 1], ply=ply, total=len(moves),
-            )  # fmt: skip
-        else:
-            footer = words.say("bot.viewer.start", locale, total=len(moves))
-        embed.set_footer(text=footer)
-        alt = images.board_alt(state, players=self.players(view),
-                               outcome=view.outcome if at_end else None, locale=locale)  # fmt: skip
-        buttons = viewer_buttons(view, ply, locale)
-        return Outgoing("", embed, png, VIEWER_FILE, buttons, NO_MENTIONS, alt)
 
 
 def _other(view: GameView, user_id: int) -> int:
@@ -220,65 +413,16 @@ class TakebackAnswer(
     async def callback(self, interaction: discord.Interaction) -> None:
         handlers = await checked(interaction, self.game_id)
         if handlers is not None:
-            await handlers.answer_takeback(  # type: ignore[attr-defined]
+            await handlers.playing.answer_takeback(
                 interaction, game_id=self.game_id, ply=self.ply, accept=self.yes
             )
 
 
-def movetext(moves: tuple[str, ...], ply: int) -> str:
-    """The moves numbered as the record numbers them, the one just played (`ply`) in bold,
-    only the full turns near it when the game is long."""
-    turns = []
-    for start in range(0, len(moves), 2):
-        number = move_number(start)[0]
-        pair = [
-            f"**{move}**" if index + 1 == ply else move
-            for index, move in enumerate(moves[start : start + 2], start=start)
-        ]
-        turns.append(f"{number}. {' '.join(pair)}")
-    current = max(0, (ply - 1) // 2)
-    low, high = max(0, current - WINDOW), min(len(turns), current + WINDOW + 1)
-    shown = " ".join(turns[low:high])
-    return f"{'… ' if low else ''}{shown}{' …' if high < len(turns) else ''}"
-
-
-class ReplayStep(
-    ui.DynamicItem[ui.Button[ui.View]],
-    template=PREFIX + r"rv:" + _ID + r":(?P<ply>[0-9]{1,6}):(?P<key>[bpne])",
-):
-    """⏮ (b), ◀ (p), ▶ (n), ⏭ (e): show position `ply` of the game in the viewer."""
-
-    def __init__(self, game_id: int, ply: int, key: str, disabled: bool = False) -> None:
-        super().__init__(
-            ui.Button(
-                label=_STEP_LABELS[key],
-                style=discord.ButtonStyle.secondary,
-                custom_id=f"{PREFIX}rv:{game_id}:{ply}:{key}",
-                disabled=disabled,
-            )
-        )
-        self.game_id, self.ply = game_id, ply
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: ui.Item[Any], match: re.Match[str], /
-    ) -> ReplayStep:
-        return cls(int(match["game"]), int(match["ply"]), match["key"])
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        handlers = interaction.client.actions  # type: ignore[attr-defined]
-        await handlers.replay_step(interaction, game_id=self.game_id, ply=self.ply)
-
-
-def viewer_buttons(view: GameView, ply: int, locale: str) -> ui.View:
-    """⏮ ◀ ▶ ⏭, the impossible ones disabled."""
-    last = len(view.moves)
-    items = ui.View(timeout=None)
-    for key, target in (("b", 0), ("p", ply - 1), ("n", ply + 1), ("e", last)):
-        off = (key in "bp" and ply == 0) or (key in "ne" and ply >= last)
-        items.add_item(ReplayStep(view.id, max(0, min(target, last)), key, disabled=off))
-    items.stop()
-    return items
+def hint(text: str, typed: str) -> discord.app_commands.Choice[str]:
+    """An autocomplete entry that only explains: picking it sends what was typed."""
+    return discord.app_commands.Choice(
+        name=replies.clip(text, 100), value=(typed.strip() or "?")[:100]
+    )
 
 
 def help_embed(locale: str, bot_id: int | None, game: str | None = None) -> discord.Embed:
@@ -375,4 +519,4 @@ def help_embed(locale: str, bot_id: int | None, game: str | None = None) -> disc
     return embed
 
 
-DYNAMIC_ITEMS: tuple[type[ui.DynamicItem[Any]], ...] = (ReplayStep, TakebackAnswer)
+DYNAMIC_ITEMS: tuple[type[ui.DynamicItem[Any]], ...] = (TakebackAnswer,)

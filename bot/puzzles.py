@@ -12,21 +12,21 @@ answer to a puzzle on a server counts (`matches.puzzles`): their score is on
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Annotated, Any
 
 import discord
 from discord import ui
 
 import words
-from bot import images, options, replies
+from bot import declare, images, options, replies
 from bot.answers import Answer
 from bot.components import PREFIX, move_option
 from bot.replies import NO_MENTIONS, Outgoing
-from bot.table import Table, guarded
+from bot.table import Table, guarded, guild_id_of
 from games import puzzles
 from games.base import GameState
 from games.puzzles import Puzzle
-from matches import BadInput, ordered_moves
+from matches import ordered_moves
 from matches.puzzles import Verdict
 from words.games import side_names, title
 
@@ -34,34 +34,39 @@ PUZZLE_FILE = "puzzle.png"
 _PUZZLE_ID = r"(?P<puzzle>[a-z]{4,5}-[0-9a-f]{10})"
 
 
-class PuzzleActions(Table):
-    """The handlers of `/puzzle`, its move menu and its Next button."""
+class Puzzles:
+    """`/puzzle`, its move menu and its Next button, at `table`."""
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+        self.service = table.service
+
+    def command(self) -> declare.Command:
+        return declare.command(
+            "puzzle", self.puzzle, about={"game": "command.about.puzzle-game"},
+            choices={"game": declare.game_choices()}, guild_only=True,
+        )  # fmt: skip
 
     @guarded
-    async def puzzle(self, answer: Answer, game: object) -> None:
+    async def puzzle(self, answer: Answer, game: Annotated[object, str]) -> None:
+        """A position where one move wins or saves the game: find it (only for you)."""
         spec = options.game_name("game", game)
-        guild_id, user_id = _guild(answer.interaction), answer.interaction.user.id
+        guild_id, user_id = guild_id_of(answer.interaction), answer.interaction.user.id
         chosen = await self.service.puzzles.next_for(guild_id, user_id, spec.name)
         await answer.say(puzzle_message(chosen, answer.locale))
 
     @guarded
     async def puzzle_next(self, answer: Answer, game: str) -> None:
         """Next puzzle: the message shows a new one in place of the one answered."""
-        guild_id, user_id = _guild(answer.interaction), answer.interaction.user.id
+        guild_id, user_id = guild_id_of(answer.interaction), answer.interaction.user.id
         chosen = await self.service.puzzles.next_for(guild_id, user_id, game)
         await answer.update(puzzle_message(chosen, answer.locale))
 
     @guarded
     async def puzzle_answer(self, answer: Answer, puzzle_id: str, move: str) -> None:
-        guild_id, user_id = _guild(answer.interaction), answer.interaction.user.id
+        guild_id, user_id = guild_id_of(answer.interaction), answer.interaction.user.id
         verdict = await self.service.puzzles.answer(guild_id, user_id, puzzle_id, move)
         await answer.update(verdict_message(verdict, answer.locale))
-
-
-def _guild(interaction: discord.Interaction) -> int:
-    if interaction.guild_id is None:
-        raise BadInput("bot.refuse.direct-message")
-    return interaction.guild_id
 
 
 def _task(puzzle: Puzzle, state: GameState, locale: str) -> str:
@@ -159,8 +164,8 @@ class PuzzleMove(ui.DynamicItem[ui.Select[ui.View]], template=PREFIX + r"pz:" + 
     async def callback(self, interaction: discord.Interaction) -> None:
         data: dict[str, Any] = dict(interaction.data or {})
         values = [str(value) for value in data.get("values", [])]
-        handlers = interaction.client.actions  # type: ignore[attr-defined]
-        await handlers.puzzle_answer(
+        puzzles: Puzzles = interaction.client.features.puzzles  # type: ignore[attr-defined]
+        await puzzles.puzzle_answer(
             interaction, puzzle_id=self.puzzle_id, move=values[0] if values else ""
         )
 
@@ -188,8 +193,8 @@ class PuzzleNext(
         return cls(match["name"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        handlers = interaction.client.actions  # type: ignore[attr-defined]
-        await handlers.puzzle_next(interaction, game=self.game)
+        puzzles: Puzzles = interaction.client.features.puzzles  # type: ignore[attr-defined]
+        await puzzles.puzzle_next(interaction, game=self.game)
 
 
 DYNAMIC_ITEMS: tuple[type[ui.DynamicItem[Any]], ...] = (PuzzleMove, PuzzleNext)

@@ -119,6 +119,20 @@ def code_span(text: str, limit: int = ECHO_LIMIT) -> str:
     return f"`{code_safe(text, limit) or ' '}`"
 
 
+def points_text(points: float) -> str:
+    """Points as players write them: `3½`, `½`, `2` (the same in every table Kamen shows)."""
+    whole = int(points)
+    if points - whole >= 0.5:
+        return f"{whole}½" if whole else "½"
+    return str(whole)
+
+
+def when(moment: datetime, style: str = "f") -> str:
+    """A moment as Discord shows it, in each reader's own time zone and language (`f`: the
+    date and the time; `D`: the date)."""
+    return f"<t:{int(moment.timestamp())}:{style}>"
+
+
 def markdown_safe(text: str, limit: int = ECHO_LIMIT) -> str:
     """A player's text to show outside a code span: no markdown, no mention."""
     flat = " ".join(text.split())

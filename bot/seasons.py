@@ -4,13 +4,13 @@ The service keeps the seasons (`matches.seasons`); this reads the commands'
 options, checks what only Discord knows (Manage Server, the channel the final
 tables go to, the champions' role and whether Kamen may give it) and words
 the results. A season ends by a manager's command or by its date: either way
-`SeasonDesk.announce` posts its final tables (text, and a table image per
+`Seasons.announce` posts its final tables (text, and a table image per
 game played) in the season's channel, in the server's language, gives the
 champions' role to the new champions and takes it from the last season's,
 then records the announcement. The service's runner (`matches.runner`) ends
 the seasons whose date has come and hands every season ended but not yet
 announced to `announce_all`, so a season whose date passed while Kamen was
-stopped is announced after the restart, once: one desk per process holds the
+stopped is announced after the restart, once: one `Seasons` per process holds the
 seasons it is announcing, and a season already announced is left alone.
 """
 
@@ -20,19 +20,27 @@ import asyncio
 import contextlib
 import io
 import logging
-import weakref
 from collections.abc import Awaitable, Sequence
-from datetime import datetime
 from functools import partial
-from typing import ClassVar
+from typing import Annotated
 
 import discord
+from discord import app_commands
+from discord.app_commands import Range
 
 import words
-from bot import options
+from bot import declare, options
 from bot.answers import Answer
-from bot.replies import NO_MENTIONS, Outgoing, clip, markdown_safe, mentions_of
-from bot.table import Table, guarded
+from bot.replies import (
+    NO_MENTIONS,
+    Outgoing,
+    clip,
+    markdown_safe,
+    mentions_of,
+    points_text,
+    when,
+)
+from bot.table import Table, guarded, guild_id_of, require_manager
 from matches import BadInput
 from matches.ratings import Season, SeasonScore
 from matches.seasons import MAX_SEASON_NAME, FinalTable, SeasonSummary
@@ -42,57 +50,125 @@ log = logging.getLogger(__name__)
 
 TEXT_LINES = 5  # a game's best lines in the announcement's text; the image has more
 IMAGE_LINES = 25  # the lines of a game's table image
-
-
-def when(moment: datetime, style: str = "D") -> str:
-    """A moment as Discord shows it, in each reader's own time zone and language."""
-    return f"<t:{int(moment.timestamp())}:{style}>"
-
-
-def points_text(points: float) -> str:
-    """Points as players write them: `3½`, `½`, `2`."""
-    whole, half = int(points), points - int(points) >= 0.5
-    if half:
-        return f"{whole}½" if whole else "½"
-    return str(whole)
+MAX_ENDS = 32  # characters of `ends:` (a date or a duration)
+OPTIONS = ("name", "ends", "channel", "role", "clear")
 
 
 def role_mention(role_id: int) -> str:
     return f"<@&{role_id}>"
 
 
-class SeasonDesk:
-    """The seasons' commands and announcements of one bot process (`SeasonDesk.of(table)`)."""
-
-    _desks: ClassVar[weakref.WeakKeyDictionary[Table, SeasonDesk]] = weakref.WeakKeyDictionary()
+class Seasons:
+    """The seasons' commands and announcements of one bot process, at `table`: the
+    commands and the runner's passes share it."""
 
     def __init__(self, table: Table) -> None:
         self.table = table
+        self.service = table.service
         self._announcing: set[int] = set()  # season ids being announced in this process
 
-    @classmethod
-    def of(cls, table: Table) -> SeasonDesk:
-        """The desk of `table`'s process: its commands and its upkeep loop share it."""
-        desk = cls._desks.get(table)
-        if desk is None:
-            desk = cls._desks[table] = cls(table)
-        return desk
+    def commands(self) -> app_commands.Group:
+        """`/kamen season ...`: a server's seasons; managers start and end them."""
+        group = declare.group("season")
+        about = {option: f"command.about.season.{option}" for option in OPTIONS}
+        names = {option: f"command.option.season.{option}" for option in OPTIONS}
+        for key, handler in (
+            ("start", self.start), ("end", self.end), ("list", self.listing), ("role", self.role)
+        ):  # fmt: skip
+            group.add_command(
+                declare.command(
+                    key,
+                    handler,
+                    about=about,
+                    names=names,
+                    named_by=f"command.name.season.{key}",
+                    described_by=f"command.season.{key}",
+                )
+            )
+        return group
 
     # ---------------------------------------------------------------- commands
 
+    @guarded
     async def start(
-        self, interaction: discord.Interaction, name: object, ends: object, channel: object
+        self,
+        answer: Answer,
+        name: Annotated[object, Range[str, 1, MAX_SEASON_NAME]],
+        ends: Annotated[object, Range[str, 1, MAX_ENDS] | None] = None,
+        channel: Annotated[object, discord.TextChannel | None] = None,
     ) -> None:
-        await start_season(self.table, interaction, self, name, ends, channel)
+        """`/kamen season start name: [ends:] [channel:]`, for managers: said in public."""
+        guild = _guild(answer)
+        require_manager(answer.interaction, "season.refuse.manage-server")
+        target = _final_channel(answer, guild, channel)
+        # The service checks the name and the end (any type a crafted request may send).
+        season = await self.service.seasons.start(
+            guild.id, name, ends, target.id, answer.interaction.user.id
+        )
+        answer.public = True
+        locale = answer.server_locale
+        named = markdown_safe(season.name, MAX_SEASON_NAME * 2)
+        if season.ends_at is not None:
+            said = words.say(
+                "season.started.until", locale, name=named, ends=when(season.ends_at, "f"),
+                channel=target.mention,
+            )  # fmt: skip
+        else:
+            said = words.say("season.started", locale, name=named, channel=target.mention)
+        await answer.send(Outgoing(said, mentions=NO_MENTIONS))
 
-    async def end(self, interaction: discord.Interaction) -> None:
-        await end_season(self.table, interaction, self)
+    @guarded
+    async def end(self, answer: Answer) -> None:
+        """`/kamen season end`, for managers: the season ends now, its tables follow in public."""
+        guild = _guild(answer)
+        require_manager(answer.interaction, "season.refuse.manage-server")
+        season = await self.service.seasons.end(guild.id, answer.interaction.user.id)
+        channel = f"<#{season.channel_id}>" if season.channel_id else ""
+        name = markdown_safe(season.name, MAX_SEASON_NAME * 2)
+        await answer.say(words.say("season.ended", answer.locale, name=name, channel=channel))
+        if await self.service.seasons.claim(season):  # else another process announces it
+            self.table.spawn(self.announce(season), f"the end of season #{season.id}")
 
-    async def listing(self, interaction: discord.Interaction) -> None:
-        await list_seasons(self.table, interaction)
+    @guarded
+    async def listing(self, answer: Answer) -> None:
+        """`/kamen season list`: for anyone, only for them."""
+        guild = _guild(answer)
+        summaries = await self.service.seasons.list(guild.id)
+        await answer.say(Outgoing(season_list(summaries, answer.locale), mentions=NO_MENTIONS))
 
-    async def role(self, interaction: discord.Interaction, role: object, clear: object) -> None:
-        await champion_role(self.table, interaction, role, clear)
+    @guarded
+    async def role(
+        self,
+        answer: Answer,
+        role: Annotated[object, discord.Role | None] = None,
+        clear: Annotated[object, bool | None] = None,
+    ) -> None:
+        """`/kamen season role [role:] [clear:]`, for managers: see, set or clear the role."""
+        guild = _guild(answer)
+        require_manager(answer.interaction, "season.refuse.manage-server")
+        off = options.flag("clear", clear)
+        seasons = self.service.seasons
+        locale = answer.locale
+        if off:
+            await seasons.set_champion_role(guild.id, None)
+            await answer.say(words.say("season.role.cleared", locale))
+            return
+        if role is not None:
+            chosen = _givable(answer, guild, role)
+            await seasons.set_champion_role(guild.id, chosen.id)
+            role_id: int | None = chosen.id
+        else:
+            role_id = (await self.service.settings(guild.id)).champion_role_id
+        if role_id is None:
+            await answer.say(words.say("season.role.current.none", locale))
+            return
+        said = [words.say("season.role.current", locale, role=role_mention(role_id))]
+        found = guild.get_role(role_id)
+        if found is None:
+            said = [words.say("season.role.gone", locale)]
+        elif not may_give(guild, found):
+            said.append(words.say("season.role.set.cannot", locale, role=found.mention))
+        await answer.say(Outgoing("\n".join(said), mentions=NO_MENTIONS))
 
     # ---------------------------------------------------------------- the runner's seasons
 
@@ -112,7 +188,7 @@ class SeasonDesk:
             return  # the command that ended it and the loop both came: one announces
         self._announcing.add(season.id)
         try:
-            seasons = self.table.service.seasons
+            seasons = self.service.seasons
             now = await seasons.get(season.guild_id, season.id)
             guild = self.table.client.get_guild(season.guild_id)
             if now is None or now.announced or now.ended_at is None or guild is None:
@@ -124,7 +200,7 @@ class SeasonDesk:
 
     async def _announce(self, season: Season, guild: discord.Guild) -> None:
         locale = self.table.languages.server(season.guild_id)
-        tables = [table for table in await self.table.service.seasons.final(season) if table.lines]
+        tables = [table for table in await self.service.seasons.final(season) if table.lines]
         crowned = await self._crown(season, tables, guild, locale)
         text = announcement(season, tables, crowned, locale)
         channel = guild.get_channel(season.channel_id) if season.channel_id else None
@@ -155,7 +231,7 @@ class SeasonDesk:
     ) -> str | None:
         """Give the champions' role to the new champions, take it from the last ones: the
         announcement's line about it (None: the server has no such role)."""
-        service = self.table.service
+        service = self.service
         role_id = (await service.settings(season.guild_id)).champion_role_id
         if role_id is None:
             return None
@@ -223,8 +299,8 @@ def announcement(season: Season, tables: list[FinalTable], crowned: str | None, 
             "season.over",
             locale,
             name=name,
-            start=when(season.started_at),
-            end=when(season.ended_at),
+            start=when(season.started_at, "D"),
+            end=when(season.ended_at, "D"),
         )
     ]
     for table in tables:
@@ -306,10 +382,10 @@ def season_list(summaries: list[SeasonSummary], locale: str) -> str:
     for summary in summaries:
         season = summary.season
         name = markdown_safe(season.name, MAX_SEASON_NAME * 2)
-        start = when(season.started_at)
+        start = when(season.started_at, "D")
         if season.ended_at is not None:
             said = words.say(
-                "season.list.past", locale, name=name, start=start, end=when(season.ended_at)
+                "season.list.past", locale, name=name, start=start, end=when(season.ended_at, "D")
             )
         elif season.ends_at is not None:
             said = words.say(
@@ -340,18 +416,11 @@ def season_list(summaries: list[SeasonSummary], locale: str) -> str:
 
 def _guild(answer: Answer) -> discord.Guild:
     interaction = answer.interaction
-    if interaction.guild_id is None:
-        raise BadInput("bot.refuse.direct-message")
+    guild_id_of(interaction)
     guild = interaction.guild
     if guild is None:  # a server Kamen's cache does not hold (yet): a moment later it does
         raise BadInput("bot.refuse.no-channel")
     return guild
-
-
-def _manager(answer: Answer) -> None:
-    # Whatever Discord's command permissions say (a server may open them to everyone).
-    if not answer.interaction.permissions.manage_guild:
-        raise BadInput("season.refuse.manage-server")
 
 
 def _final_channel(answer: Answer, guild: discord.Guild, chosen: object) -> discord.TextChannel:
@@ -365,82 +434,6 @@ def _final_channel(answer: Answer, guild: discord.Guild, chosen: object) -> disc
     if not can_post(chosen):
         raise BadInput("season.channel-closed", channel=chosen.mention)
     return chosen
-
-
-@guarded
-async def start_season(
-    table: Table, answer: Answer, desk: SeasonDesk, name: object, ends: object, channel: object
-) -> None:
-    """`/kamen season start name: [ends:] [channel:]`, for managers: said in public."""
-    guild = _guild(answer)
-    _manager(answer)
-    target = _final_channel(answer, guild, channel)
-    # The service checks the name and the end (any type a crafted request may send).
-    season = await table.service.seasons.start(
-        guild.id, name, ends, target.id, answer.interaction.user.id
-    )
-    answer.public = True
-    locale = answer.server_locale
-    named = markdown_safe(season.name, MAX_SEASON_NAME * 2)
-    if season.ends_at is not None:
-        said = words.say(
-            "season.started.until", locale, name=named, ends=when(season.ends_at, "f"),
-            channel=target.mention,
-        )  # fmt: skip
-    else:
-        said = words.say("season.started", locale, name=named, channel=target.mention)
-    await answer.send(Outgoing(said, mentions=NO_MENTIONS))
-
-
-@guarded
-async def end_season(table: Table, answer: Answer, desk: SeasonDesk) -> None:
-    """`/kamen season end`, for managers: the season ends now, its tables follow in public."""
-    guild = _guild(answer)
-    _manager(answer)
-    season = await table.service.seasons.end(guild.id, answer.interaction.user.id)
-    channel = f"<#{season.channel_id}>" if season.channel_id else ""
-    name = markdown_safe(season.name, MAX_SEASON_NAME * 2)
-    await answer.say(words.say("season.ended", answer.locale, name=name, channel=channel))
-    if await table.service.seasons.claim(season):  # else another process announces it
-        table.spawn(desk.announce(season), f"the end of season #{season.id}")
-
-
-@guarded
-async def list_seasons(table: Table, answer: Answer) -> None:
-    """`/kamen season list`: for anyone, only for them."""
-    guild = _guild(answer)
-    summaries = await table.service.seasons.list(guild.id)
-    await answer.say(Outgoing(season_list(summaries, answer.locale), mentions=NO_MENTIONS))
-
-
-@guarded
-async def champion_role(table: Table, answer: Answer, role: object, clear: object) -> None:
-    """`/kamen season role [role:] [clear:]`, for managers: see, set or clear the role."""
-    guild = _guild(answer)
-    _manager(answer)
-    off = options.flag("clear", clear)
-    seasons = table.service.seasons
-    locale = answer.locale
-    if off:
-        await seasons.set_champion_role(guild.id, None)
-        await answer.say(words.say("season.role.cleared", locale))
-        return
-    if role is not None:
-        chosen = _givable(answer, guild, role)
-        await seasons.set_champion_role(guild.id, chosen.id)
-        role_id: int | None = chosen.id
-    else:
-        role_id = (await table.service.settings(guild.id)).champion_role_id
-    if role_id is None:
-        await answer.say(words.say("season.role.current.none", locale))
-        return
-    said = [words.say("season.role.current", locale, role=role_mention(role_id))]
-    found = guild.get_role(role_id)
-    if found is None:
-        said = [words.say("season.role.gone", locale)]
-    elif not may_give(guild, found):
-        said.append(words.say("season.role.set.cannot", locale, role=found.mention))
-    await answer.say(Outgoing("\n".join(said), mentions=NO_MENTIONS))
 
 
 def _givable(answer: Answer, guild: discord.Guild, role: object) -> discord.Role:

@@ -13,7 +13,7 @@ import discord
 
 import words
 from bot import replies
-from bot.actions import Actions
+from bot.table import Table
 from games.record import move_number
 from matches import SweepEvent, SweepKind
 from matches.live_clocks import clock_text
@@ -24,8 +24,8 @@ log = logging.getLogger(__name__)
 class Sweeper:
     """Turns `SweepEvent`s into messages."""
 
-    def __init__(self, actions: Actions) -> None:
-        self.actions = actions
+    def __init__(self, table: Table) -> None:
+        self.table = table
 
     async def announce(self, events: list[SweepEvent]) -> None:
         for event in events:
@@ -38,9 +38,9 @@ class Sweeper:
 
     async def _announce(self, event: SweepEvent) -> None:
         view = event.view
-        client = self.actions.client
+        client = self.table.client
         channel = client.get_partial_messageable(view.channel_id, guild_id=view.guild_id)
-        locale = self.actions.locale_of(view)
+        locale = self.table.locale_of(view)
         if event.kind is SweepKind.EXPIRED:
             if view.message_id is not None:
                 out = replies.closed_challenge(view, locale)
@@ -55,7 +55,7 @@ class Sweeper:
             )
         elif event.kind is SweepKind.REMINDER and view.has_live_clock:
             mover = view.to_move
-            now = self.actions.service.clock()
+            now = self.table.service.clock()
             left = view.clock_left(mover, now) if mover is not None else None
             text = words.say(
                 "bot.reminder.low-time",
@@ -80,5 +80,5 @@ class Sweeper:
             )
             await channel.send(text, allowed_mentions=replies.MENTION_USERS)
         else:
-            await self.actions.update_board(view, self.actions.board(view))
-            await self.actions.announce_end(view, new_message=False)
+            await self.table.update_board(view, self.table.board(view))
+            await self.table.announce_end(view, new_message=False)

@@ -4,7 +4,7 @@
 picture pool) and knows the game messages: it sends a board as a reply or
 edits it in place, strips the components off a board that a newer one
 replaces, lets the bot move when it is its turn, and announces results. The
-handlers of commands and components (`bot.actions`) build on it.
+features (`bot.tournaments`, `bot.playing`, …) are each handed it (`bot.actions`).
 
 Latency: the reply that answers an interaction is sent first; bookkeeping
 (the board's message id, the old board's components, the bot's move) comes
@@ -21,7 +21,7 @@ import logging
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
 from concurrent.futures import Executor
-from typing import Any, Concatenate, ParamSpec, TypeVar, cast
+from typing import Any, Concatenate, Literal, ParamSpec, Protocol, TypeVar, cast
 
 import discord
 
@@ -29,9 +29,10 @@ import words
 from bot import components, images, replies
 from bot.answers import Answer
 from bot.languages import Languages
-from games.base import MoveInfo
+from games.base import GameSpec, MoveInfo
 from games.record import move_number
 from matches import (
+    BadInput,
     ChallengeRepeated,
     GameView,
     MatchError,
@@ -52,9 +53,10 @@ from words.service import said_parts
 log = logging.getLogger(__name__)
 
 P = ParamSpec("P")
-T = TypeVar("T", bound="Table")
+T = TypeVar("T", bound="Feature")
 NAMES_KEPT = 10_000
 RETRIES = (1.0, 3.0)  # seconds before the second and the third try of a ping or a strip
+ARCHIVE_MINUTES: Literal[10080] = 10080  # a week: a slow game's thread stays in the channel list
 STARTER_SLACK = 60.0  # seconds between a game's creation and the message its thread starts on
 INTERACTION_KINDS = {
     discord.InteractionType.application_command: "command",
@@ -62,6 +64,14 @@ INTERACTION_KINDS = {
     discord.InteractionType.modal_submit: "modal",
     discord.InteractionType.autocomplete: "autocomplete",
 }
+
+
+class Feature(Protocol):
+    """A feature of the bot (its commands' and components' handlers): an object handed
+    the table it works at (`Tournaments(table)`)."""
+
+    @property
+    def table(self) -> Table: ...
 
 
 def guarded(
@@ -80,22 +90,23 @@ def guarded(
     async def run(
         self: T, interaction: discord.Interaction, *args: P.args, **kwargs: P.kwargs
     ) -> None:
-        self.remember(interaction.user)
+        table = self.table
+        table.remember(interaction.user)
         kind = INTERACTION_KINDS.get(interaction.type, "other")
-        answer = self.answer_to(interaction)
+        answer = table.answer_to(interaction)
         answer.watch()
-        with self.metrics.timing(kind):
+        with table.metrics.timing(kind):
             try:
                 await handler(self, answer, *args, **kwargs)
             except StaleAction as error:
                 game_id = kwargs.get("game_id")
-                await self.refuse_stale(
+                await table.refuse_stale(
                     answer, error, game_id if isinstance(game_id, int) else None
                 )
             except NoGameHere as error:
-                await self.refuse_elsewhere(answer, error)
+                await table.refuse_elsewhere(answer, error)
             except ChallengeRepeated as error:
-                await self.refuse_repeated(answer, error)
+                await table.refuse_repeated(answer, error)
             except MatchError as error:
                 await answer.refuse(error)
             except (discord.HTTPException, TimeoutError) as error:
@@ -103,10 +114,10 @@ def guarded(
                 # board keeper brings the board up to date (bot/boards.py), soon.
                 status = getattr(error, "status", "no answer in time")
                 log.warning("answering interaction %s failed: %s %s", interaction.id, status, error)
-                self.repair_soon()
+                table.repair_soon()
                 await answer.apologise()
             except Exception:
-                self.metrics.error(kind)
+                table.metrics.error(kind)
                 log.exception(
                     "handling interaction %s (%s) failed",
                     interaction.id,
@@ -117,6 +128,35 @@ def guarded(
                 answer.stop()
 
     return cast(Callable[Concatenate[T, discord.Interaction, P], Coroutine[Any, Any, None]], run)
+
+
+def manages(interaction: discord.Interaction) -> bool:
+    """Whether the member may manage the server: what `/kamen settings`, the seasons and the
+    tournaments ask, whatever Discord's command permissions say (a server may open a
+    command to everyone)."""
+    return interaction.permissions.manage_guild
+
+
+def require_manager(interaction: discord.Interaction, refusal: str) -> int:
+    """The server, if the member may manage it; else refused in the feature's words."""
+    guild_id = guild_id_of(interaction)
+    if not manages(interaction):
+        raise BadInput(refusal)
+    return guild_id
+
+
+def guild_id_of(interaction: discord.Interaction) -> int:
+    """The server an interaction comes from; refused in a direct message."""
+    if interaction.guild_id is None:
+        raise BadInput("bot.refuse.direct-message")
+    return interaction.guild_id
+
+
+def channel_id_of(interaction: discord.Interaction) -> int:
+    """The channel an interaction comes from."""
+    if interaction.channel_id is None:
+        raise BadInput("bot.refuse.no-channel")
+    return interaction.channel_id
 
 
 async def again(work: Callable[[], Awaitable[Any]], waits: tuple[float, ...] = RETRIES) -> None:
@@ -222,6 +262,45 @@ class Table:
     def locale_of(self, view: GameView) -> str:
         """The language of a game's public messages: its server's."""
         return self.languages.server(view.guild_id)
+
+    async def game_of(
+        self, interaction: discord.Interaction, game_id: int | None, spec: GameSpec | None
+    ) -> GameView:
+        """The game a command is about: by its id, else the one in this channel."""
+        game = spec.name if spec is not None else None
+        if game_id is not None:
+            return await self.service.view(
+                game_id=game_id, game=game, guild_id=interaction.guild_id
+            )
+        return await self.service.view_here(channel_id=channel_id_of(interaction), game=game)
+
+    async def on_its_message(self, interaction: discord.Interaction, game_id: int) -> bool:
+        """Whether a click names the game of the message it was made on; refused if not.
+
+        A modified client can send any custom_id from any message: a menu of game B
+        clicked on the board of game A must not move B, nor replace A's board.
+        """
+        me = self.client.user
+        bot_id = me.id if me else None
+        if replies.headed_for(interaction.message, game_id, bot_id):
+            return True  # the usual click, decided without a read (the handler scopes its own)
+        try:
+            view = await self.service.view(game_id=game_id, guild_id=interaction.guild_id)
+            if replies.shows_game(interaction.message, view, bot_id):
+                return True
+            raise BadInput("bot.refuse.foreign-component")
+        except MatchError as error:
+            await self.answer_to(interaction).refuse(error)
+        except Exception:
+            self.metrics.error("component")
+            log.exception("checking the message of component interaction %s", interaction.id)
+            await self.answer_to(interaction).apologise()
+        return False
+
+    async def unknown_component(self, interaction: discord.Interaction) -> None:
+        """A click no component of Kamen's knows (an old button's shape): said privately."""
+        answer = self.answer_to(interaction)
+        await answer.say(words.say("bot.unknown-button", answer.locale))
 
     def repair_soon(self) -> None:
         """A board may not show its game: the board keeper repairs it in a moment."""

@@ -25,34 +25,49 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-import functools
 import logging
 import re
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from functools import partial
-from typing import Any, Literal
+from typing import Annotated, Any
 
 import discord
-from discord import ui
+from discord import app_commands, ui
+from discord.app_commands import Choice, Range
 
 import words
-from bot import options, replies
+from bot import declare, options, replies
 from bot.answers import Answer
-from bot.replies import NO_MENTIONS, Outgoing, markdown_safe, mention, mentions_of
-from bot.table import Table, guarded
+from bot.replies import (
+    NO_MENTIONS,
+    Outgoing,
+    markdown_safe,
+    mention,
+    mentions_of,
+    points_text,
+    when,
+)
+from bot.table import (
+    ARCHIVE_MINUTES,
+    Table,
+    channel_id_of,
+    guarded,
+    guild_id_of,
+    manages,
+    require_manager,
+)
 from matches import BadInput, GameView
 from matches.runner import TournamentPass
 from matches.standings import TIEBREAKS, Line
 from matches.tournament_records import Entrant, Format, Stage, StoredPairing, Tournament
-from matches.tournaments import MAX_NAME, Progress
+from matches.tournaments import ARENA_MINUTES, MAX_NAME, MAX_ROUNDS, Progress
 from render.tables import Column, TableImage, table_png
 from words.games import title
 
 log = logging.getLogger(__name__)
 
 FORMATS = tuple(str(f) for f in Format)
-ARCHIVE_MINUTES: Literal[10080] = 10080  # a week, as a challenge's thread
 STANDINGS_FILE = "standings.png"
 TEXT_LINES = 20  # the standings' text lines; the image has them all
 LISTED = 10  # tournaments listed per section of /tournament list
@@ -61,6 +76,12 @@ _DURATION = re.compile(r"^(\d{1,4})\s*(m|h|d)$")
 _UNITS = {"m": timedelta(minutes=1), "h": timedelta(hours=1), "d": timedelta(days=1)}
 _DATE_TIME = re.compile(r"^(\d{4})-(\d{1,2})-(\d{1,2})[ T](\d{1,2}):(\d{2})$")
 STARTS_EXAMPLES = ("2027-01-05 18:00", "30m", "2h", "3d")
+MAX_STARTS = 32  # characters of `starts:`
+MAX_REASON = 200  # characters of a cancellation's or a removal's `reason:`
+TournamentId = Range[int, 1, 2**53]  # a tournament's number
+ABOUT = ("game", "format", "name", "rounds", "minutes", "starts", "tournament", "user", "reason",
+         "role", "clear")  # fmt: skip
+NAMED = ("format", "name", "rounds", "minutes", "starts", "role", "clear")
 
 
 def starts_at(text: object, now: datetime) -> datetime | None:
@@ -68,8 +89,10 @@ def starts_at(text: object, now: datetime) -> datetime | None:
     now; None when left empty (a manager starts it)."""
     if text is None:
         return None
-    if not isinstance(text, str) or len(text) > 32:
-        raise BadInput("tournament.bad-starts", starts=str(text)[:32], examples=STARTS_EXAMPLES)
+    if not isinstance(text, str) or len(text) > MAX_STARTS:
+        raise BadInput(
+            "tournament.bad-starts", starts=str(text)[:MAX_STARTS], examples=STARTS_EXAMPLES
+        )
     said = text.strip().lower()
     if not said:
         return None
@@ -87,17 +110,6 @@ def starts_at(text: object, now: datetime) -> datetime | None:
     return moment
 
 
-def when(moment: datetime, style: str = "f") -> str:
-    return f"<t:{int(moment.timestamp())}:{style}>"
-
-
-def points_text(points: float) -> str:
-    whole = int(points)
-    if points - whole >= 0.5:
-        return f"{whole}½" if whole else "½"
-    return str(whole)
-
-
 @dataclass
 class _Running:
     """What the bot keeps while it runs the tournaments (none of it needed after a restart)."""
@@ -108,26 +120,58 @@ class _Running:
     threads_checked: bool = False  # the running games' threads, looked at once after a start
 
 
-class TournamentActions(Table):
-    """The handlers of `/tournament`, its buttons, and the tournaments' running in Discord."""
+class Tournaments:
+    """`/tournament`, its buttons, and the tournaments' running in Discord, at `table`."""
 
-    @functools.cached_property
-    def _running(self) -> _Running:
-        return _Running()
+    def __init__(self, table: Table) -> None:
+        self.table = table
+        self.service = table.service
+        self.client = table.client
+        self._running = _Running()
+
+    def commands(self) -> app_commands.Group:
+        """`/tournament ...`: a server's tournaments; managers create, start and run them."""
+        group = declare.group("tournament", guild_only=True)
+        about = {option: f"command.about.tournament.{option}" for option in ABOUT}
+        about["time"] = "command.about.time"
+        names = {option: f"command.option.tournament.{option}" for option in NAMED}
+        choices = {
+            "game": declare.game_choices(),
+            "time": declare.time_choices(),
+            "format": [Choice(name=declare.t(f"tournament.format.{f}"), value=f) for f in FORMATS],
+        }
+        subcommands = (
+            ("create", self.create), ("start", self.start), ("standings", self.standings),
+            ("list", self.listing), ("show", self.show), ("cancel", self.cancel),
+            ("remove", self.remove), ("leave", self.leave), ("organisers", self.organisers),
+        )  # fmt: skip
+        for key, handler in subcommands:
+            group.add_command(
+                declare.command(
+                    key,
+                    handler,
+                    about=about,
+                    names=names,
+                    choices=choices,
+                    named_by=f"command.name.tournament.{key}",
+                    described_by=f"command.tournament.{key}",
+                )
+            )
+        return group
 
     # ---------------------------------------------------------------- commands
 
     @guarded
-    async def tournament_create(
+    async def create(
         self,
         answer: Answer,
-        game: object,
-        format: object,
-        name: object,
-        rounds: object,
-        minutes: object,
-        time: object,
-        starts: object,
+        game: Annotated[object, str],
+        format: Annotated[object, str],
+        name: Annotated[object, Range[str, 1, MAX_NAME]],
+        rounds: Annotated[object, Range[int, 1, MAX_ROUNDS] | None] = None,
+        minutes: Annotated[object, Range[int, 1, ARENA_MINUTES[1]] | None] = None,
+        time: Annotated[object, str | None] = None,
+        starts: Annotated[object, Range[str, 1, MAX_STARTS] | None] = None,
     ) -> None:
         guild_id = await self._organiser(answer)
         spec = options.game_name("game", game)
@@ -154,7 +198,9 @@ class TournamentActions(Table):
             await self._remember_message(tournament.id, message_id=message_id)
 
     @guarded
-    async def tournament_start(self, answer: Answer, tournament: object) -> None:
+    async def start(
+        self, answer: Answer, tournament: Annotated[object, TournamentId | None] = None
+    ) -> None:
         guild_id = await self._organiser(answer)
         found = await self._chosen(guild_id, tournament)
         progress = await self.service.tournaments.start(guild_id, found.id)
@@ -163,18 +209,20 @@ class TournamentActions(Table):
         code = "tournament.started.arena" if arena else "tournament.started"
         text = words.say(code, answer.server_locale, name=_name(progress.tournament))
         await answer.send(Outgoing(text, mentions=NO_MENTIONS))
-        self.spawn(self.tournament_moved(progress), f"the start of tournament #{found.id}")
+        self.table.spawn(self.moved(progress), f"the start of tournament #{found.id}")
 
     @guarded
-    async def tournament_standings(self, answer: Answer, tournament: object) -> None:
-        found = await self._chosen(_guild(answer), tournament)
+    async def standings(
+        self, answer: Answer, tournament: Annotated[object, TournamentId | None] = None
+    ) -> None:
+        found = await self._chosen(guild_id_of(answer.interaction), tournament)
         await answer.say(await self._standings_message(found, answer.locale))
 
     @guarded
-    async def tournament_list(self, answer: Answer) -> None:
+    async def listing(self, answer: Answer) -> None:
         """The server's tournaments: running, then upcoming, then past (latest first), each
         with a link to its sign-up message (which shows its players and state)."""
-        found = await self.service.tournaments.of_server(_guild(answer))
+        found = await self.service.tournaments.of_server(guild_id_of(answer.interaction))
         locale = answer.locale
         sections = {"running": [Stage.RUNNING], "upcoming": [Stage.SIGNUP],
                     "past": [Stage.FINISHED, Stage.CANCELLED]}  # fmt: skip
@@ -188,59 +236,77 @@ class TournamentActions(Table):
         await answer.say(Outgoing(replies.clip(text), mentions=NO_MENTIONS))
 
     @guarded
-    async def tournament_show(self, answer: Answer, tournament: object) -> None:
-        found = await self._chosen(_guild(answer), tournament)
+    async def show(self, answer: Answer, tournament: Annotated[object, TournamentId]) -> None:
+        found = await self._chosen(guild_id_of(answer.interaction), tournament)
         entrants = await self.service.tournaments.entrants(found.id)
         out = signup_message(found, entrants, answer.locale)
         await answer.say(Outgoing(out.content, out.embed, mentions=NO_MENTIONS))
 
     @guarded
-    async def tournament_cancel(self, answer: Answer, tournament: object, reason: object) -> None:
+    async def cancel(
+        self,
+        answer: Answer,
+        tournament: Annotated[object, TournamentId],
+        reason: Annotated[object, Range[str, 1, MAX_REASON]],
+    ) -> None:
         guild_id = await self._organiser(answer)
         found = await self._chosen(guild_id, tournament)
-        why = options.text("reason", reason, low=1, high=200) or ""
+        why = options.text("reason", reason, low=1, high=MAX_REASON) or ""
         cancelled = await self.service.tournaments.cancel(guild_id, found.id, why)
         answer.public = True
         text = words.say(
             "tournament.cancelled", answer.server_locale, name=_name(cancelled),
-            reason=markdown_safe(why, 200),
+            reason=markdown_safe(why, MAX_REASON),
         )  # fmt: skip
         await answer.send(Outgoing(text, mentions=NO_MENTIONS))
-        self.spawn(self._refresh_signup(cancelled.id), f"the sign-up of tournament #{found.id}")
+        self.table.spawn(
+            self._refresh_signup(cancelled.id), f"the sign-up of tournament #{found.id}"
+        )
 
     @guarded
-    async def tournament_remove(
-        self, answer: Answer, tournament: object, user: object, reason: object
+    async def remove(
+        self,
+        answer: Answer,
+        tournament: Annotated[object, TournamentId],
+        user: Annotated[object, discord.User],
+        reason: Annotated[object, Range[str, 1, MAX_REASON]],
     ) -> None:
         guild_id = await self._organiser(answer)
         who = options.user("user", user)
         if who is None:
             raise BadInput("tournament.no-user")
         found = await self._chosen(guild_id, tournament)
-        why = options.text("reason", reason, low=1, high=200) or "removed"
+        why = options.text("reason", reason, low=1, high=MAX_REASON) or "removed"
         progress = await self.service.tournaments.leave(guild_id, found.id, who.id, reason=why)
         answer.public = True
         text = words.say(
             "tournament.removed", answer.server_locale, name=_name(found),
-            player=mention(who.id), reason=markdown_safe(why, 200),
+            player=mention(who.id), reason=markdown_safe(why, MAX_REASON),
         )  # fmt: skip
         await answer.send(Outgoing(text, mentions=NO_MENTIONS))
-        self.spawn(self._after_leaving(progress), f"a removal from tournament #{found.id}")
+        self.table.spawn(self._after_leaving(progress), f"a removal from tournament #{found.id}")
 
     @guarded
-    async def tournament_leave(self, answer: Answer, tournament: object) -> None:
-        guild_id = _guild(answer)
+    async def leave(
+        self, answer: Answer, tournament: Annotated[object, TournamentId | None] = None
+    ) -> None:
+        guild_id = guild_id_of(answer.interaction)
         found = await self._chosen(guild_id, tournament)
         user = answer.interaction.user.id
         progress = await self.service.tournaments.leave(guild_id, found.id, user)
         await answer.say(words.say("tournament.left", answer.locale, name=_name(found)))
-        self.spawn(self._after_leaving(progress), f"a withdrawal from tournament #{found.id}")
+        self.table.spawn(self._after_leaving(progress), f"a withdrawal from tournament #{found.id}")
 
     @guarded
-    async def tournament_organisers(self, answer: Answer, role: object, clear: object) -> None:
+    async def organisers(
+        self,
+        answer: Answer,
+        role: Annotated[object, discord.Role | None] = None,
+        clear: Annotated[object, bool | None] = None,
+    ) -> None:
         """`/tournament organisers [role:] [clear:]`, for managers: the role whose members
         create and run tournaments besides them; see it, set it or clear it."""
-        guild_id = _manager(answer)
+        guild_id = require_manager(answer.interaction, "tournament.refuse.manage-server")
         locale = answer.locale
         if options.flag("clear", clear):
             await self.service.set_organiser_role(guild_id, None)
@@ -263,8 +329,8 @@ class TournamentActions(Table):
     async def _organiser(self, answer: Answer) -> int:
         """The server, if the caller may run its tournaments: a manager, or a member of the
         organisers' role the server named."""
-        guild_id = _guild(answer)
-        if answer.interaction.permissions.manage_guild:
+        guild_id = guild_id_of(answer.interaction)
+        if manages(answer.interaction):
             return guild_id
         role_id = (await self.service.settings(guild_id)).organiser_role_id
         if role_id is None:
@@ -279,14 +345,14 @@ class TournamentActions(Table):
     async def _after_leaving(self, progress: Progress) -> None:
         await self._refresh_signup(progress.tournament.id)
         if progress.tournament.stage is not Stage.SIGNUP:
-            await self.tournament_moved(progress)
+            await self.moved(progress)
 
     # ---------------------------------------------------------------- the sign-up buttons
 
     @guarded
-    async def tournament_button(self, answer: Answer, what: str, tournament_id: int) -> None:
+    async def button(self, answer: Answer, what: str, tournament_id: int) -> None:
         """Join or Leave on the sign-up message: the message shows the players as they are."""
-        guild_id = _guild(answer)
+        guild_id = guild_id_of(answer.interaction)
         service = self.service.tournaments
         user = answer.interaction.user.id
         if what == "join":
@@ -306,7 +372,7 @@ class TournamentActions(Table):
         if found.message_id is None:
             return
         entrants = await self.service.tournaments.entrants(found.id)
-        locale = self.languages.server(found.guild_id)
+        locale = self.table.languages.server(found.guild_id)
         channel = self.client.get_partial_messageable(found.channel_id, guild_id=found.guild_id)
         out = signup_message(found, entrants, locale)
         try:
@@ -316,19 +382,19 @@ class TournamentActions(Table):
 
     # ---------------------------------------------------------------- running
 
-    def tournament_progressed(self, progress: Progress) -> None:
+    def progressed(self, progress: Progress) -> None:
         """A game's end moved a tournament on (the service heard it): shown after the reply."""
         tid = progress.tournament.id
-        self.spawn(self.tournament_moved(progress), f"tournament #{tid} after a game's end")
+        self.table.spawn(self.moved(progress), f"tournament #{tid} after a game's end")
 
-    async def tournaments_upkept(self, upkept: TournamentPass) -> None:
+    async def upkept(self, upkept: TournamentPass) -> None:
         """Show what the runner's upkeep pass did (this process holds the tournaments' claim):
         first, once after a start, the running games whose thread was deleted meanwhile."""
-        await self.check_tournament_threads()
+        await self.check_threads()
         for progress in upkept.progress:
-            await self.tournament_moved(progress)
+            await self.moved(progress)
 
-    async def tournament_moved(self, progress: Progress) -> None:
+    async def moved(self, progress: Progress) -> None:
         """Show what a change did: the round's games opened, the standings, the end."""
         tid = progress.tournament.id
         async with self._running.locks.setdefault(tid, asyncio.Lock()):
@@ -367,7 +433,7 @@ class TournamentActions(Table):
 
     async def _tell_round(self, tournament: Tournament, made: tuple[StoredPairing, ...]) -> None:
         number = made[0].round
-        locale = self.languages.server(tournament.guild_id)
+        locale = self.table.languages.server(tournament.guild_id)
         lines = [_pairing_line(p, locale) for p in made]
         if tournament.format is Format.ARENA:
             head = words.say("tournament.round.arena", locale, name=_name(tournament))
@@ -407,7 +473,7 @@ class TournamentActions(Table):
         view = await self.service.tournaments.start_game(pairing.id, tournament.id, thread_id)
         await self._post_board(tournament, pairing, view, "tournament.game.ping")
 
-    async def tournament_thread_gone(self, channel_id: int) -> int:
+    async def thread_gone(self, channel_id: int) -> int:
         """A deleted thread's tournament games go on in new threads; how many moved."""
         moved = 0
         for tournament, pairing in await self.service.tournaments.games_in(channel_id):
@@ -427,7 +493,7 @@ class TournamentActions(Table):
                  thread_id)  # fmt: skip
         await self._post_board(tournament, pairing, view, "tournament.game.reopened")
 
-    async def check_tournament_threads(self) -> None:
+    async def check_threads(self) -> None:
         """Once after a start: a running game whose thread was deleted while Kamen was away
         (no event tells of it then) goes on in a new thread."""
         if self._running.threads_checked:
@@ -435,7 +501,7 @@ class TournamentActions(Table):
         self._running.threads_checked = True
         for view in await self.service.tournaments.running_games():
             if not await self._thread_exists(view.channel_id):
-                await self.tournament_thread_gone(view.channel_id)
+                await self.thread_gone(view.channel_id)
 
     async def _has_thread(self, tournament: Tournament, starter: int) -> bool | None:
         """Whether a game's starting message has its thread; None if the message is gone."""
@@ -466,7 +532,7 @@ class TournamentActions(Table):
     async def _post_starter(self, tournament: Tournament, pairing: StoredPairing) -> int:
         """The message in the tournament's channel that a game's thread starts on; its id."""
         assert pairing.second_id is not None
-        locale = self.languages.server(tournament.guild_id)
+        locale = self.table.languages.server(tournament.guild_id)
         channel = self.client.get_partial_messageable(
             tournament.channel_id, guild_id=tournament.guild_id
         )
@@ -484,9 +550,9 @@ class TournamentActions(Table):
     ) -> None:
         """The game's thread, started on message `starter` (so it has that id)."""
         assert pairing.second_id is not None
-        locale = self.languages.server(tournament.guild_id)
-        names = (await self.display_name(pairing.first_id),
-                 await self.display_name(pairing.second_id))  # fmt: skip
+        locale = self.table.languages.server(tournament.guild_id)
+        names = (await self.table.display_name(pairing.first_id),
+                 await self.table.display_name(pairing.second_id))  # fmt: skip
         thread_name = replies.clip(
             words.say("tournament.game.thread", locale, name=tournament.name,
                       first=names[0], second=names[1]),
@@ -504,7 +570,7 @@ class TournamentActions(Table):
     ) -> None:
         """The game's board in its thread, pinging both players."""
         assert pairing.second_id is not None
-        locale = self.languages.server(tournament.guild_id)
+        locale = self.table.languages.server(tournament.guild_id)
         first, second = pairing.first_id, pairing.second_id
         if tournament.format is Format.ARENA and code == "tournament.game.ping":
             code = "tournament.game.ping.arena"
@@ -512,17 +578,17 @@ class TournamentActions(Table):
             code, locale, first=mention(first), second=mention(second),
             name=_name(tournament), round=pairing.round,
         )  # fmt: skip
-        out = self.board(view)
+        out = self.table.board(view)
         out = dataclasses.replace(
             out, content=f"{ping}\n{out.content}", mentions=mentions_of(first, second)
         )
-        await self.send_board(view, out)
+        await self.table.send_board(view, out)
 
     # ---------------------------------------------------------------- standings
 
     async def _show_standings(self, tournament: Tournament) -> None:
         """Edit the standings message in place (posted the first time)."""
-        locale = self.languages.server(tournament.guild_id)
+        locale = self.table.languages.server(tournament.guild_id)
         out = await self._standings_message(tournament, locale)
         out = dataclasses.replace(out, mentions=NO_MENTIONS)
         channel = self.client.get_partial_messageable(
@@ -539,7 +605,7 @@ class TournamentActions(Table):
 
     async def _standings_message(self, tournament: Tournament, locale: str) -> Outgoing:
         lines = await self.service.tournaments.standings(tournament.id)
-        names = {line.player: await self.display_name(line.player) for line in lines}
+        names = {line.player: await self.table.display_name(line.player) for line in lines}
         embed = discord.Embed(
             title=words.say("tournament.standings.title", locale, name=tournament.name),
             description=standings_text(tournament, lines, locale),
@@ -548,12 +614,12 @@ class TournamentActions(Table):
         embed.set_footer(text=_progress_text(tournament, locale))
         image = standings_image(tournament, lines, names, locale)
         loop = asyncio.get_running_loop()
-        png = await loop.run_in_executor(self.picture_pool, partial(table_png, image))
+        png = await loop.run_in_executor(self.table.picture_pool, partial(table_png, image))
         embed.set_image(url=f"attachment://{STANDINGS_FILE}")
         return Outgoing("", embed, png, STANDINGS_FILE, None, NO_MENTIONS)
 
     async def _tell_end(self, tournament: Tournament) -> None:
-        locale = self.languages.server(tournament.guild_id)
+        locale = self.table.languages.server(tournament.guild_id)
         lines = await self.service.tournaments.standings(tournament.id)
         out = await self._standings_message(tournament, locale)
         winners = [line.player for line in lines if line.rank == 1]
@@ -609,9 +675,9 @@ class TournamentButton(
         return cls(match["what"], int(match["tid"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        handlers = interaction.client.actions  # type: ignore[attr-defined]
+        tournaments: Tournaments = interaction.client.features.tournaments  # type: ignore[attr-defined]
         what = "join" if self.what == "j" else "leave"
-        await handlers.tournament_button(interaction, what, self.tournament_id)
+        await tournaments.button(interaction, what, self.tournament_id)
 
 
 DYNAMIC_ITEMS = (TournamentButton,)
@@ -766,28 +832,12 @@ def standings_image(
     )
 
 
-def _guild(answer: Answer) -> int:
-    if answer.interaction.guild_id is None:
-        raise BadInput("bot.refuse.direct-message")
-    return answer.interaction.guild_id
-
-
 def _channel(answer: Answer) -> int:
     """The tournament's channel: here (a thread's parent, when run in a thread)."""
     here = answer.interaction.channel
     if isinstance(here, discord.Thread) and here.parent_id is not None:
         return here.parent_id
-    if answer.interaction.channel_id is None:
-        raise BadInput("bot.refuse.no-channel")
-    return answer.interaction.channel_id
-
-
-def _manager(answer: Answer) -> int:
-    guild_id = _guild(answer)
-    # Whatever Discord's command permissions say (a server may open them to everyone).
-    if not answer.interaction.permissions.manage_guild:
-        raise BadInput("tournament.refuse.manage-server")
-    return guild_id
+    return channel_id_of(answer.interaction)
 
 
 def _number(value: object) -> int | None:
