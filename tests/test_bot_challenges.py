@@ -4,13 +4,12 @@ a loss on time), announced where the players look."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from datetime import timedelta
 from pathlib import Path
 
 import pytest
-import pytest_asyncio
 
+from tests import bot_support
 from tests.bot_support import (
     SharedBot,
     ephemeral_text,
@@ -19,7 +18,6 @@ from tests.bot_support import (
     options,
     perms,
     process_table,
-    shared_bot,
     start_game,
     to_move,
 )
@@ -28,10 +26,7 @@ from tests.bot_support import (
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
 
-@pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def shared(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[SharedBot]:
-    async with shared_bot(tmp_path_factory.mktemp("bot")) as bot:
-        yield bot
+shared = bot_support.module_bot
 
 
 async def test_declined_cancelled_and_expired_challenges(tmp_path: Path) -> None:

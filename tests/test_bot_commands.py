@@ -4,15 +4,14 @@ rules, board, history, replay, games, import; the two-step pick; clicks on unkno
 from __future__ import annotations
 
 import io
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-import pytest_asyncio
 from PIL import GifImagePlugin, Image
 
 import render
 from games.registry import GAMES
+from tests import bot_support
 from tests.bot_support import (
     SharedBot,
     ephemeral_text,
@@ -20,7 +19,6 @@ from tests.bot_support import (
     mentions,
     options,
     process_table,
-    shared_bot,
     start_game,
     to_move,
 )
@@ -30,10 +28,7 @@ from tests.fake_discord.model import JSON
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
 
-@pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def shared(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[SharedBot]:
-    async with shared_bot(tmp_path_factory.mktemp("bot")) as bot:
-        yield bot
+shared = bot_support.module_bot
 
 
 def sub(command: JSON, name: str) -> JSON:

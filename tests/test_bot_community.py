@@ -8,27 +8,23 @@ from __future__ import annotations
 
 import asyncio
 import re
-from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 
 import pytest
-import pytest_asyncio
 from PIL import Image
 
 from matches.glicko2 import Glicko, Result, idle, rate
 from matches.ratings import Standing
 from store import open_store
-from tests.bot_support import SharedBot, ephemeral_text, play_rated, shared_bot
+from tests import bot_support
+from tests.bot_support import SharedBot, ephemeral_text, play_rated
 from tests.fake_discord import User
 
 # One bot process for the module, a server of its own for each test (tests/bot_support).
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
 
-@pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def shared(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[SharedBot]:
-    async with shared_bot(tmp_path_factory.mktemp("bot")) as bot:
-        yield bot
+shared = bot_support.module_bot
 
 
 # (first player, second player, how it ends): "1-0" the second resigns, "0-1" the first

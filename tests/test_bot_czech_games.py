@@ -16,14 +16,14 @@ from __future__ import annotations
 import itertools
 import re
 import string
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 import pytest
-import pytest_asyncio
 
 from games.registry import GAMES
+from tests import bot_support
 from tests.bot_support import (
     SharedBot,
     Table,
@@ -34,7 +34,6 @@ from tests.bot_support import (
     natural,
     options,
     process_table,
-    shared_bot,
     start_game,
 )
 from tests.fake_discord import Channel, Message
@@ -46,10 +45,7 @@ from words.english import TEXTS as ENGLISH
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
 
-@pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def shared(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[SharedBot]:
-    async with shared_bot(tmp_path_factory.mktemp("bot")) as bot:
-        yield bot
+shared = bot_support.module_bot
 
 
 WORD = re.compile(r"[^\W\d_]+")

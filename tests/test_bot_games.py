@@ -10,12 +10,11 @@ players see: the boards, who is pinged, the result, the thread.
 from __future__ import annotations
 
 import os
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-import pytest_asyncio
 
+from tests import bot_support
 from tests.bot_support import (
     SharedBot,
     Table,
@@ -26,7 +25,6 @@ from tests.bot_support import (
     move_on_board,
     natural,
     options,
-    shared_bot,
     start_game,
     to_move,
 )
@@ -85,10 +83,7 @@ async def play_out(
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
 
-@pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def shared(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[SharedBot]:
-    async with shared_bot(tmp_path_factory.mktemp("bot")) as bot:
-        yield bot
+shared = bot_support.module_bot
 
 
 def wait_for_text(table: Table, channel: Channel, text: str) -> Message:

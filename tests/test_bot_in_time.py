@@ -12,22 +12,19 @@ from __future__ import annotations
 import contextlib
 import sqlite3
 import threading
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-import pytest_asyncio
 
-from tests.bot_support import SharedBot, options, shared_bot, start_game, to_move
+from tests import bot_support
+from tests.bot_support import SharedBot, options, start_game, to_move
 
 # One bot process for the module, a server of its own for each test (tests/bot_support).
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
 
-@pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def shared(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[SharedBot]:
-    async with shared_bot(tmp_path_factory.mktemp("bot")) as bot:
-        yield bot
+shared = bot_support.module_bot
 
 
 @contextlib.contextmanager

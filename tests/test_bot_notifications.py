@@ -7,16 +7,13 @@ notifications as Discord delivers them (`fake.notifications`).
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-
 import pytest
-import pytest_asyncio
 
+from tests import bot_support
 from tests.bot_support import (
     SharedBot,
     options,
     settle,
-    shared_bot,
     start_game,
     to_move,
 )
@@ -26,10 +23,7 @@ from tests.fake_discord import Channel, FakeDiscord, Message, User
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
 
-@pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def shared(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[SharedBot]:
-    async with shared_bot(tmp_path_factory.mktemp("bot")) as bot:
-        yield bot
+shared = bot_support.module_bot
 
 
 def pings(fake: FakeDiscord, user: User, thread: Channel) -> list[Message]:

@@ -14,7 +14,8 @@ from typing import Any
 import pytest
 import pytest_asyncio
 
-from tests.bot_support import SharedBot, Table, ephemeral_text, shared_bot
+from tests import bot_support
+from tests.bot_support import SharedBot, Table, ephemeral_text
 from tests.fake_discord import Channel, FakeDiscord, Reply, User
 from tests.fake_discord.interactions import APPLICATION_COMMAND
 
@@ -25,10 +26,7 @@ STRING, INTEGER, BOOLEAN, USER = 3, 4, 5, 6
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
 
-@pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def shared(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[SharedBot]:
-    async with shared_bot(tmp_path_factory.mktemp("bot")) as bot:
-        yield bot
+shared = bot_support.module_bot
 
 
 @pytest_asyncio.fixture(loop_scope="module")

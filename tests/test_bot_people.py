@@ -16,24 +16,21 @@ from contextlib import asynccontextmanager
 from datetime import timedelta
 
 import pytest
-import pytest_asyncio
 
 from games.record import load
 from matches.people import records_in
 from matches.recompute import differences, rebuild, stored
 from matches.storage import Store
 from store import open_store
-from tests.bot_support import SharedBot, Table, ephemeral_text, options, shared_bot, start_game
+from tests import bot_support
+from tests.bot_support import SharedBot, Table, ephemeral_text, options, start_game
 from tests.fake_discord import Message, ProtocolError
 
 # One bot process for the module, a server of its own for each test (tests/bot_support).
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
 
-@pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def shared(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[SharedBot]:
-    async with shared_bot(tmp_path_factory.mktemp("bot")) as bot:
-        yield bot
+shared = bot_support.module_bot
 
 
 async def rated_game(table: Table) -> Message:

@@ -3,14 +3,13 @@ taps per move counted where that is the point."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from datetime import timedelta
 
 import pytest
-import pytest_asyncio
 
 import render
 from games.registry import GAMES
+from tests import bot_support
 from tests.bot_support import (
     SharedBot,
     ephemeral_text,
@@ -19,7 +18,6 @@ from tests.bot_support import (
     options,
     play_button,
     settle,
-    shared_bot,
     start_game,
     to_move,
 )
@@ -29,10 +27,7 @@ from tests.fake_discord import Message
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
 
-@pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def shared(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[SharedBot]:
-    async with shared_bot(tmp_path_factory.mktemp("bot")) as bot:
-        yield bot
+shared = bot_support.module_bot
 
 
 # Short openings that leave the player to move exactly one legal move (a capture).

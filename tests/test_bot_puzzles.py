@@ -8,10 +8,8 @@ as a player who knows (or misses) the answer would.
 from __future__ import annotations
 
 import re
-from collections.abc import AsyncIterator
 
 import pytest
-import pytest_asyncio
 
 from bot import images
 from bot.puzzles import puzzle_message, verdict_message
@@ -19,17 +17,15 @@ from games import puzzles
 from games.base import Side
 from games.puzzles import Puzzle
 from matches.puzzles import Verdict
-from tests.bot_support import SharedBot, ephemeral_text, shared_bot
+from tests import bot_support
+from tests.bot_support import SharedBot, ephemeral_text
 from tests.fake_discord import Message
 
 # One bot process for the module, a server of its own for each test (tests/bot_support).
 SHARED = pytest.mark.asyncio(loop_scope="module")
 
 
-@pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def shared(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[SharedBot]:
-    async with shared_bot(tmp_path_factory.mktemp("bot")) as bot:
-        yield bot
+shared = bot_support.module_bot
 
 
 MENU = "Your move…"

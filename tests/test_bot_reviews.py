@@ -7,17 +7,14 @@ costliest move's board come as images, and a game not over is refused.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-
 import pytest
-import pytest_asyncio
 
 from games.ai.review import review_game
+from tests import bot_support
 from tests.bot_support import (
     SharedBot,
     ephemeral_text,
     play_rated,
-    shared_bot,
     start_game,
 )
 
@@ -25,10 +22,7 @@ from tests.bot_support import (
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
 
-@pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def shared(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[SharedBot]:
-    async with shared_bot(tmp_path_factory.mktemp("bot")) as bot:
-        yield bot
+shared = bot_support.module_bot
 
 
 async def test_a_finished_game_is_reviewed_privately_once_and_kept(shared: SharedBot) -> None:

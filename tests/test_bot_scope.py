@@ -14,12 +14,12 @@ from collections.abc import AsyncIterator
 import pytest
 import pytest_asyncio
 
+from tests import bot_support
 from tests.bot_support import (
     SharedBot,
     Table,
     ephemeral_text,
     options,
-    shared_bot,
     start_game,
 )
 from tests.fake_discord import FakeDiscord, Message, Reply, User
@@ -32,10 +32,7 @@ FOREIGN = "That button or menu does not belong to this message: use the one on t
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
 
-@pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def shared(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[SharedBot]:
-    async with shared_bot(tmp_path_factory.mktemp("bot")) as bot:
-        yield bot
+shared = bot_support.module_bot
 
 
 @pytest_asyncio.fixture(loop_scope="module")

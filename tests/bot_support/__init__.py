@@ -25,6 +25,9 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
+import pytest
+import pytest_asyncio
+
 from games.registry import GAMES
 from tests.fake_discord import Channel, FakeDiscord, Guild, Message, Reply, User, perms
 
@@ -255,6 +258,14 @@ async def shared_bot(tmp: Path, env: Mapping[str, str] | None = None) -> AsyncIt
             line for line in bot.log().splitlines() if " ERROR " in line or "Traceback" in line
         ]
         assert errors == [], "the bot logged errors:\n" + bot.log()[-6000:]
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def module_bot(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[SharedBot]:
+    """A module's one bot process: `shared = bot_support.module_bot` makes it its `shared`
+    fixture (with `pytestmark = pytest.mark.asyncio(loop_scope="module")`)."""
+    async with shared_bot(tmp_path_factory.mktemp("bot")) as bot:
+        yield bot
 
 
 async def settle(fake: FakeDiscord, quiet: float = 0.3, timeout: float = 10.0) -> None:
