@@ -304,23 +304,29 @@ async def test_standings_kept_between_results_count_a_late_result_in_its_place(
     assert await points_of(3) == 2
 
 
-async def test_a_cancel_that_races_another_write_of_the_tournament_still_cancels(
-    env: Env,
-) -> None:
-    service, _, store = env
-    tid = await signed_up(service, [1, 2], format="round-robin")
-    found = await service.tournaments.find(GUILD, tid)
+def race_once(store: Store, found: Tournament, **change: object) -> None:
+    """The store's next tournament write comes second: another write of `found`, with
+    `change`, lands just before it (as when the bot records a message meanwhile)."""
     real_update = store.update_tournament
     raced = False
 
     async def racing(tournament: Tournament, pairings: object = ()) -> object:
         nonlocal raced
-        if not raced:  # the bot records the sign-up message just before
+        if not raced:
             raced = True
-            await real_update(dataclasses.replace(found, message_id=555))
+            await real_update(dataclasses.replace(found, **change))  # type: ignore[arg-type]
         return await real_update(tournament, pairings)  # type: ignore[arg-type]
 
     store.update_tournament = racing  # type: ignore[method-assign, assignment]
+
+
+async def test_a_cancel_that_races_another_write_of_the_tournament_still_cancels(
+    env: Env,
+) -> None:
+    service, _, store = env
+    tid = await signed_up(service, [1, 2], format="round-robin")
+    # The bot records the sign-up message just before.
+    race_once(store, await service.tournaments.find(GUILD, tid), message_id=555)
     cancelled = await service.tournaments.cancel(GUILD, tid, "rain")
     assert cancelled.stage is Stage.CANCELLED and cancelled.reason == "rain"
     assert cancelled.message_id == 555  # the other write kept
@@ -331,18 +337,8 @@ async def test_a_message_remembered_while_another_write_races_keeps_both(env: En
     reads the tournament again when another write came between."""
     service, _, store = env
     tid = await signed_up(service, [1, 2], format="round-robin")
-    found = await service.tournaments.find(GUILD, tid)
-    real_update = store.update_tournament
-    raced = False
-
-    async def racing(tournament: Tournament, pairings: object = ()) -> object:
-        nonlocal raced
-        if not raced:  # the standings message is recorded just before
-            raced = True
-            await real_update(dataclasses.replace(found, standings_id=777))
-        return await real_update(tournament, pairings)  # type: ignore[arg-type]
-
-    store.update_tournament = racing  # type: ignore[method-assign, assignment]
+    # The standings message is recorded just before.
+    race_once(store, await service.tournaments.find(GUILD, tid), standings_id=777)
     assert await service.tournaments.remember_messages(tid, message_id=555)
     now = await service.tournaments.latest(GUILD)
     assert (now.id, now.message_id, now.standings_id) == (tid, 555, 777)
