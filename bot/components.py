@@ -71,22 +71,16 @@ class PlayingHandlers(Protocol):
     ) -> None: ...
 
     async def ask_resign(
-        self, interaction: discord.Interaction, game_id: int | None = None, ply: int | None = None
+        self, interaction: discord.Interaction, game_id: int | None = None
     ) -> None: ...
 
     async def resign(self, interaction: discord.Interaction, *, game_id: int) -> None: ...
 
     async def draw(
-        self,
-        interaction: discord.Interaction,
-        *,
-        game_id: int | None = None,
-        ply: int | None = None,
+        self, interaction: discord.Interaction, *, game_id: int | None = None
     ) -> None: ...
 
-    async def decline_draw(
-        self, interaction: discord.Interaction, game_id: int, ply: int
-    ) -> None: ...
+    async def decline_draw(self, interaction: discord.Interaction, game_id: int) -> None: ...
 
     async def answer_takeback(
         self, interaction: discord.Interaction, game_id: int, ply: int, accept: bool
@@ -384,7 +378,7 @@ class ResignButton(_GameButton, template=PREFIX + r"resign:" + _ID + ":" + _PLY)
     async def callback(self, interaction: discord.Interaction) -> None:
         handlers = await checked(interaction, self.game_id)
         if handlers is not None:
-            await handlers.playing.ask_resign(interaction, game_id=self.game_id, ply=self.ply)
+            await handlers.playing.ask_resign(interaction, game_id=self.game_id)
 
 
 class ResignConfirm(_GameButton, template=PREFIX + r"resign-yes:" + _ID + ":" + _PLY):
@@ -406,7 +400,7 @@ class DrawButton(_GameButton, template=PREFIX + r"draw:" + _ID + ":" + _PLY):
     async def callback(self, interaction: discord.Interaction) -> None:
         handlers = await checked(interaction, self.game_id)
         if handlers is not None:
-            await handlers.playing.draw(interaction, game_id=self.game_id, ply=self.ply)
+            await handlers.playing.draw(interaction, game_id=self.game_id)
 
 
 class DrawDecline(_GameButton, template=PREFIX + r"draw-no:" + _ID + ":" + _PLY):
@@ -417,7 +411,7 @@ class DrawDecline(_GameButton, template=PREFIX + r"draw-no:" + _ID + ":" + _PLY)
     async def callback(self, interaction: discord.Interaction) -> None:
         handlers = await checked(interaction, self.game_id)
         if handlers is not None:
-            await handlers.playing.decline_draw(interaction, game_id=self.game_id, ply=self.ply)
+            await handlers.playing.decline_draw(interaction, game_id=self.game_id)
 
 
 class _FinishedButton(ui.DynamicItem[ui.Button[ui.View]], template=PREFIX + r"over-x:" + _ID):

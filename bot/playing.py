@@ -204,7 +204,6 @@ class Playing:
         self,
         answer: Answer,
         game_id: int | None = None,
-        ply: int | None = None,
         spec: GameSpec | None = None,
     ) -> None:
         interaction = answer.interaction
@@ -234,7 +233,6 @@ class Playing:
         answer: Answer,
         *,
         game_id: int | None = None,
-        ply: int | None = None,
         spec: GameSpec | None = None,
     ) -> None:
         interaction = answer.interaction
@@ -267,7 +265,7 @@ class Playing:
             await self.table.announce_end(view, new_message=True)
 
     @guarded
-    async def decline_draw(self, answer: Answer, game_id: int, ply: int) -> None:
+    async def decline_draw(self, answer: Answer, game_id: int) -> None:
         interaction = answer.interaction
         result = await self.service.decline_draw(
             interaction.user.id, game_id=game_id, guild_id=interaction.guild_id
