@@ -116,13 +116,28 @@ async def serve(
 ) -> None:
     """One connection of a client to Discord, with the health endpoints, until it is closed."""
     from bot.client import build_client
-    from runtime.health import Health, HealthServer, games_active, gateway_check, store_check
+    from runtime.health import (
+        Health,
+        HealthServer,
+        games_active,
+        gateway_check,
+        store_check,
+        work_check,
+    )  # fmt: skip
 
     clock = settings.clock()
     client = build_client(settings, store, picker, clock, metrics=metrics)
-    beats = store_check(store, clock, started=lambda: client.clocks_credited)  # Kamen's clock
+
+    async def beat() -> None:
+        assert client.runner is not None  # made before the clocks are credited
+        await client.runner.leases.renew()
+
     health = Health(
-        [gateway_check(client), beats],
+        [
+            gateway_check(client),
+            store_check(beat, started=lambda: client.clocks_credited),
+            work_check(lambda: client.runner),
+        ],
         metrics,
         games_active=games_active(client, store),
     )
@@ -151,6 +166,8 @@ async def serve(
                 await client.start(settings.token, reconnect=True)
         finally:
             closer.cancel()
+        if client.runner is not None and client.runner.lost_by is not None:
+            raise client.runner.lost_by  # another process serves its shards now
 
 
 def missing_parts() -> str | None:
@@ -181,6 +198,7 @@ def main() -> int:
     import discord
 
     from matches import StoreError
+    from matches.leases import LeaseLost, ShardCountDiffers
 
     try:
         asyncio.run(run(settings))
@@ -193,6 +211,12 @@ def main() -> int:
     except StoreError as error:
         print(f"kamen: the database cannot be used: {error}", file=sys.stderr)
         return 2
+    except ShardCountDiffers as error:
+        print(f"kamen: {error}.", file=sys.stderr)
+        return 2
+    except LeaseLost as error:
+        print(f"kamen: {error}.", file=sys.stderr)
+        return 1
     except DataUnwritable as error:
         print(f"kamen: {error}: {DATA_HELP}.", file=sys.stderr)
         return 2

@@ -172,13 +172,12 @@ class Seasons:
 
     # ---------------------------------------------------------------- the runner's seasons
 
-    async def announce_all(self, seasons: list[Season]) -> None:
-        """Announce the seasons the runner's pass ended or found unannounced (and claimed)."""
-        for season in seasons:
-            try:
-                await self.announce(season)
-            except discord.HTTPException as error:  # Discord failing: the next pass tries again
-                log.warning("season #%s: its end could not be announced: %s", season.id, error)
+    async def announce_due(self, season: Season) -> None:
+        """Announce a season the runner's pass ended or found unannounced (and claimed)."""
+        try:
+            await self.announce(season)
+        except discord.HTTPException as error:  # Discord failing: the next pass tries again
+            log.warning("season #%s: its end could not be announced: %s", season.id, error)
 
     # ---------------------------------------------------------------- the announcement
 

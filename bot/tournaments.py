@@ -58,7 +58,7 @@ from bot.table import (
     require_manager,
 )
 from matches import BadInput, GameView
-from matches.runner import TournamentPass
+from matches.shards import Shards
 from matches.standings import TIEBREAKS, Line
 from matches.tournament_records import Entrant, Format, Stage, StoredPairing, Tournament
 from matches.tournaments import ARENA_MINUTES, MAX_NAME, MAX_ROUNDS, Progress
@@ -387,12 +387,9 @@ class Tournaments:
         tid = progress.tournament.id
         self.table.spawn(self.moved(progress), f"tournament #{tid} after a game's end")
 
-    async def upkept(self, upkept: TournamentPass) -> None:
-        """Show what the runner's upkeep pass did (this process holds the tournaments' claim):
-        first, once after a start, the running games whose thread was deleted meanwhile."""
-        await self.check_threads()
-        for progress in upkept.progress:
-            await self.moved(progress)
+    async def upkept(self, progress: Progress) -> None:
+        """Show what the runner's upkeep pass did in this process's servers."""
+        await self.moved(progress)
 
     async def moved(self, progress: Progress) -> None:
         """Show what a change did: the round's games opened, the standings, the end."""
@@ -493,13 +490,13 @@ class Tournaments:
                  thread_id)  # fmt: skip
         await self._post_board(tournament, pairing, view, "tournament.game.reopened")
 
-    async def check_threads(self) -> None:
-        """Once after a start: a running game whose thread was deleted while Kamen was away
-        (no event tells of it then) goes on in a new thread."""
+    async def check_threads(self, shards: Shards) -> None:
+        """Once after a start: a running game (of the servers on `shards`) whose thread was
+        deleted while Kamen was away (no event tells of it then) goes on in a new thread."""
         if self._running.threads_checked:
             return
         self._running.threads_checked = True
-        for view in await self.service.tournaments.running_games():
+        for view in await self.service.tournaments.running_games(shards):
             if not await self._thread_exists(view.channel_id):
                 await self.thread_gone(view.channel_id)
 

@@ -49,6 +49,17 @@ class Claims:
         once = f"{self.holder}:{secrets.token_hex(4)}"
         return await self.store.take_claim(key, once, self.clock(), FOREVER)
 
+    async def forget(self, key: str) -> None:
+        """Free the work `key` claimed `once` whose doing failed: the next caller does it."""
+        await self.store.release_claim(key)
+
+    async def turn(self, key: str, spacing: timedelta) -> bool:
+        """Whether the work `key`, done by every process together at most once per
+        `spacing` (a login to Discord), may be done now: True to one caller per `spacing`."""
+        now = self.clock()
+        once = f"{self.holder}:{secrets.token_hex(4)}"
+        return await self.store.take_claim(key, once, now, now + spacing)
+
     async def drop(self, key: str) -> None:
         """Let this process's claim on `key` lapse now: another may take the work."""
         await self.store.drop_claim(key, self.holder)

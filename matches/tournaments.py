@@ -36,6 +36,7 @@ from matches.inputs import game_spec, move_seconds, snowflake, variant_of
 from matches.ledger import ATTEMPTS, Draft, Ledger, Loaded, Race, Where
 from matches.ratings import FIRST_SCORE
 from matches.records import Status, StoredGame
+from matches.shards import Shards
 from matches.standings import Line, Played, Standings
 from matches.tournament_records import Entrant, Format, Stage, StoredPairing, Tournament
 from matches.views import GameView
@@ -294,10 +295,13 @@ class Tournaments:
                 found.append((tournament, pairing_of))
         return found
 
-    async def running_games(self) -> list[GameView]:
-        """Every tournament game being played, of every server (to check their threads)."""
+    async def running_games(self, shards: Shards | None = None) -> list[GameView]:
+        """Every tournament game being played in the servers on `shards` (None: all), to
+        check their threads."""
         views = []
         for tournament in await self.store.running_tournaments():
+            if shards is not None and not shards.serves(tournament.guild_id):
+                continue
             for found in await self.store.pairings(tournament.id):
                 if found.done or found.game_id is None:
                     continue
@@ -375,36 +379,56 @@ class Tournaments:
                 return Progress(written[0], tuple(written[1]), done)
         return Progress(await self.find(None, tournament_id))
 
-    async def catch_up(self, now: datetime | None = None) -> list[Progress]:
-        """What the upkeep pass does (`matches.runner`), and a restart needs: tournaments due
-        to start or end, results of games that ended unseen, and pairings whose game was
-        never opened (returned as `new`, for the adapter to open them)."""
+    async def catch_up(
+        self, now: datetime | None = None, *, shards: Shards | None = None
+    ) -> list[Progress]:
+        """What the upkeep pass does (`matches.runner`), and a restart needs, in the servers
+        on `shards` (None: all): tournaments due to start or end, results of games that
+        ended unseen, and pairings whose game was never opened (returned as `new`, for the
+        adapter to open them). A tournament that fails is logged with its ids and left for
+        the next pass; the others go on."""
         now = now or self.ledger.clock()
         done: list[Progress] = []
-        for tournament in await self.store.tournaments_due(now):
-            if tournament.stage is Stage.SIGNUP:
-                try:
-                    done.append(await self.start(None, tournament.id))
-                except BadInput:
-                    cancelled = dataclasses.replace(
-                        tournament, stage=Stage.CANCELLED, finished_at=now, reason="too-few"
-                    )
-                    written = await self.store.update_tournament(cancelled)
-                    if written is not None:
-                        done.append(Progress(written[0], (), True))
-            else:
-                done.append(await self.advance(tournament.id))
+        for tournament in await self.store.tournaments_due(now, shards):
+            try:
+                done.extend(await self._due(tournament, now))
+            except Exception:
+                log.exception(
+                    "tournament #%s of server %s: its start or end failed",
+                    tournament.id, tournament.guild_id,
+                )  # fmt: skip
         waiting: dict[int, list[StoredPairing]] = {}
-        for found in await self.store.pairings_to_settle():
+        for found in await self.store.pairings_to_settle(shards):
             if found.game_id is None:
                 waiting.setdefault(found.tournament_id, []).append(found)  # never opened
                 continue
-            ended = await self.game_ended(found.game_id)  # a result missed while down
+            try:
+                ended = await self.game_ended(found.game_id)  # a result missed while down
+            except Exception:
+                log.exception(
+                    "tournament #%s: the result of game #%s failed", found.tournament_id,
+                    found.game_id,
+                )  # fmt: skip
+                continue
             if ended is not None:  # the standings to show, perhaps a round or the end
                 done.append(ended)
         for tournament_id, pairings in waiting.items():
             done.append(Progress(await self.find(None, tournament_id), tuple(pairings)))
         return done
+
+    async def _due(self, tournament: Tournament, now: datetime) -> list[Progress]:
+        """A tournament whose time came: started (cancelled with too few players), or
+        (an arena) ended."""
+        if tournament.stage is not Stage.SIGNUP:
+            return [await self.advance(tournament.id)]
+        try:
+            return [await self.start(None, tournament.id)]
+        except BadInput:
+            cancelled = dataclasses.replace(
+                tournament, stage=Stage.CANCELLED, finished_at=now, reason="too-few"
+            )
+            written = await self.store.update_tournament(cancelled)
+            return [] if written is None else [Progress(written[0], (), True)]
 
     async def cancel(self, guild_id: int, tournament_id: int, reason: str) -> Tournament:
         for _ in range(ATTEMPTS):  # a write of its messages' ids may have come between

@@ -12,9 +12,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
+from matches.shards import Shards
 from matches.tournament_records import Entrant, StoredPairing, Tournament
 from store.database import Tables, Transaction
-from store.rows import Shape
+from store.rows import Shape, in_shards
 
 TOURNAMENTS = Shape(Tournament, renamed={"stage": "status"})
 ENTRANTS = Shape(Entrant)
@@ -115,14 +116,15 @@ class TournamentTables(Tables):
 
         return await self.db.snapshot(read)
 
-    async def pairings_to_settle(self) -> list[StoredPairing]:
+    async def pairings_to_settle(self, shards: Shards | None = None) -> list[StoredPairing]:
         columns = ", ".join(f"p.{name}" for name in PAIRINGS.columns)
         sql = (
             f"SELECT {columns} FROM tournament_pairings p"
             " JOIN tournaments t ON t.id = p.tournament_id"
             " LEFT JOIN games g ON g.id = p.game_id"
             " WHERE t.status = 'running' AND p.score IS NULL"
-            " AND (p.game_id IS NULL OR g.status = 'finished') ORDER BY p.id"
+            " AND (p.game_id IS NULL OR g.status = 'finished')"
+            f"{in_shards(shards, 't.guild_id')} ORDER BY p.id"
         )
         return await self._all(PAIRINGS.read, sql)
 
@@ -157,10 +159,15 @@ class TournamentTables(Tables):
         sql = f"SELECT {TOURNAMENT} FROM tournaments WHERE status = 'running' ORDER BY id"
         return await self._all(TOURNAMENTS.read, sql)
 
-    async def tournaments_due(self, now: datetime) -> list[Tournament]:
+    async def tournaments_due(
+        self, now: datetime, shards: Shards | None = None
+    ) -> list[Tournament]:
+        served = in_shards(shards)
         sql = f"""
-            SELECT {TOURNAMENT} FROM tournaments WHERE status = 'signup' AND starts_at <= :now
+            SELECT {TOURNAMENT} FROM tournaments
+                WHERE status = 'signup' AND starts_at <= :now{served}
             UNION
-            SELECT {TOURNAMENT} FROM tournaments WHERE status = 'running' AND ends_at <= :now
+            SELECT {TOURNAMENT} FROM tournaments
+                WHERE status = 'running' AND ends_at <= :now{served}
             ORDER BY id"""
         return await self._all(TOURNAMENTS.read, sql, now=now.timestamp())

@@ -7,14 +7,17 @@ import os
 import re
 import sqlite3
 import sys
-from collections.abc import AsyncIterator
-from datetime import UTC, datetime
+from collections.abc import AsyncIterator, Callable
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import aiohttp
 import pytest
 
+from matches import Store, system_clock
+from matches.leases import Leases
+from matches.shards import Shards
 from runtime.environment import health_address
 from runtime.health import Check, Health, HealthServer, gateway_check, probe_url, store_check
 from runtime.metrics import CONTENT_TYPE, Metrics
@@ -235,10 +238,16 @@ async def test_the_gateway_check(client: Any, connected: bool) -> None:
     assert await gateway_check(client).probe() is connected
 
 
+def leased(store: Store, moment: Callable[[], datetime]) -> Leases:
+    return Leases(store, moment, Shards(), "this process", timedelta(seconds=30))
+
+
 async def test_the_store_check_writes_the_heartbeat(tmp_path: Path) -> None:
     store = await open_store(f"sqlite:///{tmp_path / 'kamen.db'}")
     moment = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
-    health = Health([store_check(store, lambda: moment)])
+    leases = leased(store, lambda: moment)
+    assert await leases.take()
+    health = Health([store_check(leases.renew)])
     assert await store.last_beat() is None
     assert (await health.readiness()).ready
     assert await store.last_beat() == moment
@@ -276,7 +285,9 @@ async def test_a_write_lock_held_longer_than_the_check_makes_it_unready(tmp_path
     """Reads still answer, but a move would wait: the store is not ready."""
     path = tmp_path / "kamen.db"
     store = await open_store(f"sqlite:///{path}")
-    health = Health([store_check(store)], timeout=0.5)
+    leases = leased(store, system_clock)
+    assert await leases.take()
+    health = Health([store_check(leases.renew)], timeout=0.5)
     try:
         assert (await health.readiness()).ready
         other = sqlite3.connect(path, isolation_level=None)

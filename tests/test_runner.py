@@ -3,7 +3,9 @@
 Each test starts a `Runner` on a service over a real SQLite file, listens to one
 job as an adapter would, and waits for what the job hands over (never a sleep):
 a season ended by its date, a tournament started at its time, a lagging board,
-a heartbeat; a pass that fails is logged and the next one does the work.
+a heartbeat; a pass that fails is logged and the next one does the work, an item
+that fails is logged once and tried again later, and a runner does the work of
+the servers of its own shards only.
 """
 
 from __future__ import annotations
@@ -20,7 +22,8 @@ import pytest
 
 from matches import FirstLegalMove, GameView, ManualClock, MatchService, SweepEvent, SweepKind
 from matches.ratings import Season
-from matches.runner import Job, Runner, TournamentPass
+from matches.runner import Job, Runner
+from matches.shards import Shards
 from matches.storage import Store
 from matches.tournament_records import Stage
 from store import open_store
@@ -80,16 +83,15 @@ async def test_a_season_whose_date_came_is_ended_and_handed_to_the_announcer(env
     runner = fast(service)
     announced: list[Season] = []
 
-    async def announce(seasons: list[Season]) -> None:
-        for ended in seasons:
-            await service.seasons.announced(ended)
-            announced.append(ended)
+    async def announce(ended: Season) -> None:
+        await service.seasons.announced(ended)
+        announced.append(ended)
 
     runner.seasons.listen(announce)
     passed = heard(runner.seasons)
     runner.start()
     try:
-        [ended] = await passed()
+        ended = await passed()
     finally:
         await runner.stop()
     assert ended.id == season.id and ended.ended_at == season.ends_at
@@ -102,10 +104,10 @@ async def test_a_season_whose_date_came_is_ended_and_handed_to_the_announcer(env
 
 async def test_seasons_of_servers_another_process_serves_are_left_to_it(env: Env) -> None:
     service, clock, _, _ = env
-    await service.seasons.start(GUILD, "Spring", "1d", CHANNEL, MANAGER)
+    await service.seasons.start(GUILD, "Spring", "1d", CHANNEL, MANAGER)  # on shard 0 of 2
     clock.advance(timedelta(days=2))
-    assert await fast(service, serves=lambda guild: guild == GUILD + 1).seasons.pass_once() == []
-    [ended] = await fast(service, serves=lambda guild: guild == GUILD).seasons.pass_once() or []
+    assert await fast(service, shards=Shards.of(2, [1])).seasons.pass_once() == []
+    [ended] = await fast(service, shards=Shards.of(2, [0])).seasons.pass_once()
     assert ended.guild_id == GUILD
 
 
@@ -118,26 +120,24 @@ async def test_a_tournament_due_starts_and_its_pairings_are_handed_over(env: Env
     for user in (ALICE, BOB):
         await service.tournaments.join(GUILD, made.id, user)
     clock.advance(timedelta(hours=1))
-    runner = fast(service)
-    passed = heard(runner.tournaments, lambda done: bool(done.progress))
+    # A process serving the other shard: not its tournament (GUILD is on shard 0 of 2).
+    other_store = await open_store(f"sqlite:///{tmp_path / 'k.db'}")
+    try:
+        other = fast(service_on(other_store, clock, holder="the other process"),
+                     shards=Shards.of(2, [1]))  # fmt: skip
+        assert await other.tournaments.pass_once() == []
+    finally:
+        await other_store.close()
+    runner = fast(service, shards=Shards.of(2, [0]))
+    passed = heard(runner.tournaments)
     runner.start()
     try:
-        upkept = await passed()
+        started = await passed()  # then its pairing again, as a game not yet opened
     finally:
         await runner.stop()
-    started = upkept.progress[0]  # then its pairing again, as a game not yet opened
     assert started.tournament.id == made.id and started.tournament.stage is Stage.RUNNING
     [pairing] = started.new
     assert {pairing.first_id, pairing.second_id} == {ALICE, BOB}
-    # Another process's runner, while this one holds the tournaments' claim: not its pass.
-    other_store = await open_store(f"sqlite:///{tmp_path / 'k.db'}")
-    try:
-        other = fast(service_on(other_store, clock, holder="the other process"))
-        assert await other.tournaments.pass_once() is None
-        clock.advance(timedelta(minutes=1))  # the claim lapsed: the holder stopped passing
-        assert isinstance(await other.tournaments.pass_once(), TournamentPass)
-    finally:
-        await other_store.close()
 
 
 async def test_the_sweeper_a_failed_pass_is_logged_and_the_next_one_does_the_work(
@@ -154,13 +154,13 @@ async def test_the_sweeper_a_failed_pass_is_logged_and_the_next_one_does_the_wor
     failures = 0
 
     async def sweep_failing_once(
-        now: datetime | None = None, *, batch: int = 100
+        now: datetime | None = None, *, batch: int = 100, shards: Shards | None = None
     ) -> list[SweepEvent]:
         nonlocal failures
         if failures == 0:
             failures += 1
             raise ConnectionError("the database went away for a moment")
-        return await real_sweep(now, batch=batch)
+        return await real_sweep(now, batch=batch, shards=shards)
 
     service.sweep = sweep_failing_once  # type: ignore[method-assign]
     runner = fast(service)
@@ -168,7 +168,7 @@ async def test_the_sweeper_a_failed_pass_is_logged_and_the_next_one_does_the_wor
     with caplog.at_level(logging.ERROR, logger="matches.runner"):
         runner.start()
         try:
-            [event] = await passed()
+            event = await passed()
         finally:
             await runner.stop()
     assert (event.kind, event.view.id) == (SweepKind.TIMEOUT, game.id)
@@ -180,8 +180,9 @@ async def test_the_sweeper_a_failed_pass_is_logged_and_the_next_one_does_the_wor
 async def test_a_listener_that_fails_is_logged_and_the_others_are_still_told(
     env: Env, caplog: pytest.LogCaptureFixture
 ) -> None:
-    service, _, _, _ = env
+    service, _, store, _ = env
     runner = fast(service)
+    assert await runner.leases.take()
 
     def broken(moment: datetime) -> None:
         raise RuntimeError("an announcer's bug")
@@ -189,16 +190,17 @@ async def test_a_listener_that_fails_is_logged_and_the_others_are_still_told(
     runner.heartbeat.listen(broken)
     passed = heard(runner.heartbeat)
     with caplog.at_level(logging.ERROR, logger="matches.runner"):
-        moment = await runner.heartbeat.pass_once()
-    assert moment is not None and await passed() == moment
+        [moment] = await runner.heartbeat.pass_once()
+    assert await passed() == moment
     assert any("heartbeat pass failed" in r.message for r in caplog.records)
-    assert await service.upkeep.beating()  # the heartbeat was written all the same
+    assert await store.last_beat() == moment  # the heartbeat was written all the same
 
 
 async def test_the_heartbeat_is_written_on_its_interval(env: Env) -> None:
-    service, clock, _, _ = env
+    service, clock, store, _ = env
     runner = fast(service)
     beats = heard(runner.heartbeat)
+    assert await runner.lease()
     runner.start()
     try:
         first = await beats()
@@ -208,26 +210,27 @@ async def test_the_heartbeat_is_written_on_its_interval(env: Env) -> None:
             later = await beats()
     finally:
         await runner.stop()
-    assert later == first + timedelta(minutes=5) and await service.upkeep.beating()
+    assert later == first + timedelta(minutes=5) and await store.last_beat() == later
 
 
 async def test_a_lagging_board_is_handed_over_soon_after_the_adapter_says_so(env: Env) -> None:
     service, _, _, _ = env
     # Passes an hour apart: only `wake` brings the second one.
     runner = fast(service, repair_every=3600.0, repair_soon_after=0.0)
-    passes = heard(runner.boards, lambda views: True)
+    lagging = heard(runner.boards)
     runner.start()
     try:
-        assert await passes() == []  # the first pass, at the start: nothing lags
+        while runner.boards.passes == 0:  # the first pass, at the start: nothing lags
+            await asyncio.sleep(0.01)
         offered = await service.challenge(
             guild_id=GUILD, channel_id=CHANNEL, challenger_id=ALICE, game="oska",
             opponent_id=BOB, first="challenger",
         )  # fmt: skip
         runner.boards.wake()  # its message could not be posted: its board lags
-        lagging: list[GameView] = await passes()
+        view: GameView = await lagging()
     finally:
         await runner.stop()
-    assert [view.id for view in lagging] == [offered.id]
+    assert view.id == offered.id and runner.boards.passes == 2
 
 
 async def test_stopping_waits_for_the_services_reactions_in_flight(
@@ -264,7 +267,7 @@ async def test_stopping_waits_for_the_services_reactions_in_flight(
     assert finished == ["the reaction"]
 
 
-async def test_two_processes_starting_after_downtime_give_the_time_back_once(env: Env) -> None:
+async def test_one_process_serves_a_shard_and_gives_its_downtime_back_once(env: Env) -> None:
     service, clock, _, tmp_path = env
     offered = await service.challenge(
         guild_id=GUILD, channel_id=CHANNEL, challenger_id=ALICE, game="oska", opponent_id=BOB,
@@ -272,17 +275,23 @@ async def test_two_processes_starting_after_downtime_give_the_time_back_once(env
     )  # fmt: skip
     game = await service.accept(offered.id, BOB)
     assert game.deadline is not None
-    await service.upkeep.beat()
+    first = Runner(service)
+    assert await first.lease()  # the one process, which dies without a word
+    assert await first.credit_downtime() == []  # and beats
     clock.advance(timedelta(minutes=6))  # Kamen was away, then two processes start together
     other_store = await open_store(f"sqlite:///{tmp_path / 'k.db'}")
     try:
-        other = service_on(other_store, clock, holder="the other process")
-        given = await asyncio.gather(Runner(service).credit_downtime(),
-                                     Runner(other).credit_downtime())  # fmt: skip
+        runners = [Runner(service_on(store, clock)) for store in (first.service.store, other_store)]
+        taken = await asyncio.gather(*(runner.leases.take() for runner in runners))
+        assert sorted(taken) == [False, True]  # one serves the shard, the other waits
+        [serving] = [runner for runner, took in zip(runners, taken, strict=True) if took]
+        [waiting] = [runner for runner, took in zip(runners, taken, strict=True) if not took]
+        [(credited, away)] = await serving.credit_downtime()
+        assert waiting.troubles() == [
+            f"waiting for shard 0 of 1: served by another process ({serving.leases.holder})"
+        ]
+        assert not await waiting.leases.take()  # renewed by the credit: held
     finally:
         await other_store.close()
-    assert sorted(len(credited) for credited in given) == [0, 1]
-    [(credited, away)] = given[0] or given[1]
     assert (credited.id, away) == (game.id, timedelta(minutes=6))
     assert (await service.view(game_id=game.id)).deadline == game.deadline + away  # once
-    assert await service.upkeep.beating()

@@ -268,7 +268,7 @@ async def test_the_installed_bot_runs_against_discord_and_passes_its_healthcheck
             assert code == 0, out
             health = json.loads(out)
             assert health["status"] == "ok"
-            assert health["checks"] == {"gateway": "ok", "store": "ok"}
+            assert health["checks"] == {"gateway": "ok", "store": "ok", "work": "ok"}
 
             rules = await fake.slash(table.ann, table.games, "oska rules")
             assert rules.ephemeral and "Oska" in rules.text

@@ -13,6 +13,7 @@ import random
 import sqlite3
 from collections.abc import AsyncIterator
 from contextlib import closing
+from datetime import timedelta
 from pathlib import Path
 
 import asyncpg  # type: ignore[import-untyped]  # asyncpg ships no type hints
@@ -68,7 +69,8 @@ async def played(url: str) -> dict[str, int]:
         await service.set_threads(GUILD, False)
         await service.set_server_language(GUILD, "cs")
         await service.set_user_language(ALICE, "cs")
-        await store.beat(clock())
+        await store.take_shard(0, 1, "a process", clock(), clock() + timedelta(seconds=30))
+        await store.renew_shards([0], "a process", clock(), clock() + timedelta(seconds=30))
         return {"going": going.id, "won": won.id, "season": season.id, "tournament": tid}
     finally:
         await store.close()
@@ -214,7 +216,7 @@ async def test_the_copy_reads_the_tables_their_keys_and_order_from_the_schema(
     assert tables["rating_changes"] == (("seq",), ("seq",))
     assert tables["tournament_pairings"] == (("id",), ("id",))
     assert tables["puzzle_answers"] == (("guild_id", "user_id", "puzzle"), ())
-    assert "schema_migrations" not in tables and len(tables) == 14
+    assert "schema_migrations" not in tables and len(tables) == 15
     order = list(tables)
     for child, parent in [("rating_changes", "games"), ("season_scores", "seasons"),
                           ("tournament_pairings", "tournaments"),

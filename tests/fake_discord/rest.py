@@ -238,7 +238,7 @@ class Rest:
                     "total": 1000,
                     "remaining": 999,
                     "reset_after": 14_400_000,
-                    "max_concurrency": 1,
+                    "max_concurrency": self.hub.max_concurrency,
                 },
             }
         )
