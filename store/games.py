@@ -47,7 +47,7 @@ BOARD_REPAIR_DAYS = 7
 # Written on update: never the id or the creation time, nor what the messages show;
 # the version is bumped.
 _MESSAGES = ("message_id", "board_ply", "board_status", "ping_message_id")
-_UPDATED = [c for c in GAMES.fields if c not in ("id", "created_at", "version", *_MESSAGES)]
+_UPDATED = [c for c in GAMES.columns if c not in ("id", "created_at", "version", *_MESSAGES)]
 # Written on creation with the id the store draws, version 0, and `ply`.
 _INSERT = GAMES.insert("games", also=["ply"])
 _UPDATE = (
