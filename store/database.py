@@ -160,7 +160,9 @@ class Tables:
     db: Database
 
     async def _all(self, read: Callable[[Row], T], sql: str, /, **params: Any) -> list[T]:
-        """Each row of a query, read as a record."""
+        """Each row of a query, read as a record (`LIMIT :limit` of None: no limit)."""
+        if "limit" in params and params["limit"] is None:
+            params["limit"] = NO_LIMIT
         return [read(row) for row in await self.db.read(sql, params)]
 
     async def _one(self, read: Callable[[Row], T], sql: str, /, **params: Any) -> T | None:

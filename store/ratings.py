@@ -13,13 +13,12 @@ rating takes shared, exclusively, so no game is rated while ratings are replaced
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
 
 from matches.glicko2 import PROVISIONAL_RD
 from matches.ratings import RatedGame, RatingChange, RatingInputs, Season, SeasonScore, Standing
 from matches.records import StoredGame
 from matches.storage import Rater
-from store.database import NO_LIMIT, Duplicate, Tables, Transaction
+from store.database import Duplicate, Tables, Transaction
 from store.games import update_in
 from store.rows import Shape
 
@@ -36,6 +35,8 @@ CHANGES = Shape(
     },
 )
 
+# What a rebuild reads and writes: every rating, rating change and season line.
+_Rebuilt = tuple[list[Standing], list[RatingChange], list[SeasonScore]]
 # Forgotten players carry negative ids and are listed nowhere.
 _LISTED = "user_id > 0"
 _RATINGS = "ratings"  # the lock every rating takes shared and a rebuild takes alone
@@ -46,6 +47,9 @@ _PUT_STANDING = STANDINGS.upsert("ratings", ["guild_id", "game", "user_id"])
 _PUT_SCORE = SCORES.upsert("season_scores", ["season_id", "game", "user_id"])
 _NEW_CHANGE = CHANGES.insert("rating_changes", without=["seq"])
 _OLD_CHANGE = CHANGES.insert("rating_changes")
+_STANDING_OF = (
+    f"SELECT {STANDING} FROM ratings WHERE guild_id = :guild AND game = :game AND user_id = :user"
+)
 _NEW_SEASON = SEASONS.insert("seasons", without=["ended_at", "announced", "id"])
 # A server's seasons' lines, for a rebuild of one server.
 _SCORES_OF = " WHERE season_id IN (SELECT id FROM seasons WHERE guild_id = :guild)"
@@ -77,11 +81,9 @@ class RatingTables(Tables):
     # -------------------------------------------------------------- ratings
 
     async def standing(self, guild_id: int, game: str, user_id: int) -> Standing | None:
-        sql = (
-            f"SELECT {STANDING} FROM ratings"
-            " WHERE guild_id = :guild AND game = :game AND user_id = :user"
+        return await self._one(
+            STANDINGS.read, _STANDING_OF, guild=guild_id, game=game, user=user_id
         )
-        return await self._one(STANDINGS.read, sql, guild=guild_id, game=game, user=user_id)
 
     async def leaderboard(
         self, guild_id: int, game: str, *, provisional: bool, offset: int, limit: int
@@ -127,15 +129,8 @@ class RatingTables(Tables):
             " WHERE guild_id = :guild AND game = :game AND user_id = :user"
             " ORDER BY seq DESC LIMIT :limit"
         )
-        found = await self._all(
-            CHANGES.read,
-            sql,
-            guild=guild_id,
-            game=game,
-            user=user_id,
-            limit=NO_LIMIT if limit is None else limit,
-        )
-        return found[::-1]
+        params = {"guild": guild_id, "game": game, "user": user_id, "limit": limit}
+        return (await self._all(CHANGES.read, sql, **params))[::-1]
 
     async def changes_of_game(self, game_id: int) -> list[RatingChange]:
         sql = f"SELECT {CHANGE} FROM rating_changes WHERE game_id = :game ORDER BY seq"
@@ -202,14 +197,8 @@ class RatingTables(Tables):
             " ORDER BY points DESC, coalesce(performance, 0) DESC, user_id"
             " LIMIT :limit OFFSET :offset"
         )
-        return await self._all(
-            SCORES.read,
-            sql,
-            season=season_id,
-            game=game,
-            offset=offset,
-            limit=NO_LIMIT if limit is None else limit,
-        )
+        params = {"season": season_id, "game": game, "offset": offset, "limit": limit}
+        return await self._all(SCORES.read, sql, **params)
 
     async def season_size(self, season_id: int, game: str) -> int:
         sql = (
@@ -227,34 +216,27 @@ class RatingTables(Tables):
 
     # -------------------------------------------------------------- rebuilds
 
-    async def all_ratings(
-        self, guild_id: int | None = None
-    ) -> tuple[list[Standing], list[RatingChange], list[SeasonScore]]:
+    async def all_ratings(self, guild_id: int | None = None) -> _Rebuilt:
         where, scores_where = _where(guild_id)
 
-        async def read(tx: Transaction) -> tuple[list[Any], list[Any], list[Any]]:
+        async def read(tx: Transaction) -> _Rebuilt:
             params = {"guild": guild_id}
-            standings = await tx.fetch(
-                f'SELECT {STANDING} FROM ratings{where} ORDER BY guild_id, game COLLATE "C",'
-                " user_id",
-                params,
+            standings = (
+                f"SELECT {STANDING} FROM ratings{where}"
+                ' ORDER BY guild_id, game COLLATE "C", user_id'
             )
-            changes = await tx.fetch(
-                f"SELECT {CHANGE} FROM rating_changes{where} ORDER BY seq", params
-            )
-            scores = await tx.fetch(
+            changes = f"SELECT {CHANGE} FROM rating_changes{where} ORDER BY seq"
+            scores = (
                 f"SELECT {SCORE} FROM season_scores{scores_where}"
-                ' ORDER BY season_id, game COLLATE "C", user_id',
-                params,
+                ' ORDER BY season_id, game COLLATE "C", user_id'
             )
-            return standings, changes, scores
+            return (
+                [STANDINGS.read(row) for row in await tx.fetch(standings, params)],
+                [CHANGES.read(row) for row in await tx.fetch(changes, params)],
+                [SCORES.read(row) for row in await tx.fetch(scores, params)],
+            )
 
-        standings, changes, scores = await self.db.snapshot(read)
-        return (
-            [STANDINGS.read(row) for row in standings],
-            [CHANGES.read(row) for row in changes],
-            [SCORES.read(row) for row in scores],
-        )
+        return await self.db.snapshot(read)
 
     async def replace_ratings(
         self,
@@ -299,9 +281,7 @@ async def _inputs(tx: Transaction, game: StoredGame) -> RatingInputs:
     standings = []
     for user in players:
         found = await tx.fetch(
-            f"SELECT {STANDING} FROM ratings"
-            " WHERE guild_id = :guild AND game = :game AND user_id = :user",
-            {"guild": game.guild_id, "game": game.game, "user": user},
+            _STANDING_OF, {"guild": game.guild_id, "game": game.game, "user": user}
         )
         standings.append(
             STANDINGS.read(found[0]) if found else Standing(game.guild_id, game.game, user)
