@@ -28,10 +28,6 @@ def when(value: float) -> datetime:
     return datetime.fromtimestamp(value, UTC)
 
 
-def seconds(at: datetime | None) -> float | None:
-    return None if at is None else at.timestamp()
-
-
 def iso(at: datetime) -> str:
     return at.astimezone(UTC).isoformat()
 
