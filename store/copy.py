@@ -34,7 +34,6 @@ from store.url import store_for
 
 # Each engine's own bookkeeping, not copied.
 _OWN = {"schema_migrations", "sqlite_sequence"}
-_CHUNK = 5_000
 S = TypeVar("S", bound=KamenStore)
 
 
@@ -217,9 +216,7 @@ async def _copy_table(
     columns = list(types)
     names = ", ".join(columns)
     await db.execute(f"CREATE TEMP TABLE incoming (LIKE {table}) ON COMMIT DROP")
-    for start in range(0, len(rows), _CHUNK):
-        chunk = rows[start : start + _CHUNK]
-        await db.copy_records_to_table("incoming", records=chunk, columns=columns)
+    await db.copy_records_to_table("incoming", records=rows, columns=columns)  # streamed
     status = await db.execute(
         f"INSERT INTO {table} ({names}) SELECT {names} FROM incoming ON CONFLICT DO NOTHING"
     )
