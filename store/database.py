@@ -64,15 +64,12 @@ class Transaction(Protocol):
 
     async def fetch(self, sql: str, params: Params | None = None) -> list[Row]:
         """Run one statement; the rows it returns (none for most writes)."""
-        ...
 
     async def lock(self, name: str, *, shared: bool = False) -> None:
         """Hold the named lock to the end of the transaction (shared: with other sharers)."""
-        ...
 
     async def follow_ids(self, table: str, column: str) -> None:
         """After rows written with their own ids: the next id drawn comes after them all."""
-        ...
 
 
 Work = Callable[[Transaction], Awaitable[T]]

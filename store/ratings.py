@@ -279,10 +279,9 @@ async def _inputs(tx: Transaction, game: StoredGame) -> RatingInputs:
     players = game.players
     assert players is not None
     standings = []
+    pool = {"guild": game.guild_id, "game": game.game}
     for user in players:
-        found = await tx.fetch(
-            _STANDING_OF, {"guild": game.guild_id, "game": game.game, "user": user}
-        )
+        found = await tx.fetch(_STANDING_OF, {**pool, "user": user})
         standings.append(
             STANDINGS.read(found[0]) if found else Standing(game.guild_id, game.game, user)
         )
