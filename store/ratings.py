@@ -94,10 +94,8 @@ class RatingTables(Tables):
             f" AND rd {'>' if provisional else '<='} :rd"
             " ORDER BY rating DESC, user_id LIMIT :limit OFFSET :offset"
         )
-        return await self._all(
-            STANDINGS.read, sql, guild=guild_id, game=game, rd=PROVISIONAL_RD, limit=limit,
-            offset=offset,
-        )  # fmt: skip
+        params = {"guild": guild_id, "game": game, "rd": PROVISIONAL_RD}
+        return await self._all(STANDINGS.read, sql, **params, limit=limit, offset=offset)
 
     async def leaderboard_sizes(self, guild_id: int, game: str) -> tuple[int, int]:
         sql = (
