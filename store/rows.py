@@ -117,7 +117,8 @@ class Shape(Generic[R]):
                 found[name] = part.read(row, start)
                 start += len(part.columns)
             else:
-                found[name] = part[2](row[start])
+                _, _, convert = part
+                found[name] = convert(row[start])
                 start += 1
         return self.record(**found)
 
