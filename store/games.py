@@ -65,8 +65,8 @@ _SAVE_GUILD = GUILD_SETTINGS.upsert("guild_settings", ["guild_id"], also=["updat
 _SAVE_USER = USER_SETTINGS.upsert("user_settings", ["user_id"], also=["updated_at"])
 
 
-def new_game_id() -> int:
-    """A random positive id below `ID_LIMIT` (53 bits)."""
+def random_id() -> int:
+    """A random positive id below `ID_LIMIT` (53 bits): a game's, or negated a forgotten user's."""
     return secrets.randbelow(ID_LIMIT - 1) + 1
 
 
@@ -86,7 +86,7 @@ class GameTables(Tables):
         # chance in billions, and then another id is drawn.
         for _ in range(_ID_TRIES):
             try:
-                found = await self._execute(_INSERT, **values, id=new_game_id())
+                found = await self._execute(_INSERT, **values, id=random_id())
             except Duplicate as error:
                 if error.index == "games_pkey":
                     continue
