@@ -34,6 +34,13 @@ from store.url import store_for
 
 # Each engine's own bookkeeping, not copied.
 _OWN = {"schema_migrations", "sqlite_sequence"}
+# The Python type of a PostgreSQL column's values (any other: text).
+_PYTHON: dict[str, Callable[[Any], Any]] = {
+    "double precision": float,
+    "bigint": int,
+    "integer": int,
+    "smallint": int,
+}
 S = TypeVar("S", bound=KamenStore)
 
 
@@ -168,17 +175,9 @@ async def _column_types(db: Any, table: str) -> dict[str, str]:
     return {row[0]: row[1] for row in rows}
 
 
-def _converter(kind: str) -> Callable[[Any], Any]:
-    if kind == "double precision":
-        return float
-    if kind in ("bigint", "integer", "smallint"):
-        return int
-    return str
-
-
 def _normal(rows: Iterable[Sequence[Any]], types: dict[str, str]) -> list[tuple[Any, ...]]:
     """Rows with each value in its PostgreSQL column's type (None stays None)."""
-    converters = [_converter(kind) for kind in types.values()]
+    converters = [_PYTHON.get(kind, str) for kind in types.values()]
     return [
         tuple(
             None if value is None else convert(value)
