@@ -127,9 +127,16 @@ class Shape(Generic[R]):
         columns = [*(name for name in self.columns if name not in without), *also]
         return f"{_insert(table, columns)} RETURNING {self.select}"
 
-    def assign(self, columns: Iterable[str]) -> str:
-        """`column = :column, …` of an `UPDATE`."""
-        return ", ".join(f"{name} = :{name}" for name in columns)
+    def update(self, table: str, *, without: Iterable[str] = (), also: Iterable[str] = ()) -> str:
+        """`UPDATE` of every column but `without` (and the columns `also`) of the row `:id`,
+        only if it is still at the `:version` read; the version grows, the row is returned.
+        """
+        unchanged = {"id", "version", *without}
+        columns = [name for name in [*self.columns, *also] if name not in unchanged]
+        return (
+            f"UPDATE {table} SET {', '.join(f'{name} = :{name}' for name in columns)},"
+            f" version = version + 1 WHERE id = :id AND version = :version RETURNING {self.select}"
+        )
 
     def upsert(self, table: str, key: Sequence[str], *, also: Iterable[str] = ()) -> str:
         """`INSERT` of every column (and the columns `also`), or `UPDATE` of the row of its key."""
