@@ -54,7 +54,7 @@ async def build(path: Path, players: int, count: int) -> None:
     store = await open_store(f"sqlite:///{path}")
     await store.close()
     rows = games(players, count, 7)
-    columns = (*GAMES.fields, "ply")
+    columns = (*GAMES.columns, "ply")
     sql = f"INSERT INTO games ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})"
     with sqlite3.connect(path) as db:
         db.executemany(sql, [tuple(game_values(row)[c] for c in columns) for row in rows])

@@ -18,22 +18,30 @@ column changes it.
 from __future__ import annotations
 
 import hashlib
-import sqlite3
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from graphlib import TopologicalSorter
-from typing import Any
+from typing import Any, TypeVar
 
 import asyncpg  # type: ignore[import-untyped]  # asyncpg ships no type hints
 
 from matches.storage import StoreError
+from store.database import Transaction
+from store.kamen import KamenStore
 from store.postgres import PostgresStore, follow_ids, shown
 from store.sqlite import SqliteStore
 from store.url import store_for
 
 # Each engine's own bookkeeping, not copied.
 _OWN = {"schema_migrations", "sqlite_sequence"}
-_CHUNK = 5_000
+# The Python type of a PostgreSQL column's values (any other: text).
+_PYTHON: dict[str, Callable[[Any], Any]] = {
+    "double precision": float,
+    "bigint": int,
+    "integer": int,
+    "smallint": int,
+}
+S = TypeVar("S", bound=KamenStore)
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,37 +65,39 @@ async def copy(source_url: str, target_url: str, *, replace: bool = False) -> li
 
     `replace` empties the target's tables first (in the same transaction).
     """
-    source, target = _sqlite_store(source_url), _postgres_store(target_url)
+    source = _store(SqliteStore, source_url, "from a SQLite database (sqlite:///path)")
+    if not source.path.exists():
+        raise StoreError(f"{source.path}: no such SQLite database")
+    target = _store(PostgresStore, target_url, "into a PostgreSQL database (postgresql://…)")
     # Opening each store brings its schema up to date (and refuses one newer than the code).
-    await source.open()
-    await source.close()
-    await target.open()
-    await target.close()
-    db = await asyncpg.connect(target.dsn)
-    try:
-        tables = await schema(db)
-        types = {table: await _column_types(db, table) for table in tables}
-        rows = _read_sqlite(source.path, types)
-        copied: dict[str, int] = {}
-        async with db.transaction():
-            if replace:
-                await db.execute(f"TRUNCATE {', '.join(tables)} RESTART IDENTITY")
-            for table, (_, identities) in tables.items():
-                copied[table] = await _copy_table(db, table, types[table], rows[table])
-                for column in identities:
-                    await follow_ids(db, table, column)
-        checks = []
-        for table, (key, _) in tables.items():
-            columns = list(types[table])
-            found = await db.fetch(f"SELECT {', '.join(columns)} FROM {table}")
-            target_rows = _normal(found, types[table])
-            source_sum = checksum(rows[table], columns, key)
-            target_sum = checksum(target_rows, columns, key)
-            counts = (copied[table], len(rows[table]), len(target_rows))
-            checks.append(TableCheck(table, *counts, source_sum, target_sum))
-        return checks
-    finally:
-        await db.close()
+    async with source:
+        await target.open()
+        await target.close()
+        db = await asyncpg.connect(target.dsn)
+        try:
+            tables = await schema(db)
+            types = {table: await _column_types(db, table) for table in tables}
+            rows = await source.db.snapshot(lambda tx: _read_sqlite(tx, types))
+            copied: dict[str, int] = {}
+            async with db.transaction():
+                if replace:
+                    await db.execute(f"TRUNCATE {', '.join(tables)} RESTART IDENTITY")
+                for table, (_, identities) in tables.items():
+                    copied[table] = await _copy_table(db, table, types[table], rows[table])
+                    for column in identities:
+                        await follow_ids(db, table, column)
+            checks = []
+            for table, (key, _) in tables.items():
+                columns = list(types[table])
+                found = await db.fetch(f"SELECT {', '.join(columns)} FROM {table}")
+                target_rows = _normal(found, types[table])
+                source_sum = checksum(rows[table], columns, key)
+                target_sum = checksum(target_rows, columns, key)
+                counts = (copied[table], len(rows[table]), len(target_rows))
+                checks.append(TableCheck(table, *counts, source_sum, target_sum))
+            return checks
+        finally:
+            await db.close()
 
 
 async def schema(db: Any) -> dict[str, tuple[tuple[str, ...], tuple[str, ...]]]:
@@ -149,19 +159,10 @@ def report(checks: Iterable[TableCheck]) -> list[str]:
 # ----------------------------------------------------------------------- parts
 
 
-def _sqlite_store(url: str) -> SqliteStore:
+def _store(kind: type[S], url: str, wanted: str) -> S:
     store = store_for(url)
-    if not isinstance(store, SqliteStore):
-        raise StoreError(f"copy from a SQLite database (sqlite:///path), not `{shown(url)}`")
-    if not store.path.exists():
-        raise StoreError(f"{store.path}: no such SQLite database")
-    return store
-
-
-def _postgres_store(url: str) -> PostgresStore:
-    store = store_for(url)
-    if not isinstance(store, PostgresStore):
-        raise StoreError(f"copy into a PostgreSQL database (postgresql://…), not `{url}`")
+    if not isinstance(store, kind):
+        raise StoreError(f"copy {wanted}, not `{shown(url)}`")
     return store
 
 
@@ -174,17 +175,9 @@ async def _column_types(db: Any, table: str) -> dict[str, str]:
     return {row[0]: row[1] for row in rows}
 
 
-def _converter(kind: str) -> Callable[[Any], Any]:
-    if kind == "double precision":
-        return float
-    if kind in ("bigint", "integer", "smallint"):
-        return int
-    return str
-
-
 def _normal(rows: Iterable[Sequence[Any]], types: dict[str, str]) -> list[tuple[Any, ...]]:
     """Rows with each value in its PostgreSQL column's type (None stays None)."""
-    converters = [_converter(kind) for kind in types.values()]
+    converters = [_PYTHON.get(kind, str) for kind in types.values()]
     return [
         tuple(
             None if value is None else convert(value)
@@ -194,32 +187,25 @@ def _normal(rows: Iterable[Sequence[Any]], types: dict[str, str]) -> list[tuple[
     ]
 
 
-def _read_sqlite(path: Any, types: dict[str, dict[str, str]]) -> dict[str, list[tuple[Any, ...]]]:
-    """Every table of the SQLite file, read in one transaction (one moment), read-only."""
-    db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
-    try:
-        db.execute("BEGIN")
-        found = {
-            row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
-        } - _OWN
-        unknown = found - set(types)
-        if unknown:
-            names = ", ".join(sorted(unknown))
-            raise StoreError(f"the SQLite database has tables this copy does not know: {names}")
-        rows = {}
-        for table in types:
-            have = {row[1] for row in db.execute(f"PRAGMA table_info({table})")}
-            if have != set(types[table]):
-                raise StoreError(
-                    f"table {table} has columns {sorted(have)} on SQLite"
-                    f" but {sorted(types[table])} on PostgreSQL"
-                )
-            columns = ", ".join(types[table])
-            rows[table] = _normal(db.execute(f"SELECT {columns} FROM {table}"), types[table])
-        db.execute("COMMIT")
-        return rows
-    finally:
-        db.close()
+async def _read_sqlite(
+    tx: Transaction, types: dict[str, dict[str, str]]
+) -> dict[str, list[tuple[Any, ...]]]:
+    """Every table of the SQLite database (read in one snapshot), in PostgreSQL's types."""
+    found = await tx.fetch("SELECT name FROM sqlite_master WHERE type = 'table'")
+    unknown = {row[0] for row in found} - _OWN - set(types)
+    if unknown:
+        names = ", ".join(sorted(unknown))
+        raise StoreError(f"the SQLite database has tables this copy does not know: {names}")
+    rows = {}
+    for table, columns in types.items():
+        have = {row[1] for row in await tx.fetch(f"PRAGMA table_info({table})")}
+        if have != set(columns):
+            raise StoreError(
+                f"table {table} has columns {sorted(have)} on SQLite"
+                f" but {sorted(columns)} on PostgreSQL"
+            )
+        rows[table] = _normal(await tx.fetch(f"SELECT {', '.join(columns)} FROM {table}"), columns)
+    return rows
 
 
 async def _copy_table(
@@ -229,9 +215,7 @@ async def _copy_table(
     columns = list(types)
     names = ", ".join(columns)
     await db.execute(f"CREATE TEMP TABLE incoming (LIKE {table}) ON COMMIT DROP")
-    for start in range(0, len(rows), _CHUNK):
-        chunk = rows[start : start + _CHUNK]
-        await db.copy_records_to_table("incoming", records=chunk, columns=columns)
+    await db.copy_records_to_table("incoming", records=rows, columns=columns)  # streamed
     status = await db.execute(
         f"INSERT INTO {table} ({names}) SELECT {names} FROM incoming ON CONFLICT DO NOTHING"
     )

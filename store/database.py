@@ -64,15 +64,12 @@ class Transaction(Protocol):
 
     async def fetch(self, sql: str, params: Params | None = None) -> list[Row]:
         """Run one statement; the rows it returns (none for most writes)."""
-        ...
 
     async def lock(self, name: str, *, shared: bool = False) -> None:
         """Hold the named lock to the end of the transaction (shared: with other sharers)."""
-        ...
 
     async def follow_ids(self, table: str, column: str) -> None:
         """After rows written with their own ids: the next id drawn comes after them all."""
-        ...
 
 
 Work = Callable[[Transaction], Awaitable[T]]
@@ -160,7 +157,9 @@ class Tables:
     db: Database
 
     async def _all(self, read: Callable[[Row], T], sql: str, /, **params: Any) -> list[T]:
-        """Each row of a query, read as a record."""
+        """Each row of a query, read as a record (`LIMIT :limit` of None: no limit)."""
+        if "limit" in params and params["limit"] is None:
+            params["limit"] = NO_LIMIT
         return [read(row) for row in await self.db.read(sql, params)]
 
     async def _one(self, read: Callable[[Row], T], sql: str, /, **params: Any) -> T | None:

@@ -45,16 +45,12 @@ _ID_TRIES = 8
 # How long a finished game (or a closed challenge) may still have its board repaired.
 BOARD_REPAIR_DAYS = 7
 
+# Written on creation with the id the store draws, version 0, and `ply`.
+_INSERT = GAMES.insert("games", also=["ply"])
 # Written on update: never the id or the creation time, nor what the messages show;
 # the version is bumped.
 _MESSAGES = ("message_id", "board_ply", "board_status", "ping_message_id")
-_UPDATED = [c for c in GAMES.fields if c not in ("id", "created_at", "version", *_MESSAGES)]
-# Written on creation with the id the store draws, version 0, and `ply`.
-_INSERT = GAMES.insert("games", also=["ply"])
-_UPDATE = (
-    f"UPDATE games SET {GAMES.assign(_UPDATED)}, ply = :ply, version = version + 1"
-    f" WHERE id = :id AND version = :version RETURNING {GAME}"
-)
+_UPDATE = GAMES.update("games", without=["created_at", *_MESSAGES], also=["ply"])
 _OPEN = "('challenge', 'active')"
 _CLOSED = "('finished', 'declined', 'expired', 'cancelled')"
 # The partial index `games_lagging` has exactly this condition.
@@ -71,8 +67,8 @@ def _numbers(numbers: list[int]) -> str:
     return ", ".join(str(int(number)) for number in numbers) or "NULL"
 
 
-def new_game_id() -> int:
-    """A random positive id below `ID_LIMIT` (53 bits)."""
+def random_id() -> int:
+    """A random positive id below `ID_LIMIT` (53 bits): a game's, or negated a forgotten user's."""
     return secrets.randbelow(ID_LIMIT - 1) + 1
 
 
@@ -92,7 +88,7 @@ class GameTables(Tables):
         # chance in billions, and then another id is drawn.
         for _ in range(_ID_TRIES):
             try:
-                found = await self._execute(_INSERT, **values, id=new_game_id())
+                found = await self._execute(_INSERT, **values, id=random_id())
             except Duplicate as error:
                 if error.index == "games_pkey":
                     continue

@@ -17,14 +17,10 @@ negative ids are listed on no leaderboard or season table.
 
 from __future__ import annotations
 
-import secrets
-
 from matches.records import StoredGame
 from store.database import Tables, Transaction
-from store.games import GAME, GAMES
+from store.games import GAME, GAMES, random_id
 
-# Anonymous ids are drawn below this (53 bits, as game ids): JavaScript's numbers hold them.
-ANONYMOUS_LIMIT = 2**53
 _TRIES = 8
 
 # The ids of a user's games, through the indexes `games_by_challenger`, `games_by_opponent`.
@@ -107,7 +103,7 @@ class PeopleTables(Tables):
 async def _fresh_anonymous(tx: Transaction) -> int:
     """A random negative id no game holds yet: drawn, not derived, so nothing leads back."""
     for _ in range(_TRIES):
-        anonymous = -(secrets.randbelow(ANONYMOUS_LIMIT - 1) + 1)
+        anonymous = -random_id()  # 53 bits, as game ids: JavaScript's numbers hold them
         taken = await tx.fetch(
             "SELECT 1 FROM games WHERE challenger_id = :id UNION ALL"
             " SELECT 1 FROM games WHERE opponent_id = :id LIMIT 1",

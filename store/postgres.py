@@ -121,12 +121,12 @@ class _Transaction:
 
 
 class PostgresStore(KamenStore):
-    """Kamen's store on a PostgreSQL database (`PostgresDatabase`)."""
+    """Kamen's store on a PostgreSQL database (`PostgresDatabase`, which takes the options)."""
 
     db: PostgresDatabase
 
-    def __init__(self, dsn: str, *, writers: int = 8, readers: int = 4, timeout: float = 10.0):
-        super().__init__(PostgresDatabase(dsn, writers=writers, readers=readers, timeout=timeout))
+    def __init__(self, dsn: str, **options: Any) -> None:
+        super().__init__(PostgresDatabase(dsn, **options))
 
     @property
     def dsn(self) -> str:

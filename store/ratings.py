@@ -13,82 +13,43 @@ rating takes shared, exclusively, so no game is rated while ratings are replaced
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
 
-from matches.glicko2 import PROVISIONAL_RD, Glicko
+from matches.glicko2 import PROVISIONAL_RD
 from matches.ratings import RatedGame, RatingChange, RatingInputs, Season, SeasonScore, Standing
 from matches.records import StoredGame
 from matches.shards import Shards
 from matches.storage import Rater
-from store.database import NO_LIMIT, Duplicate, Row, Tables, Transaction
+from store.database import Duplicate, Tables, Transaction
 from store.games import update_in
-from store.rows import Shape, in_shards, names, seconds, upsert, when
+from store.rows import Shape, in_shards
 
 SEASONS = Shape(Season)
 SCORES = Shape(SeasonScore)
 # A rating is Glicko's three numbers, columns of their own.
-STANDING = (
-    "guild_id, game, user_id, rating, rd, volatility, games, wins, draws, losses,"
-    " streak, best_streak, best_win, best_win_game, last_at"
+STANDINGS = Shape(Standing)
+CHANGES = Shape(
+    RatingChange,
+    renamed={
+        "before": ("rating_before", "rd_before", "vol_before"),
+        "after": ("rating_after", "rd_after", "vol_after"),
+        "opponent": ("opponent_rating", "opponent_rd", "opponent_vol"),
+    },
 )
-CHANGE = (
-    "seq, game_id, guild_id, game, user_id, opponent_id, score, at,"
-    " rating_before, rd_before, vol_before, rating_after, rd_after, vol_after,"
-    " opponent_rating, opponent_rd, opponent_vol, season_id"
-)
 
-
-def standing_row(standing: Standing) -> dict[str, Any]:
-    g = standing.glicko
-    values = (
-        standing.guild_id, standing.game, standing.user_id, g.rating, g.rd, g.volatility,
-        standing.games, standing.wins, standing.draws, standing.losses, standing.streak,
-        standing.best_streak, standing.best_win, standing.best_win_game,
-        seconds(standing.last_at),
-    )  # fmt: skip
-    return dict(zip(names(STANDING), values, strict=True))
-
-
-def read_standing(row: Row) -> Standing:
-    return Standing(
-        row[0], row[1], row[2], Glicko(row[3], row[4], row[5]), row[6], row[7], row[8], row[9],
-        row[10], row[11], row[12], row[13], None if row[14] is None else when(row[14]),
-    )  # fmt: skip
-
-
-def change_row(change: RatingChange) -> dict[str, Any]:
-    b, a, o = change.before, change.after, change.opponent
-    values = (
-        change.seq, change.game_id, change.guild_id, change.game, change.user_id,
-        change.opponent_id, float(change.score), change.at.timestamp(),
-        b.rating, b.rd, b.volatility, a.rating, a.rd, a.volatility,
-        o.rating, o.rd, o.volatility, change.season_id,
-    )  # fmt: skip
-    return dict(zip(names(CHANGE), values, strict=True))
-
-
-def read_change(row: Row) -> RatingChange:
-    return RatingChange(
-        row[1], row[2], row[3], row[4], row[5], row[6], when(row[7]),
-        Glicko(row[8], row[9], row[10]), Glicko(row[11], row[12], row[13]),
-        Glicko(row[14], row[15], row[16]), row[17], row[0],
-    )  # fmt: skip
-
-
+# What a rebuild reads and writes: every rating, rating change and season line.
+_Rebuilt = tuple[list[Standing], list[RatingChange], list[SeasonScore]]
 # Forgotten players carry negative ids and are listed nowhere.
 _LISTED = "user_id > 0"
 _RATINGS = "ratings"  # the lock every rating takes shared and a rebuild takes alone
+STANDING, CHANGE = STANDINGS.select, CHANGES.select
 SEASON, SCORE = SEASONS.select, SCORES.select
 
-_PUT_STANDING = upsert("ratings", names(STANDING), ["guild_id", "game", "user_id"])
-_PUT_SCORE = upsert("season_scores", SCORES.columns, ["season_id", "game", "user_id"])
-_NEW_CHANGE = (
-    f"INSERT INTO rating_changes ({CHANGE.removeprefix('seq, ')})"
-    f" VALUES ({', '.join(':' + name for name in names(CHANGE)[1:])}) RETURNING {CHANGE}"
-)
-_OLD_CHANGE = (
-    f"INSERT INTO rating_changes ({CHANGE})"
-    f" VALUES ({', '.join(':' + name for name in names(CHANGE))})"
+_PUT_STANDING = STANDINGS.upsert("ratings", ["guild_id", "game", "user_id"])
+_PUT_SCORE = SCORES.upsert("season_scores", ["season_id", "game", "user_id"])
+_NEW_CHANGE = CHANGES.insert("rating_changes", without=["seq"])
+_OLD_CHANGE = CHANGES.insert("rating_changes")
+_STANDING_OF = (
+    f"SELECT {STANDING} FROM ratings WHERE guild_id = :guild AND game = :game AND user_id = :user"
 )
 _NEW_SEASON = SEASONS.insert("seasons", without=["ended_at", "announced", "id"])
 # A server's seasons' lines, for a rebuild of one server.
@@ -111,7 +72,7 @@ class RatingTables(Tables):
             rated = rate(saved, await _inputs(tx, saved))
             changes = [await _insert_change(tx, change) for change in rated.changes]
             for standing in rated.standings:
-                await tx.fetch(_PUT_STANDING, standing_row(standing))
+                await tx.fetch(_PUT_STANDING, STANDINGS.values(standing))
             for line in rated.season_scores or ():
                 await tx.fetch(_PUT_SCORE, SCORES.values(line))
             return RatedGame(rated.standings, (changes[0], changes[1]), rated.season_scores)
@@ -121,11 +82,9 @@ class RatingTables(Tables):
     # -------------------------------------------------------------- ratings
 
     async def standing(self, guild_id: int, game: str, user_id: int) -> Standing | None:
-        sql = (
-            f"SELECT {STANDING} FROM ratings"
-            " WHERE guild_id = :guild AND game = :game AND user_id = :user"
+        return await self._one(
+            STANDINGS.read, _STANDING_OF, guild=guild_id, game=game, user=user_id
         )
-        return await self._one(read_standing, sql, guild=guild_id, game=game, user=user_id)
 
     async def leaderboard(
         self, guild_id: int, game: str, *, provisional: bool, offset: int, limit: int
@@ -136,10 +95,8 @@ class RatingTables(Tables):
             f" AND rd {'>' if provisional else '<='} :rd"
             " ORDER BY rating DESC, user_id LIMIT :limit OFFSET :offset"
         )
-        return await self._all(
-            read_standing, sql, guild=guild_id, game=game, rd=PROVISIONAL_RD, limit=limit,
-            offset=offset,
-        )  # fmt: skip
+        params = {"guild": guild_id, "game": game, "rd": PROVISIONAL_RD}
+        return await self._all(STANDINGS.read, sql, **params, limit=limit, offset=offset)
 
     async def leaderboard_sizes(self, guild_id: int, game: str) -> tuple[int, int]:
         sql = (
@@ -171,19 +128,12 @@ class RatingTables(Tables):
             " WHERE guild_id = :guild AND game = :game AND user_id = :user"
             " ORDER BY seq DESC LIMIT :limit"
         )
-        found = await self._all(
-            read_change,
-            sql,
-            guild=guild_id,
-            game=game,
-            user=user_id,
-            limit=NO_LIMIT if limit is None else limit,
-        )
-        return found[::-1]
+        params = {"guild": guild_id, "game": game, "user": user_id, "limit": limit}
+        return (await self._all(CHANGES.read, sql, **params))[::-1]
 
     async def changes_of_game(self, game_id: int) -> list[RatingChange]:
         sql = f"SELECT {CHANGE} FROM rating_changes WHERE game_id = :game ORDER BY seq"
-        return await self._all(read_change, sql, game=game_id)
+        return await self._all(CHANGES.read, sql, game=game_id)
 
     # --------------------------------------------------------------- seasons
 
@@ -248,14 +198,8 @@ class RatingTables(Tables):
             " ORDER BY points DESC, coalesce(performance, 0) DESC, user_id"
             " LIMIT :limit OFFSET :offset"
         )
-        return await self._all(
-            SCORES.read,
-            sql,
-            season=season_id,
-            game=game,
-            offset=offset,
-            limit=NO_LIMIT if limit is None else limit,
-        )
+        params = {"season": season_id, "game": game, "offset": offset, "limit": limit}
+        return await self._all(SCORES.read, sql, **params)
 
     async def season_size(self, season_id: int, game: str) -> int:
         sql = (
@@ -273,34 +217,27 @@ class RatingTables(Tables):
 
     # -------------------------------------------------------------- rebuilds
 
-    async def all_ratings(
-        self, guild_id: int | None = None
-    ) -> tuple[list[Standing], list[RatingChange], list[SeasonScore]]:
+    async def all_ratings(self, guild_id: int | None = None) -> _Rebuilt:
         where, scores_where = _where(guild_id)
 
-        async def read(tx: Transaction) -> tuple[list[Any], list[Any], list[Any]]:
+        async def read(tx: Transaction) -> _Rebuilt:
             params = {"guild": guild_id}
-            standings = await tx.fetch(
-                f'SELECT {STANDING} FROM ratings{where} ORDER BY guild_id, game COLLATE "C",'
-                " user_id",
-                params,
+            standings = (
+                f"SELECT {STANDING} FROM ratings{where}"
+                ' ORDER BY guild_id, game COLLATE "C", user_id'
             )
-            changes = await tx.fetch(
-                f"SELECT {CHANGE} FROM rating_changes{where} ORDER BY seq", params
-            )
-            scores = await tx.fetch(
+            changes = f"SELECT {CHANGE} FROM rating_changes{where} ORDER BY seq"
+            scores = (
                 f"SELECT {SCORE} FROM season_scores{scores_where}"
-                ' ORDER BY season_id, game COLLATE "C", user_id',
-                params,
+                ' ORDER BY season_id, game COLLATE "C", user_id'
             )
-            return standings, changes, scores
+            return (
+                [STANDINGS.read(row) for row in await tx.fetch(standings, params)],
+                [CHANGES.read(row) for row in await tx.fetch(changes, params)],
+                [SCORES.read(row) for row in await tx.fetch(scores, params)],
+            )
 
-        standings, changes, scores = await self.db.snapshot(read)
-        return (
-            [read_standing(row) for row in standings],
-            [read_change(row) for row in changes],
-            [SCORES.read(row) for row in scores],
-        )
+        return await self.db.snapshot(read)
 
     async def replace_ratings(
         self,
@@ -318,10 +255,10 @@ class RatingTables(Tables):
             await tx.fetch(f"DELETE FROM rating_changes{where}", params)
             await tx.fetch(f"DELETE FROM season_scores{scores_where}", params)
             for change in changes:
-                await tx.fetch(_OLD_CHANGE, change_row(change))
+                await tx.fetch(_OLD_CHANGE, CHANGES.values(change))
             await tx.follow_ids("rating_changes", "seq")
             for standing in standings:
-                await tx.fetch(_PUT_STANDING, standing_row(standing))
+                await tx.fetch(_PUT_STANDING, STANDINGS.values(standing))
             for line in scores:
                 await tx.fetch(_PUT_SCORE, SCORES.values(line))
 
@@ -343,14 +280,11 @@ async def _inputs(tx: Transaction, game: StoredGame) -> RatingInputs:
     players = game.players
     assert players is not None
     standings = []
+    pool = {"guild": game.guild_id, "game": game.game}
     for user in players:
-        found = await tx.fetch(
-            f"SELECT {STANDING} FROM ratings"
-            " WHERE guild_id = :guild AND game = :game AND user_id = :user",
-            {"guild": game.guild_id, "game": game.game, "user": user},
-        )
+        found = await tx.fetch(_STANDING_OF, {**pool, "user": user})
         standings.append(
-            read_standing(found[0]) if found else Standing(game.guild_id, game.game, user)
+            STANDINGS.read(found[0]) if found else Standing(game.guild_id, game.game, user)
         )
     # The season the game's end falls in, as `Season.running_at` and a rebuild decide it.
     found = await tx.fetch(
@@ -377,11 +311,11 @@ async def _inputs(tx: Transaction, game: StoredGame) -> RatingInputs:
             " WHERE season_id = :season AND game = :game AND user_id = :user ORDER BY seq",
             params,
         )
-        results.append([read_change(row) for row in found])
+        results.append([CHANGES.read(row) for row in found])
     return RatingInputs(
         (standings[0], standings[1]), season, (scores[0], scores[1]), (results[0], results[1])
     )
 
 
 async def _insert_change(tx: Transaction, change: RatingChange) -> RatingChange:
-    return read_change((await tx.fetch(_NEW_CHANGE, change_row(change)))[0])
+    return CHANGES.read((await tx.fetch(_NEW_CHANGE, CHANGES.values(change)))[0])

@@ -4,16 +4,17 @@ A record (a frozen dataclass of `matches`) is a table's row through its
 `Shape`: a column per field, of the field's name unless renamed, each value
 converted by the field's type, the same way on both engines: a time is
 seconds since the epoch (UTC, a float), a flag 0 or 1, an enum its text.
-Each table's group declares its shapes (`store.games.GAMES`, ...); what no type
-says (a game's moves, a rating's three numbers) is written there by hand.
+A field that is a record of its own (a rating's three numbers) is a column
+for each of its fields. Each table's group declares its shapes
+(`store.games.GAMES`, ...); what no type says (a game's moves) is written there by hand.
 """
 
 from __future__ import annotations
 
 import enum
 import types
-from collections.abc import Callable, Iterable, Mapping
-from dataclasses import fields
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import fields, is_dataclass
 from datetime import UTC, datetime
 from typing import Any, Generic, TypeVar, Union, get_args, get_origin, get_type_hints
 
@@ -26,10 +27,6 @@ Convert = Callable[[Any], Any]
 
 def when(value: float) -> datetime:
     return datetime.fromtimestamp(value, UTC)
-
-
-def seconds(at: datetime | None) -> float | None:
-    return None if at is None else at.timestamp()
 
 
 def iso(at: datetime) -> str:
@@ -69,70 +66,91 @@ def _converters(kind: Any) -> tuple[Convert, Convert]:
 
 
 class Shape(Generic[R]):
-    """How records of one class are rows of one table."""
+    """How records of one class are rows of one table.
+
+    A field that is itself a record (a rating's `Glicko`) takes a column for
+    each of its fields: theirs by name, or the names `renamed` gives in order.
+    A statement's parameters are named as the columns.
+    """
 
     def __init__(
         self,
         record: type[R],
         *,
-        renamed: Mapping[str, str] | None = None,
+        renamed: Mapping[str, str | tuple[str, ...]] | None = None,
         special: Mapping[str, tuple[Convert, Convert]] | None = None,
     ) -> None:
         hints = get_type_hints(record)
+        renamed, special = renamed or {}, special or {}
         self.record = record
-        self.fields = tuple(field.name for field in fields(record))  # type: ignore[arg-type]
-        self.columns = tuple((renamed or {}).get(name, name) for name in self.fields)
+        self.columns: tuple[str, ...] = ()
+        # Each field: the shape of the record it holds, or its one column and converters.
+        self._parts: dict[str, Shape[Any] | tuple[str, Convert, Convert]] = {}
+        for field in fields(record):  # type: ignore[arg-type]
+            kind, name = hints[field.name], field.name
+            if isinstance(kind, type) and is_dataclass(kind):
+                inner = [each.name for each in fields(kind)]
+                part = Shape(kind, renamed=dict(zip(inner, renamed.get(name, inner), strict=True)))
+                self.columns += part.columns
+                self._parts[name] = part
+            else:
+                column = str(renamed.get(name, name))
+                self.columns += (column,)
+                self._parts[name] = (column, *(special.get(name) or _converters(kind)))
         self.select = ", ".join(self.columns)
-        special = special or {}
-        converters = {name: special.get(name) or _converters(hints[name]) for name in self.fields}
-        self._write = {name: converters[name][0] for name in self.fields}
-        self._read = tuple(converters[name][1] for name in self.fields)
 
     def values(self, record: R) -> dict[str, Any]:
-        """The record's row, by field name (the parameters' names in its statements)."""
-        return {name: write(getattr(record, name)) for name, write in self._write.items()}
+        """The record's row, by column."""
+        row: dict[str, Any] = {}
+        for name, part in self._parts.items():
+            if isinstance(part, Shape):
+                row.update(part.values(getattr(record, name)))
+            else:
+                column, write, _ = part
+                row[column] = write(getattr(record, name))
+        return row
 
-    def read(self, row: Row) -> R:
-        """A row selected as `select` lists its columns (and more after them, unread)."""
-        reads = zip(self.fields, self._read, strict=True)
-        return self.record(**{name: read(row[i]) for i, (name, read) in enumerate(reads)})
+    def read(self, row: Row, start: int = 0) -> R:
+        """A row selected as `select` lists its columns (from `start`; more after them, unread)."""
+        found: dict[str, Any] = {}
+        for name, part in self._parts.items():
+            if isinstance(part, Shape):
+                found[name] = part.read(row, start)
+                start += len(part.columns)
+            else:
+                _, _, convert = part
+                found[name] = convert(row[start])
+                start += 1
+        return self.record(**found)
 
     def insert(self, table: str, *, without: Iterable[str] = (), also: Iterable[str] = ()) -> str:
-        """`INSERT` of every field but `without` (and the columns `also`), returning the row."""
-        names = [name for name in self.fields if name not in without]
-        columns = [*map(self.column, names), *also]
-        values = [*names, *also]
+        """`INSERT` of every column but `without` (and the columns `also`), returning the row."""
+        columns = [*(name for name in self.columns if name not in without), *also]
+        return f"{_insert(table, columns)} RETURNING {self.select}"
+
+    def update(self, table: str, *, without: Iterable[str] = (), also: Iterable[str] = ()) -> str:
+        """`UPDATE` of every column but `without` (and the columns `also`) of the row `:id`,
+        only if it is still at the `:version` read; the version grows, the row is returned.
+        """
+        unchanged = {"id", "version", *without}
+        columns = [name for name in [*self.columns, *also] if name not in unchanged]
         return (
-            f"INSERT INTO {table} ({', '.join(columns)})"
-            f" VALUES ({', '.join(':' + name for name in values)}) RETURNING {self.select}"
+            f"UPDATE {table} SET {', '.join(f'{name} = :{name}' for name in columns)},"
+            f" version = version + 1 WHERE id = :id AND version = :version RETURNING {self.select}"
         )
 
-    def assign(self, names: Iterable[str]) -> str:
-        """`column = :field, …` of an `UPDATE`."""
-        return ", ".join(f"{self.column(name)} = :{name}" for name in names)
-
-    def upsert(self, table: str, key: Iterable[str], *, also: Iterable[str] = ()) -> str:
-        """`INSERT` of every field (and the columns `also`), or `UPDATE` of the row with its key."""
-        return upsert(table, [*self.columns, *also], key, returning=self.select)
-
-    def column(self, name: str) -> str:
-        return self.columns[self.fields.index(name)]
+    def upsert(self, table: str, key: Sequence[str], *, also: Iterable[str] = ()) -> str:
+        """`INSERT` of every column (and the columns `also`), or `UPDATE` of the row of its key."""
+        columns = [*self.columns, *also]
+        sets = ", ".join(f"{name} = excluded.{name}" for name in columns if name not in key)
+        return (
+            f"{_insert(table, columns)} ON CONFLICT ({', '.join(key)})"
+            f" DO UPDATE SET {sets} RETURNING {self.select}"
+        )
 
 
-def upsert(table: str, columns: Iterable[str], key: Iterable[str], *, returning: str = "") -> str:
-    """Insert a row, or update every column of the row that has its key; `:column` parameters."""
-    columns, key = list(columns), list(key)
-    sets = ", ".join(f"{name} = excluded.{name}" for name in columns if name not in key)
-    return (
-        f"INSERT INTO {table} ({', '.join(columns)})"
-        f" VALUES ({', '.join(':' + name for name in columns)})"
-        f" ON CONFLICT ({', '.join(key)}) DO UPDATE SET {sets}"
-        + (f" RETURNING {returning}" if returning else "")
-    )
-
-
-def names(columns: str) -> list[str]:
-    return [name.strip() for name in columns.split(",")]
+def _insert(table: str, columns: list[str]) -> str:
+    return f"INSERT INTO {table} ({', '.join(columns)}) VALUES (:{', :'.join(columns)})"
 
 
 def in_shards(shards: Shards | None, column: str = "guild_id") -> str:

@@ -19,6 +19,7 @@ import re
 import sqlite3
 import time
 from pathlib import Path
+from typing import Any
 
 import aiosqlite
 
@@ -203,17 +204,12 @@ class _Transaction:
 
 
 class SqliteStore(KamenStore):
-    """Kamen's store on one SQLite file (`SqliteDatabase`)."""
+    """Kamen's store on one SQLite file (`SqliteDatabase`, which takes the options)."""
 
     db: SqliteDatabase
 
-    def __init__(
-        self, path: Path | str, *, synchronous: str = "FULL", busy_ms: int = 10_000,
-        readers: int = 2,
-    ) -> None:  # fmt: skip
-        super().__init__(
-            SqliteDatabase(path, synchronous=synchronous, busy_ms=busy_ms, readers=readers)
-        )
+    def __init__(self, path: Path | str, **options: Any) -> None:
+        super().__init__(SqliteDatabase(path, **options))
 
     @property
     def path(self) -> Path:

@@ -22,11 +22,7 @@ ENTRANTS = Shape(Entrant)
 PAIRINGS = Shape(StoredPairing)
 TOURNAMENT, ENTRANT, PAIRING = TOURNAMENTS.select, ENTRANTS.select, PAIRINGS.select
 _CREATE = TOURNAMENTS.insert("tournaments", without=["id", "version"])
-_UPDATED = [name for name in TOURNAMENTS.fields if name not in ("id", "version", "created_at")]
-_UPDATE = (
-    f"UPDATE tournaments SET {TOURNAMENTS.assign(_UPDATED)}, version = version + 1"
-    f" WHERE id = :id AND version = :version RETURNING {TOURNAMENT}"
-)
+_UPDATE = TOURNAMENTS.update("tournaments", without=["created_at"])
 _NEW_PAIRING = PAIRINGS.insert("tournament_pairings", without=["id"])
 
 
