@@ -9,6 +9,7 @@ their servers.
 from __future__ import annotations
 
 import asyncio
+import re
 import contextlib
 from collections.abc import AsyncIterator
 from typing import Any
@@ -263,8 +264,10 @@ async def test_logins_closer_than_discord_allows_in_one_bucket_are_a_violation()
             await identify(1)  # another bucket: allowed at once
             assert fake.violations == []
             await identify(2)  # bucket 0 again, within 5 s
-        assert fake.violations == [
-            "IDENTIFY of shard (2, 4) 0.00 s after another in bucket 0: one per 5 s"
-            " (max_concurrency 2)"
-        ]
+        [violation] = fake.violations
+        assert re.fullmatch(
+            r"IDENTIFY of shard \(2, 4\) 0\.\d\d s after another in bucket 0: one per 5 s"
+            r" \(max_concurrency 2\)",
+            violation,
+        ), violation
         fake.core.violations.clear()
