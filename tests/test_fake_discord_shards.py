@@ -9,8 +9,8 @@ their servers.
 from __future__ import annotations
 
 import asyncio
-import re
 import contextlib
+import re
 from collections.abc import AsyncIterator
 from typing import Any
 
