@@ -17,10 +17,12 @@ import asyncio
 import contextlib
 import dataclasses
 import functools
+import hashlib
 import logging
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
 from concurrent.futures import Executor
+from datetime import timedelta
 from typing import Any, Concatenate, Literal, ParamSpec, Protocol, TypeVar, cast
 
 import discord
@@ -58,12 +60,19 @@ NAMES_KEPT = 10_000
 RETRIES = (1.0, 3.0)  # seconds before the second and the third try of a ping or a strip
 ARCHIVE_MINUTES: Literal[10080] = 10080  # a week: a slow game's thread stays in the channel list
 STARTER_SLACK = 60.0  # seconds between a game's creation and the message its thread starts on
+POSTING = timedelta(minutes=1)  # how long a claim on posting a message once holds
+RECENT = 50  # the channel's latest messages read for one posted before a kill
 INTERACTION_KINDS = {
     discord.InteractionType.application_command: "command",
     discord.InteractionType.component: "component",
     discord.InteractionType.modal_submit: "modal",
     discord.InteractionType.autocomplete: "autocomplete",
 }
+
+
+def nonce_of(key: str) -> str:
+    """The nonce of the message named `key`: sent again, Discord returns the one created."""
+    return hashlib.sha256(key.encode()).hexdigest()[:25]  # Discord's longest nonce
 
 
 class Feature(Protocol):
@@ -617,6 +626,32 @@ class Table:
             self.let_bot_move(view)
 
     # ---------------------------------------------------------------- background work
+
+    async def send_once(
+        self, channel: discord.abc.Messageable, key: str, marker: str, **send: Any
+    ) -> discord.Message | None:
+        """Post a message that must be posted exactly once (a round's pairings, a season's
+        final tables), whatever dies when. `key` names it; `marker` is text that only it
+        holds (its first line).
+
+        The intent is claimed first: one process posts it, and a claim left by a process
+        that died lapses after `POSTING`. Then the channel's latest messages are read for
+        one of Kamen's holding `marker`, posted before a kill that came before its
+        caller recorded it: that one is returned, and nothing is posted again. Else it is
+        posted with a nonce of its own, so that Discord does not create it twice either.
+        None: another process is posting it now.
+        """
+        if not await self.service.claims.take(f"{key}:posting", POSTING):
+            return None
+        me = self.client.user
+        try:
+            async for message in channel.history(limit=RECENT):
+                if me is not None and message.author.id == me.id and marker in message.content:
+                    log.info("%s: posted before, not again", key)
+                    return message
+        except discord.Forbidden:  # no history to read: the nonce alone keeps it once
+            pass
+        return await channel.send(nonce=nonce_of(key), **send)
 
     def spawn(self, work: Awaitable[Any], what: str) -> None:
         """Run `work` after the reply, keeping a reference, logging its failure."""

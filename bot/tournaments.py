@@ -15,10 +15,12 @@ what happened while Kamen was away caught up). The work of one tournament is
 done one piece at a time (a lock per tournament), and a pairing's game is
 opened once: its stored game id is read again first.
 
-With several processes on one database, the upkeep pass is run by the process
-holding the tournaments' claim (`matches.runner`). A round is announced by the
-one process that claims its announcement, and a pairing's game is opened by the
-one that claims its opening (`matches.claims`).
+With several processes on one database, a tournament is run by the process
+serving its server's shard (`matches.runner`). A round's pairings are posted
+once whatever dies when (`Table.send_once`); a pairing's game is opened once
+(its starting message and thread recorded, the message sent with a nonce); a
+game Discord refuses to open is tried again later and later, and the organiser
+is told once if Kamen lacks the permission to make threads.
 """
 
 from __future__ import annotations
@@ -55,6 +57,7 @@ from bot.table import (
     guarded,
     guild_id_of,
     manages,
+    nonce_of,
     require_manager,
 )
 from matches import BadInput, GameView
@@ -72,6 +75,9 @@ STANDINGS_FILE = "standings.png"
 TEXT_LINES = 20  # the standings' text lines; the image has them all
 LISTED = 10  # tournaments listed per section of /tournament list
 OPENING = timedelta(minutes=2)  # how long a claim on opening a pairing's game holds
+# Seconds before a game Discord refused to open is tried again, doubled up to the most:
+# a permission given (or Discord back) opens the games within a minute.
+OPEN_AGAIN_FIRST, OPEN_AGAIN_MOST = 2.0, 60.0
 _DURATION = re.compile(r"^(\d{1,4})\s*(m|h|d)$")
 _UNITS = {"m": timedelta(minutes=1), "h": timedelta(hours=1), "d": timedelta(days=1)}
 _DATE_TIME = re.compile(r"^(\d{4})-(\d{1,2})-(\d{1,2})[ T](\d{1,2}):(\d{2})$")
@@ -116,7 +122,8 @@ class _Running:
 
     locks: dict[int, asyncio.Lock] = field(default_factory=dict)  # one piece of work at a time
     rounds_told: set[tuple[int, int]] = field(default_factory=set)
-    open_failed: set[int] = field(default_factory=set)  # pairings whose thread Discord refused
+    # Pairings whose game Discord refused to open: how often, and when it is tried again.
+    open_failed: dict[int, tuple[int, float]] = field(default_factory=dict)
     threads_checked: bool = False  # the running games' threads, looked at once after a start
 
 
@@ -406,29 +413,60 @@ class Tournaments:
                 first = progress.new[0]
                 key = (tid, first.id if tournament.format is Format.ARENA else first.round)
                 if key not in self._running.rounds_told:
+                    await self._tell_round(tournament, progress.new, key[1])
                     self._running.rounds_told.add(key)
-                    # One process tells it, whichever saw the round first.
-                    if await self.service.claims.once(f"tournament:{key[0]}:told:{key[1]}"):
-                        await self._tell_round(tournament, progress.new)
             for pairing in to_open:
-                if pairing.id in self._running.open_failed:
-                    continue
-                if not await self.service.claims.take(f"pairing:{pairing.id}:open", OPENING):
-                    continue  # another process opens it now
-                try:
-                    await self._open_game(tournament, pairing)
-                except discord.HTTPException as error:
-                    # Not tried again by every upkeep pass (a message each time): a restart does.
-                    self._running.open_failed.add(pairing.id)
-                    log.warning("tournament #%s: pairing %s's game not opened: %s", tid,
-                                pairing.id, error)  # fmt: skip
+                await self._try_open(tournament, pairing)
             if (progress.new and tournament.round <= 1) or progress.finished:
                 await self._refresh_signup(tid)
             await self._show_standings(tournament)
             if progress.finished:
                 await self._tell_end(tournament)
 
-    async def _tell_round(self, tournament: Tournament, made: tuple[StoredPairing, ...]) -> None:
+    async def _try_open(self, tournament: Tournament, pairing: StoredPairing) -> None:
+        """Open a pairing's game, unless it failed too recently: a refusal (Discord failing,
+        or Kamen without the permission to make threads) is tried again later and later,
+        and the organiser is told once what Kamen lacks."""
+        now = asyncio.get_running_loop().time()
+        tries, again = self._running.open_failed.get(pairing.id, (0, now))
+        if again > now:
+            return
+        if not await self.service.claims.take(f"pairing:{pairing.id}:open", OPENING):
+            return  # another process opens it now
+        try:
+            await self._open_game(tournament, pairing)
+        except discord.HTTPException as error:
+            wait = min(OPEN_AGAIN_FIRST * 2**tries, OPEN_AGAIN_MOST)
+            self._running.open_failed[pairing.id] = (tries + 1, now + wait)
+            log.warning("tournament #%s: pairing %s's game not opened (%s); trying again in %g s",
+                        tournament.id, pairing.id, error, wait)  # fmt: skip
+            if isinstance(error, discord.Forbidden):
+                await self._tell_missing_permission(tournament)
+            return
+        self._running.open_failed.pop(pairing.id, None)
+
+    async def _tell_missing_permission(self, tournament: Tournament) -> None:
+        """Tell the organiser, once, that Kamen may not make the games' threads."""
+        if not await self.service.claims.once(f"tournament:{tournament.id}:cannot-open"):
+            return
+        locale = self.table.languages.server(tournament.guild_id)
+        text = words.say(
+            "tournament.needs-threads", locale, name=_name(tournament),
+            organiser=mention(tournament.created_by),
+        )  # fmt: skip
+        channel = self.client.get_partial_messageable(
+            tournament.channel_id, guild_id=tournament.guild_id
+        )
+        try:
+            await channel.send(text, allowed_mentions=mentions_of(tournament.created_by))
+        except discord.HTTPException as error:
+            log.warning("tournament #%s: the organiser could not be told: %s", tournament.id,
+                        error)  # fmt: skip
+
+    async def _tell_round(
+        self, tournament: Tournament, made: tuple[StoredPairing, ...], key: int
+    ) -> None:
+        """A round's pairings (an arena's new games), posted once whatever dies when."""
         number = made[0].round
         locale = self.table.languages.server(tournament.guild_id)
         lines = [_pairing_line(p, locale) for p in made]
@@ -443,7 +481,10 @@ class Tournaments:
             tournament.channel_id, guild_id=tournament.guild_id
         )
         text = replies.clip("\n".join([head, *lines]))
-        await channel.send(text, allowed_mentions=NO_MENTIONS)
+        await self.table.send_once(
+            channel, f"tournament:{tournament.id}:round:{key}", head, content=text,
+            allowed_mentions=NO_MENTIONS,
+        )  # fmt: skip
 
     async def _open_game(self, tournament: Tournament, pairing: StoredPairing) -> None:
         """A pairing's game: a message in the tournament's channel, a thread on it, the board.
@@ -455,13 +496,9 @@ class Tournaments:
         thread_id = pairing.channel_id
         if thread_id is not None:  # opened before, perhaps not to the end
             has_thread = await self._has_thread(tournament, thread_id)
-            if has_thread is False:  # its message is there, its thread never made
-                try:
-                    await self._thread_on(tournament, pairing, thread_id)
-                    has_thread = True
-                except discord.HTTPException:
-                    has_thread = None
-            if has_thread is None:
+            if has_thread is False:  # its message is there, its thread never made: made now
+                await self._thread_on(tournament, pairing, thread_id)
+            elif has_thread is None:  # its message is gone: a new one
                 thread_id = None
         if thread_id is None:
             thread_id = await self._post_starter(tournament, pairing)
@@ -540,7 +577,9 @@ class Tournaments:
             locale, name=_name(tournament), round=pairing.round,
             first=mention(pairing.first_id), second=mention(pairing.second_id),
         )  # fmt: skip
-        return (await channel.send(said, allowed_mentions=NO_MENTIONS)).id
+        # Sent again after a kill before its id was recorded: Discord returns the first.
+        nonce = nonce_of(f"pairing:{pairing.id}:starter")
+        return (await channel.send(said, allowed_mentions=NO_MENTIONS, nonce=nonce)).id
 
     async def _thread_on(
         self, tournament: Tournament, pairing: StoredPairing, starter: int

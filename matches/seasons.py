@@ -29,7 +29,7 @@ from matches.shards import Shards
 MAX_SEASON_NAME = 50
 LONGEST = timedelta(days=731)  # a season may be set to end at most two years ahead
 LISTED = 25  # the seasons `list` gives, latest first
-ANNOUNCING = timedelta(minutes=5)  # how long a claim on announcing a season's end holds
+ANNOUNCING = timedelta(minutes=1)  # how long a claim on announcing a season's end holds
 
 _DATE = re.compile(r"^(\d{4})-(\d{1,2})-(\d{1,2})$")
 _DATE_TIME = re.compile(r"^(\d{4})-(\d{1,2})-(\d{1,2})[ T](\d{1,2}):(\d{2})$")

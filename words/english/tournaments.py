@@ -99,6 +99,10 @@ TEXTS: dict[str, str | Plural] = {
     "tournament.game.starter": "**{name}** · round {round}: {first} – {second}",
     "tournament.game.starter.arena": "**{name}** · arena: {first} – {second}",
     "tournament.game.thread": "{name}: {first} – {second}",
+    "tournament.needs-threads": (
+        "{organiser}: Kamen cannot open the games of **{name}**: it needs the permission"
+        " *Create Public Threads* in this channel. Give it, and the games open within a minute."
+    ),
     "tournament.game.ping": "{first} {second}: your game of **{name}**, round {round}.",
     "tournament.game.ping.arena": "{first} {second}: your game of **{name}**.",
     "tournament.game.reopened": (
