@@ -295,3 +295,38 @@ async def test_one_process_serves_a_shard_and_gives_its_downtime_back_once(env: 
         await other_store.close()
     assert (credited.id, away) == (game.id, timedelta(minutes=6))
     assert (await service.view(game_id=game.id)).deadline == game.deadline + away  # once
+
+
+async def test_an_item_that_fails_is_tried_again_later_and_later_and_then_said_stalled(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    clock = ManualClock(datetime(2026, 3, 1, 12, 0, tzinfo=UTC))
+    failures: list[str] = []
+
+    async def found() -> list[int]:
+        return [1, 2]
+
+    job: Job[int] = Job("tournaments", found, 1.0, name_of=lambda n: f"tournament #{n}",
+                        clock=clock, on_failure=failures.append)  # fmt: skip
+    told: list[int] = []
+
+    def announce(number: int) -> None:
+        if number == 1:
+            raise RuntimeError("Discord said no")
+        told.append(number)
+
+    job.listen(announce)
+    with caplog.at_level(logging.WARNING, logger="matches.runner"):
+        await job.pass_once()
+        await job.pass_once()  # at once: #1 waits its turn, #2 goes on
+        clock.advance(timedelta(seconds=2))
+        await job.pass_once()  # tried again: fails again, now 4 s apart
+    assert told == [2, 2, 2] and failures == ["tournaments", "tournaments"]
+    [first, again] = [r for r in caplog.records if "tournament #1" in r.message]
+    assert first.levelno == logging.ERROR and first.exc_info is not None  # logged once in full
+    assert again.levelno == logging.WARNING and "2 tries" in again.message
+    assert job.stalled(clock()) == []
+    clock.advance(timedelta(minutes=2))
+    assert job.stalled(clock()) == [
+        "the tournaments pass for tournament #1 has failed 2 times since 12:00:00"
+    ]
