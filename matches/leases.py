@@ -54,6 +54,7 @@ class Leases:
         self.holder = holder
         self.hold = hold
         self.held: dict[int, Lease] = {}
+        self.until: datetime | None = None  # the leases held are this process's until then
         self.waiting_for: dict[int, str] = {}  # shard: its holder, while another holds it
 
     async def check_count(self) -> None:
@@ -82,6 +83,7 @@ class Leases:
             self.waiting_for.pop(shard, None)
             # A shard never served before (new, or Kamen upgraded): Kamen's last beat.
             self.held[shard] = Lease(shard, beat or await self.store.last_beat())
+            self.until = now + self.hold
             log.info("serving shard %d of %d", shard, self.shards.count)
         return not self.waiting_for
 
@@ -94,8 +96,15 @@ class Leases:
         )
         lost = set(self.held) - set(kept)
         if lost:
+            self.until = None
             raise LeaseLost(sorted(lost), self.shards.count)
+        self.until = now + self.hold
         return now
+
+    def current(self) -> bool:
+        """Whether this process may do its shards' work now: its leases renewed within their
+        hold (a process frozen past it may have been replaced, until its next renewal says)."""
+        return self.until is not None and self.clock() < self.until
 
     async def release(self) -> None:
         """Let every lease lapse now, for the next process to take at once (a clean stop)."""

@@ -336,14 +336,25 @@ class Runner:
     async def _beat(self) -> list[datetime]:
         return [await self.leases.renew()]
 
+    # A pass is done only while this process's leases are current: one frozen past their
+    # hold may have been replaced, and does nothing until its renewal tells it.
+
     async def _sweep(self) -> list[SweepEvent]:
+        if not self.leases.current():
+            return []
         return await self.service.sweep(batch=SWEEP_BATCH, shards=self.shards)
 
     async def _lagging(self) -> list[GameView]:
+        if not self.leases.current():
+            return []
         return await self.service.lagging_boards(LAGGING_READ, shards=self.shards)
 
     async def _seasons_due(self) -> list[Season]:
+        if not self.leases.current():
+            return []
         return await self.service.seasons.due(shards=self.shards)
 
     async def _upkeep(self) -> list[Progress]:
+        if not self.leases.current():
+            return []
         return await self.service.tournaments.catch_up(shards=self.shards)

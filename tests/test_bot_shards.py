@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import signal
 import sys
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
@@ -223,6 +224,32 @@ async def test_a_second_process_for_a_served_shard_waits_and_takes_over_when_it_
         assert not said(fake, thread, AWAY)  # a second and a half away is no downtime
         # nothing was said twice: one board, one answer per move
         assert [m for m in fake.messages(thread) if m.components] == [board]
+
+
+@pytest.mark.asyncio
+async def test_a_process_frozen_past_its_lease_stops_when_it_wakes_and_the_other_serves(
+    tmp_path: Path, database_url: str
+) -> None:
+    async with sharded_world(tmp_path, database_url, [(0, 1)]) as world:
+        fake, zero = world.fake, world.tables[0]
+        [frozen] = world.processes
+        _, board = await start_game(zero, "oska")
+        await move(zero, board)
+        assert frozen.process is not None
+        frozen.process.send_signal(signal.SIGSTOP)  # a machine paused, a process swapped out
+        spare = BotProcess(
+            fake, world.database_url, tmp_path / "bot-spare.log", world.env,
+            shards=(0, 1), shard_count=2,
+        )  # fmt: skip
+        world.processes.append(spare)
+        await spare.start()  # the frozen one's leases lapsed: the spare serves both shards
+        frozen.process.send_signal(signal.SIGCONT)
+        # Awake, its first renewal finds its shards taken: it stops, and says why.
+        assert await asyncio.wait_for(frozen.process.wait(), 30) == 1
+        said = frozen.log()
+        assert "kamen: another process took over shard(s) 0, 1 of 2" in said
+        world.processes.remove(frozen)  # its one ERROR line is the news above
+        await move(zero, board)  # served by the spare alone
 
 
 @pytest.mark.asyncio

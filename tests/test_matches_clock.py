@@ -168,6 +168,7 @@ async def test_the_runners_sweeper_announces_what_it_finds(tmp_path: Path) -> No
 
         runner = Runner(service, sweep_every=0.01)
         runner.sweeper.listen(announce)
+        assert await runner.lease()
         runner.start()
         await asyncio.wait_for(done.wait(), timeout=5)
         await runner.stop()

@@ -56,10 +56,13 @@ def service_on(store: Store, clock: ManualClock, holder: str | None = None) -> M
     )
 
 
-def fast(service: MatchService, **options: Any) -> Runner:
-    """A runner whose passes come every 10 ms, unless `options` say otherwise."""
+async def fast(service: MatchService, **options: Any) -> Runner:
+    """A runner whose passes come every 10 ms, unless `options` say otherwise, its shards
+    leased (a process does its work once they are)."""
     every: dict[str, Any] = {"sweep_every": 0.01, "beat_every": 0.01, "repair_every": 0.01}
-    return Runner(service, **(every | options))
+    runner = Runner(service, **(every | options))
+    assert await runner.lease()
+    return runner
 
 
 def heard(job: Job[T], wanted: Callable[[T], bool] = bool) -> Callable[[], Awaitable[T]]:
@@ -80,7 +83,7 @@ async def test_a_season_whose_date_came_is_ended_and_handed_to_the_announcer(env
     service, clock, _, _ = env
     season = await service.seasons.start(GUILD, "Spring", "30d", CHANNEL, MANAGER)
     clock.advance(timedelta(days=31))
-    runner = fast(service)
+    runner = await fast(service)
     announced: list[Season] = []
 
     async def announce(ended: Season) -> None:
@@ -99,15 +102,16 @@ async def test_a_season_whose_date_came_is_ended_and_handed_to_the_announcer(env
     now = await service.seasons.get(GUILD, season.id)
     assert now is not None and now.announced
     # Handed to one announcer only: a pass of a second runner finds nothing left to announce.
-    assert await fast(service).seasons.pass_once() == []
+    assert await (await fast(service)).seasons.pass_once() == []
 
 
 async def test_seasons_of_servers_another_process_serves_are_left_to_it(env: Env) -> None:
     service, clock, _, _ = env
     await service.seasons.start(GUILD, "Spring", "1d", CHANNEL, MANAGER)  # on shard 0 of 2
     clock.advance(timedelta(days=2))
-    assert await fast(service, shards=Shards.of(2, [1])).seasons.pass_once() == []
-    [ended] = await fast(service, shards=Shards.of(2, [0])).seasons.pass_once()
+    elsewhere = await fast(service, shards=Shards.of(2, [1]))
+    assert await elsewhere.seasons.pass_once() == []
+    [ended] = await (await fast(service, shards=Shards.of(2, [0]))).seasons.pass_once()
     assert ended.guild_id == GUILD
 
 
@@ -123,12 +127,12 @@ async def test_a_tournament_due_starts_and_its_pairings_are_handed_over(env: Env
     # A process serving the other shard: not its tournament (GUILD is on shard 0 of 2).
     other_store = await open_store(f"sqlite:///{tmp_path / 'k.db'}")
     try:
-        other = fast(service_on(other_store, clock, holder="the other process"),
+        other = await fast(service_on(other_store, clock, holder="the other process"),
                      shards=Shards.of(2, [1]))  # fmt: skip
         assert await other.tournaments.pass_once() == []
     finally:
         await other_store.close()
-    runner = fast(service, shards=Shards.of(2, [0]))
+    runner = await fast(service, shards=Shards.of(2, [0]))
     passed = heard(runner.tournaments)
     runner.start()
     try:
@@ -163,7 +167,7 @@ async def test_the_sweeper_a_failed_pass_is_logged_and_the_next_one_does_the_wor
         return await real_sweep(now, batch=batch, shards=shards)
 
     service.sweep = sweep_failing_once  # type: ignore[method-assign]
-    runner = fast(service)
+    runner = await fast(service)
     passed = heard(runner.sweeper)
     with caplog.at_level(logging.ERROR, logger="matches.runner"):
         runner.start()
@@ -181,7 +185,7 @@ async def test_a_listener_that_fails_is_logged_and_the_others_are_still_told(
     env: Env, caplog: pytest.LogCaptureFixture
 ) -> None:
     service, _, store, _ = env
-    runner = fast(service)
+    runner = await fast(service)
     assert await runner.leases.take()
 
     def broken(moment: datetime) -> None:
@@ -198,7 +202,7 @@ async def test_a_listener_that_fails_is_logged_and_the_others_are_still_told(
 
 async def test_the_heartbeat_is_written_on_its_interval(env: Env) -> None:
     service, clock, store, _ = env
-    runner = fast(service)
+    runner = await fast(service)
     beats = heard(runner.heartbeat)
     assert await runner.lease()
     runner.start()
@@ -216,7 +220,7 @@ async def test_the_heartbeat_is_written_on_its_interval(env: Env) -> None:
 async def test_a_lagging_board_is_handed_over_soon_after_the_adapter_says_so(env: Env) -> None:
     service, _, _, _ = env
     # Passes an hour apart: only `wake` brings the second one.
-    runner = fast(service, repair_every=3600.0, repair_soon_after=0.0)
+    runner = await fast(service, repair_every=3600.0, repair_soon_after=0.0)
     lagging = heard(runner.boards)
     runner.start()
     try:
@@ -238,7 +242,7 @@ async def test_stopping_waits_for_the_services_reactions_in_flight(
 ) -> None:
     """The adapter closes the store after `stop`: no reaction is cut off by it."""
     service, _, _, _ = env
-    runner = fast(service)
+    runner = await fast(service)
     release, waiting = asyncio.Event(), asyncio.Event()
     finished: list[str] = []
 
