@@ -19,7 +19,15 @@ from matches import Store, system_clock
 from matches.leases import Leases
 from matches.shards import Shards
 from runtime.environment import health_address
-from runtime.health import Check, Health, HealthServer, gateway_check, probe_url, store_check
+from runtime.health import (
+    Check,
+    Health,
+    HealthServer,
+    gateway_check,
+    probe_url,
+    store_check,
+    work_check,
+)  # fmt: skip
 from runtime.metrics import CONTENT_TYPE, Metrics
 from store import open_store
 
@@ -240,6 +248,31 @@ async def test_the_gateway_check(client: Any, connected: bool) -> None:
 
 def leased(store: Store, moment: Callable[[], datetime]) -> Leases:
     return Leases(store, moment, Shards(), "this process", timedelta(seconds=30))
+
+
+class Troubled:
+    """A runner with `troubles` to say."""
+
+    def __init__(self, *troubles: str) -> None:
+        self.said = list(troubles)
+
+    def troubles(self) -> list[str]:
+        return self.said
+
+
+async def test_the_work_check_says_what_keeps_the_background_work_from_going_on() -> None:
+    runner: Troubled | None = None
+    health = Health([work_check(lambda: runner)])
+    assert (await health.readiness()).checks == {"work": "starting"}
+    runner = Troubled()
+    assert (await health.readiness()).ready
+    runner.said = [
+        "waiting for shard 1 of 2: served by another process (host:12:ab)",
+        "the tournaments pass for tournament #4 has failed 6 times since 12:00:00",
+    ]
+    readiness = await health.readiness()
+    assert not readiness.ready
+    assert readiness.checks["work"] == "; ".join(runner.said)
 
 
 async def test_the_store_check_writes_the_heartbeat(tmp_path: Path) -> None:
