@@ -22,7 +22,7 @@ import logging
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
 from concurrent.futures import Executor
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any, Concatenate, Literal, ParamSpec, Protocol, TypeVar, cast
 
 import discord
@@ -61,7 +61,7 @@ RETRIES = (1.0, 3.0)  # seconds before the second and the third try of a ping or
 ARCHIVE_MINUTES: Literal[10080] = 10080  # a week: a slow game's thread stays in the channel list
 STARTER_SLACK = 60.0  # seconds between a game's creation and the message its thread starts on
 POSTING = timedelta(minutes=1)  # how long a claim on posting a message once holds
-RECENT = 50  # the channel's latest messages read for one posted before a kill
+RECENT = 100  # the channel's messages read, since an attempt, for one posted before a kill
 INTERACTION_KINDS = {
     discord.InteractionType.application_command: "command",
     discord.InteractionType.component: "component",
@@ -631,27 +631,40 @@ class Table:
         self, channel: discord.abc.Messageable, key: str, marker: str, **send: Any
     ) -> discord.Message | None:
         """Post a message that must be posted exactly once (a round's pairings, a season's
-        final tables), whatever dies when. `key` names it; `marker` is text that only it
-        holds (its first line).
+        final tables), whatever dies when. `key` names it; `marker` is text it holds.
 
-        The intent is claimed first: one process posts it, and a claim left by a process
-        that died lapses after `POSTING`. Then the channel's latest messages are read for
-        one of Kamen's holding `marker`, posted before a kill that came before its
-        caller recorded it: that one is returned, and nothing is posted again. Else it is
-        posted with a nonce of its own, so that Discord does not create it twice either.
-        None: another process is posting it now.
+        The intent is written first, with the moment it was first tried; one process
+        posts it (a claim, which lapses if that process dies). If it was tried before
+        and never recorded posted (a kill in between), the channel's messages since are
+        read for Kamen's one holding `marker`: that one is recorded, nothing is posted
+        again. Else it is posted, with a nonce of its own so that Discord does not
+        create it twice either. None: posted before, or another process posts it now.
         """
-        if not await self.service.claims.take(f"{key}:posting", POSTING):
+        claims = self.service.claims
+        now = discord.utils.time_snowflake(datetime.now(UTC) - POSTING)
+        after, posted = await claims.posting(key, now)
+        if posted is not None or not await claims.take(f"{key}:posting", POSTING):
             return None
+        message = await self._posted_since(channel, after, marker) if after < now else None
+        if message is not None:
+            log.info("%s: posted before a restart, not again", key)
+        else:
+            message = await channel.send(nonce=nonce_of(key), **send)
+        await claims.posted(key, message.id)
+        return message
+
+    async def _posted_since(
+        self, channel: discord.abc.Messageable, after: int, marker: str
+    ) -> discord.Message | None:
+        """Kamen's message holding `marker` in the channel since message `after`, if any."""
         me = self.client.user
         try:
-            async for message in channel.history(limit=RECENT):
+            async for message in channel.history(after=discord.Object(after), limit=RECENT):
                 if me is not None and message.author.id == me.id and marker in message.content:
-                    log.info("%s: posted before, not again", key)
                     return message
         except discord.Forbidden:  # no history to read: the nonce alone keeps it once
             pass
-        return await channel.send(nonce=nonce_of(key), **send)
+        return None
 
     def spawn(self, work: Awaitable[Any], what: str) -> None:
         """Run `work` after the reply, keeping a reference, logging its failure."""

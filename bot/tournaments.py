@@ -512,13 +512,13 @@ class Tournaments:
         moved = 0
         for tournament, pairing in await self.service.tournaments.games_in(channel_id):
             async with self._running.locks.setdefault(tournament.id, asyncio.Lock()):
-                await self._reopen(tournament, pairing)
+                await self._reopen(tournament, pairing, channel_id)
             moved += 1
         return moved
 
-    async def _reopen(self, tournament: Tournament, pairing: StoredPairing) -> None:
+    async def _reopen(self, tournament: Tournament, pairing: StoredPairing, gone: int) -> None:
         assert pairing.game_id is not None
-        thread_id = await self._new_thread(tournament, pairing)
+        thread_id = await self._new_thread(tournament, pairing, gone)
         try:
             view = await self.service.tournaments.move_game(pairing.game_id, thread_id)
         except BadInput:
@@ -557,14 +557,18 @@ class Tournaments:
             return False
         return True  # Forbidden and the rest: there, as far as Kamen can tell
 
-    async def _new_thread(self, tournament: Tournament, pairing: StoredPairing) -> int:
-        """Announce a pairing's game in the tournament's channel and open a thread on it."""
-        starter = await self._post_starter(tournament, pairing)
+    async def _new_thread(self, tournament: Tournament, pairing: StoredPairing, gone: int) -> int:
+        """Announce a pairing's game in the tournament's channel and open a thread on it, in
+        place of its thread `gone`."""
+        starter = await self._post_starter(tournament, pairing, instead_of=gone)
         await self._thread_on(tournament, pairing, starter)
         return starter
 
-    async def _post_starter(self, tournament: Tournament, pairing: StoredPairing) -> int:
-        """The message in the tournament's channel that a game's thread starts on; its id."""
+    async def _post_starter(
+        self, tournament: Tournament, pairing: StoredPairing, *, instead_of: int | None = None
+    ) -> int:
+        """The message in the tournament's channel that a game's thread starts on (in place of
+        the thread `instead_of`, gone); its id."""
         assert pairing.second_id is not None
         locale = self.table.languages.server(tournament.guild_id)
         channel = self.client.get_partial_messageable(
@@ -578,7 +582,7 @@ class Tournaments:
             first=mention(pairing.first_id), second=mention(pairing.second_id),
         )  # fmt: skip
         # Sent again after a kill before its id was recorded: Discord returns the first.
-        nonce = nonce_of(f"pairing:{pairing.id}:starter")
+        nonce = nonce_of(f"pairing:{pairing.id}:starter:{instead_of or ''}")
         return (await channel.send(said, allowed_mentions=NO_MENTIONS, nonce=nonce)).id
 
     async def _thread_on(

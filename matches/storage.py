@@ -186,6 +186,15 @@ class Store(Protocol):
         """Free the claim on `key`, whoever holds it."""
         ...
 
+    async def begin_posting(self, key: str, after: int) -> tuple[int, int | None]:
+        """Write the intent to post the message `key` (looked for after message `after`),
+        unless written before: its `after` and its message's id (None: not yet posted)."""
+        ...
+
+    async def end_posting(self, key: str, message_id: int) -> None:
+        """Record that the message `key` is posted: message `message_id`."""
+        ...
+
     # -------------------------------------------------------- reviews and puzzles
 
     async def review(self, game_id: int) -> str | None:

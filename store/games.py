@@ -295,6 +295,20 @@ class GameTables(Tables):
     async def release_claim(self, key: str) -> None:
         await self._execute("DELETE FROM claims WHERE key = :key", key=key)
 
+    # -------------------------------------------------------------- postings
+
+    async def begin_posting(self, key: str, after: int) -> tuple[int, int | None]:
+        sql = """
+            INSERT INTO postings (key, after) VALUES (:key, :after)
+            ON CONFLICT (key) DO UPDATE SET after = postings.after
+            RETURNING after, message_id"""
+        found = await self._execute(sql, key=key, after=after)
+        return found[0][0], found[0][1]
+
+    async def end_posting(self, key: str, message_id: int) -> None:
+        sql = "UPDATE postings SET message_id = :message WHERE key = :key"
+        await self._execute(sql, message=message_id, key=key)
+
     # -------------------------------------------------------------- settings
 
     async def guild_settings(self, guild_id: int) -> GuildSettings:
