@@ -44,6 +44,10 @@ class DataUnwritable(Exception):
     """The database's directory or file cannot be written: the message says which."""
 
 
+class StoreBusy(Exception):
+    """Another process holds the SQLite file's write lock for longer than Kamen waits."""
+
+
 async def run(settings: Settings) -> None:
     """Run the bot until it is stopped (SIGTERM, Ctrl-C).
 
@@ -63,6 +67,10 @@ async def run(settings: Settings) -> None:
         await store.open()
     except (OSError, sqlite3.Error) as error:
         where = getattr(store, "path", settings.database_url)
+        if "locked" in str(error):  # another process holds SQLite's one write lock
+            raise StoreBusy(
+                f"the database {where} is locked by another process ({error})"
+            ) from None
         raise DataUnwritable(f"cannot write the database {where} ({error})") from None
     picker = PooledPicker(settings.ai_workers, ponder_seconds=settings.ai_ponder)
     metrics = Metrics()
@@ -219,6 +227,10 @@ def main() -> int:
         return 1
     except DataUnwritable as error:
         print(f"kamen: {error}: {DATA_HELP}.", file=sys.stderr)
+        return 2
+    except StoreBusy as error:
+        print(f"kamen: {error}: stop it, or give each process a database of its own.",
+              file=sys.stderr)  # fmt: skip
         return 2
     except KeyboardInterrupt:
         log.info("stopped")

@@ -58,7 +58,8 @@ class Claims:
         `spacing` (a login to Discord), may be done now: True to one caller per `spacing`."""
         now = self.clock()
         once = f"{self.holder}:{secrets.token_hex(4)}"
-        return await self.store.take_claim(key, once, now, now + spacing)
+        # A tenth more: the work reaches its far end a little later or sooner each time.
+        return await self.store.take_claim(key, once, now, now + spacing * 1.1)
 
     async def posting(self, key: str, after: int) -> tuple[int, int | None]:
         """The intent to post the message `key` exactly once, written now unless it was

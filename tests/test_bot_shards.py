@@ -228,9 +228,14 @@ async def test_a_second_process_for_a_served_shard_waits_and_takes_over_when_it_
 
 @pytest.mark.asyncio
 async def test_a_process_frozen_past_its_lease_stops_when_it_wakes_and_the_other_serves(
-    tmp_path: Path, database_url: str
+    tmp_path: Path,
 ) -> None:
-    async with sharded_world(tmp_path, database_url, [(0, 1)]) as world:
+    # On PostgreSQL, where processes on several machines share a database. (On one machine's
+    # SQLite file, a process frozen inside a write would hold the file's one lock.)
+    async with (
+        fresh_postgres() as database_url,
+        sharded_world(tmp_path, database_url, [(0, 1)]) as world,
+    ):
         fake, zero = world.fake, world.tables[0]
         [frozen] = world.processes
         _, board = await start_game(zero, "oska")
@@ -336,6 +341,7 @@ async def test_a_tournament_on_each_shard_is_run_by_its_own_process(
             for user in (table.ann, table.bob, table.carol, table.guild.owner):
                 await fake.click(user, reply.message, "Join")
         world.advance(timedelta(hours=2))
+
         def opened() -> bool:
             return all(
                 rounds(table) and len(fake.threads(table.games)) == 2
