@@ -31,6 +31,10 @@ class ChannelBusy(StoreError):
     """A write would put a second active game in a channel or thread."""
 
 
+class RematchExists(StoreError):
+    """A write would make a second live rematch (challenge or game) of one game."""
+
+
 class Store(Protocol):
     """The persistence the service needs, whatever the backend.
 
@@ -53,6 +57,10 @@ class Store(Protocol):
 
         The game's own `id` and `version` are ignored.
         """
+        ...
+
+    async def live_rematch(self, game_id: int) -> StoredGame | None:
+        """The rematch of game `game_id` waiting for an answer or being played, if any."""
         ...
 
     async def get_game(self, game_id: int) -> StoredGame | None: ...

@@ -38,3 +38,27 @@ async def test_a_move_racing_a_resignation_leaves_the_final_board(tmp_path: Path
             labels = [b["label"] for b in board.buttons if b["label"] != "Review"]
             assert labels == ["Rematch", "Replay", "Record"]
         assert table.new_violations() == []
+
+
+@pytest.mark.asyncio
+async def test_rematch_pressed_twice_at_once_posts_one_challenge(tmp_path: Path) -> None:
+    async with process_table(tmp_path) as table:
+        fake, ann, bob = table.fake, table.ann, table.bob
+        thread, board = await start_game(table, "oska", time="1h")
+        asked = await fake.click(bob, board, "Resign")
+        assert asked.message is not None
+        await fake.click(bob, asked.message, "Yes, resign")
+        await settle(fake)
+        # Ann's double click: both presses reach the bot before either is answered.
+        presses = [await fake.click(ann, board, "Rematch", wait=False) for _ in range(2)]
+        for press in presses:
+            await press.wait()
+        posted = [press for press in presses if not press.ephemeral]
+        [refused] = [press for press in presses if press.ephemeral]
+        assert len(posted) == 1 and posted[0].message is not None
+        number = str(posted[0].message.embeds[0]["title"]).rsplit("#", 1)[1]
+        assert f"You already made this same challenge (game #{number})" in refused.text
+        await settle(fake)
+        challenges = [m for m in fake.messages(thread) if "moves first" in m.text]
+        assert [m.id for m in challenges] == [posted[0].message.id]
+        assert table.new_violations() == []

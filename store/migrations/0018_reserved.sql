@@ -1,0 +1,3 @@
+-- Number 0018 is another branch's migration, being written at the same time as 0019.
+-- This empty file only keeps the numbering whole until that one lands: it is deleted
+-- then (the store refuses two migrations of one number, so the merge cannot miss it).
