@@ -207,6 +207,7 @@ class Table:
         self.names: OrderedDict[int, str] = OrderedDict()
         self._tasks: set[asyncio.Task[Any]] = set()
         self._thinking: set[int] = set()
+        self._again: set[int] = set()  # games asked for Kamen's move while it thought
         self._ping_locks: dict[int, asyncio.Lock] = {}  # by game id: one ping at a time
         self.started = service.clock()  # changes before this were made by a process gone
         # A board may lag: the runner's board repairs come soon (matches.runner).
@@ -600,13 +601,15 @@ class Table:
     # ---------------------------------------------------------------- the bot's turns
 
     def let_bot_move(self, view: GameView) -> None:
-        """Let the bot think about its move in the background (once per game at a time)."""
+        """Let the bot think about its move in the background (once per game at a time:
+        asked again while it thinks, it looks at the game again once that is over)."""
         if view.id in self._thinking:
+            self._again.add(view.id)
             return
         self._thinking.add(view.id)
         self.spawn(self._bot_turn(view.id, view.ply), f"the bot's move in game #{view.id}")
 
-    async def _bot_turn(self, game_id: int, ply: int) -> None:
+    async def _bot_turn(self, game_id: int, ply: int | None) -> None:
         try:
             with thinking_for(game_id):  # the workers' queue is fair between games
                 result = await self.service.play_bot_move(game_id, expected_ply=ply)
@@ -615,6 +618,10 @@ class Table:
             return
         finally:
             self._thinking.discard(game_id)
+            if game_id in self._again:  # a move came while it thought: its turn, perhaps
+                self._again.discard(game_id)
+                self._thinking.add(game_id)
+                self.spawn(self._bot_turn(game_id, None), f"the bot's move in game #{game_id}")
         if result is None:
             return
         await self.update_board(result.view, self.board_after(result))

@@ -365,10 +365,7 @@ class Tournaments:
         if what == "join":
             await service.join(guild_id, tournament_id, user)
         else:
-            found = await service.find(guild_id, tournament_id)
-            if found.stage is not Stage.SIGNUP:
-                raise BadInput("tournament.closed", name=found.name)
-            await service.leave(guild_id, tournament_id, user)
+            await service.leave(guild_id, tournament_id, user, signup=True)
         found = await service.find(guild_id, tournament_id)
         entrants = await service.entrants(tournament_id)
         await answer.update(signup_message(found, entrants, answer.server_locale))

@@ -125,18 +125,21 @@ class MatchService:
         first: str | FirstChoice = FirstChoice.RANDOM,
         level: str | None = None,
         rated: bool = True,
+        rematch_of: int | None = None,
     ) -> GameView:
         """Challenge a user, anyone (no opponent), or the bot (which starts at once).
 
         `variant` is the `key=value` options, `time` a per-move limit (`5m`,
         `1h`, `1d`, `3d` or none), `first` who plays the first side
         (challenger, opponent or random), `level` the bot's strength; `rated`
-        False keeps a game between two players out of their ratings.
+        False keeps a game between two players out of their ratings; `rematch_of`
+        the game this challenge is a rematch of: a game has one live rematch at a
+        time, and a second is refused (`ChallengeRepeated`) with where the first is.
         """
         return await self.challenges.challenge(
             guild_id=guild_id, channel_id=channel_id, challenger_id=challenger_id, game=game,
             opponent_id=opponent_id, variant=variant, time=time, first=first, level=level,
-            rated=rated,
+            rated=rated, rematch_of=rematch_of,
         )  # fmt: skip
 
     async def import_record(

@@ -10,14 +10,14 @@ Game ids are random and unguessable: never count on their order.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from datetime import datetime, timedelta
 from typing import Protocol
 
 from matches.ratings import RatedGame, RatingChange, RatingInputs, Season, SeasonScore, Standing
 from matches.records import GuildSettings, Status, StoredGame, UserSettings
 from matches.shards import Shards
-from matches.tournament_records import Entrant, StoredPairing, Tournament
+from matches.tournament_records import Entrant, Stage, StoredPairing, Tournament
 
 # What rates a finished game, inside the store's transaction (`matches.ratings.rate_game`).
 Rater = Callable[[StoredGame, RatingInputs], RatedGame]
@@ -29,6 +29,10 @@ class StoreError(Exception):
 
 class ChannelBusy(StoreError):
     """A write would put a second active game in a channel or thread."""
+
+
+class RematchExists(StoreError):
+    """A write would make a second live rematch (challenge or game) of one game."""
 
 
 class Store(Protocol):
@@ -53,6 +57,10 @@ class Store(Protocol):
 
         The game's own `id` and `version` are ignored.
         """
+        ...
+
+    async def live_rematch(self, game_id: int) -> StoredGame | None:
+        """The rematch of game `game_id` waiting for an answer or being played, if any."""
         ...
 
     async def get_game(self, game_id: int) -> StoredGame | None: ...
@@ -383,14 +391,31 @@ class Store(Protocol):
         """
         ...
 
-    async def join_tournament(self, tournament_id: int, user_id: int, at: datetime) -> None:
-        """Sign a player up (again, if they had left)."""
+    async def join_tournament(
+        self, tournament_id: int, user_id: int, at: datetime
+    ) -> Tournament | None:
+        """Sign a player up (again, if they had left) while the sign-up is open.
+
+        One transaction on the tournament's row, which it writes too (its version grows:
+        a start that read the players before writes nothing): the tournament as the
+        player joined it, or None, with nothing written, if its stage is past the sign-up.
+        """
         ...
 
     async def leave_tournament(
-        self, tournament_id: int, user_id: int, at: datetime, reason: str | None
-    ) -> bool:
-        """Mark a player as gone, with why; False if they were not playing."""
+        self,
+        tournament_id: int,
+        user_id: int,
+        at: datetime,
+        reason: str | None,
+        stages: Collection[Stage] = (Stage.SIGNUP, Stage.RUNNING),
+    ) -> Tournament | None:
+        """Mark a player as gone, with why, if the tournament is at one of `stages`.
+
+        One transaction on the tournament's row, as `join_tournament`: the tournament as
+        the player left it (its stage then), or None, with nothing written, if it was at
+        another stage or they were not playing.
+        """
         ...
 
     async def entrants(self, tournament_id: int) -> list[Entrant]:

@@ -173,27 +173,44 @@ class Tournaments:
         return found
 
     async def join(self, guild_id: int, tournament_id: int, user_id: int) -> list[Entrant]:
+        """Sign up, while the sign-up is open: a join that lands after the start (or the
+        end) is refused, never made a player with no game."""
         tournament = await self.find(guild_id, tournament_id)
-        if tournament.stage is not Stage.SIGNUP:
-            raise BadInput("tournament.closed", name=tournament.name)
-        await self.store.join_tournament(tournament.id, snowflake(user_id, "user"),
-                                         self.ledger.clock())  # fmt: skip
+        joined = await self.store.join_tournament(
+            tournament.id, snowflake(user_id, "user"), self.ledger.clock()
+        )
+        if joined is None:
+            raise _refusal(await self.find(guild_id, tournament_id), "tournament.closed")
         return await self.store.entrants(tournament.id)
 
     async def leave(
-        self, guild_id: int, tournament_id: int, user_id: int, *, reason: str | None = None
+        self,
+        guild_id: int,
+        tournament_id: int,
+        user_id: int,
+        *,
+        reason: str | None = None,
+        signup: bool = False,
     ) -> Progress:
-        """A player leaves (before the start) or withdraws (their games not played are lost)."""
+        """A player leaves (before the start) or withdraws (their games not played are lost);
+        `signup`: only while the sign-up is open (the sign-up message's Leave).
+
+        The stage is the one the leave lands in: a leave that comes just after the start
+        forfeits the pairings the start gave the player, so they are never played."""
         tournament = await self.find(guild_id, tournament_id)
-        if tournament.stage in (Stage.FINISHED, Stage.CANCELLED):
-            raise BadInput("tournament.over", name=tournament.name)
-        if not await self.store.leave_tournament(tournament.id, user_id, self.ledger.clock(),
-                                                 reason or "withdrew"):  # fmt: skip
-            raise BadInput("tournament.not-playing", name=tournament.name)
-        if tournament.stage is Stage.SIGNUP:
-            return Progress(tournament)
-        await self._forfeit_unplayed(tournament, user_id)
-        return await self.advance(tournament.id)
+        stages = (Stage.SIGNUP,) if signup else (Stage.SIGNUP, Stage.RUNNING)
+        left = await self.store.leave_tournament(
+            tournament.id, user_id, self.ledger.clock(), reason or "withdrew", stages
+        )
+        if left is None:
+            now = await self.find(guild_id, tournament_id)
+            if now.stage in stages:
+                raise BadInput("tournament.not-playing", name=now.name)
+            raise _refusal(now, "tournament.leave-started")
+        if left.stage is Stage.SIGNUP:
+            return Progress(left)
+        await self._forfeit_unplayed(left, user_id)
+        return await self.advance(left.id)
 
     async def entrants(self, tournament_id: int) -> list[Entrant]:
         return await self.store.entrants(tournament_id)
@@ -232,7 +249,11 @@ class Tournaments:
     # ---------------------------------------------------------------- running
 
     async def start(self, guild_id: int | None, tournament_id: int) -> Progress:
-        """Close the sign-up and make the first pairings (exactly once, whoever asks)."""
+        """Close the sign-up and make the first pairings (exactly once, whoever asks).
+
+        The players paired are the tournament's at the version the start writes over: a
+        join or a leave writes the tournament's row too, so one that lands between this
+        read and the write leaves the start writing nothing, and it reads them again."""
         for _ in range(ATTEMPTS):
             tournament = await self.find(guild_id, tournament_id)
             if tournament.stage is not Stage.SIGNUP:
@@ -423,7 +444,11 @@ class Tournaments:
             return [await self.advance(tournament.id)]
         try:
             return [await self.start(None, tournament.id)]
-        except BadInput:
+        except BadInput as error:
+            if error.code == "tournament.already-started":
+                return []  # by another hand meanwhile, which shows it
+            if error.code != "tournament.too-few":
+                raise  # busy: the next pass starts it
             cancelled = dataclasses.replace(
                 tournament, stage=Stage.CANCELLED, finished_at=now, reason="too-few"
             )
@@ -616,6 +641,13 @@ class Tournaments:
             for user in playing
             if user not in busy
         ]
+
+
+def _refusal(tournament: Tournament, started: str) -> BadInput:
+    """Why a sign-up action was refused: the tournament is over, or (`started`) it began."""
+    if tournament.stage in (Stage.FINISHED, Stage.CANCELLED):
+        return BadInput("tournament.over", name=tournament.name)
+    return BadInput(started, name=tournament.name)
 
 
 def _moment(seconds: float) -> datetime:

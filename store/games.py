@@ -99,6 +99,10 @@ class GameTables(Tables):
     async def get_game(self, game_id: int) -> StoredGame | None:
         return await self._one(GAMES.read, f"SELECT {GAME} FROM games WHERE id = :id", id=game_id)
 
+    async def live_rematch(self, game_id: int) -> StoredGame | None:
+        sql = f"SELECT {GAME} FROM games WHERE rematch_of = :game AND status IN {_OPEN}"
+        return await self._one(GAMES.read, sql, game=game_id)
+
     async def active_game_in(self, channel_id: int) -> StoredGame | None:
         sql = f"SELECT {GAME} FROM games WHERE channel_id = :channel AND status = 'active'"
         return await self._one(GAMES.read, sql, channel=channel_id)

@@ -19,6 +19,9 @@ TEXTS: dict[str, str | Plural] = {
     "tournament.over": "**{name}** is over.",
     "tournament.not-playing": "You are not playing in **{name}**.",
     "tournament.already-started": "**{name}** has already started.",
+    "tournament.leave-started": (
+        "**{name}** has already started: to withdraw from it, use `/tournament leave`."
+    ),
     "tournament.too-few": plural(
         "count",
         "A tournament of this format needs at least {least} players; {count} has joined.",
