@@ -74,6 +74,14 @@ async def run(settings: Settings) -> None:
         raise DataUnwritable(f"cannot write the database {where} ({error})") from None
     picker = PooledPicker(settings.ai_workers, ponder_seconds=settings.ai_ponder)
     metrics = Metrics()
+    metrics.time_store(store)  # every store call's time (database latency)
+    picker.queue.on_start = metrics.ai_waited  # how long each job waited for a worker
+
+    def queue_depth() -> None:
+        for lane, waiting in picker.queue.depth().items():
+            metrics.set_ai_depth(lane, waiting)
+
+    metrics.on_scrape(queue_depth)
     stopping = asyncio.Event()
     loop = asyncio.get_running_loop()
     for stop in (signal.SIGTERM, signal.SIGINT):  # `docker stop`, Ctrl-C: close cleanly

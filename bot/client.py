@@ -37,7 +37,17 @@ import yarl
 from discord import app_commands
 
 import words
-from bot import commands, community, components, people, playing, puzzles, reviews, tournaments
+from bot import (
+    commands,
+    community,
+    components,
+    people,
+    playing,
+    puzzles,
+    rest,
+    reviews,
+    tournaments,
+)
 from bot.actions import Features
 from bot.boards import BoardKeeper
 from bot.sweeper import Sweeper
@@ -46,7 +56,8 @@ from bot.translator import CommandWords
 from bot.upkeep import Upkeep
 from matches import Clock, MatchService, Store, system_clock
 from matches.runner import Runner
-from matches.shards import Shards
+from matches.shards import Shards, shard_of
+from matches.views import SweepEvent
 from runtime.metrics import Metrics
 from runtime.opponent import Opponent
 from runtime.reviewer import PooledReviewer
@@ -99,6 +110,8 @@ class KamenMixin:
     ) -> None:
         self.settings = settings
         self.metrics = metrics if metrics is not None else Metrics()
+        rest.name_routes(self.http)  # type: ignore[attr-defined]
+        self.metrics.on_scrape(self._read_gauges)
         self.clock = clock
         self.store = store
         self.picker = picker
@@ -128,7 +141,7 @@ class KamenMixin:
             sweep_every=settings.sweep_interval,
             beat_every=settings.heartbeat_interval,
             repair_every=settings.repair_interval,
-            on_failure=lambda job: self.metrics.error(f"pass:{job}"),
+            on_failure=self.metrics.pass_failed,
         )
         table = self.table = Table(
             self,  # type: ignore[arg-type]
@@ -142,6 +155,7 @@ class KamenMixin:
         features = self.features = Features.at(table)
         # The service acts; the bot announces what it did.
         service.tournaments.on_progress(features.tournaments.progressed)
+        runner.sweeper.listen(self._swept)
         runner.sweeper.listen(Sweeper(table).announce)
         runner.boards.listen(BoardKeeper(table).repair_lagging)
         # Seasons whose date came (while Kamen was away, too) end and are announced, once.
@@ -172,6 +186,26 @@ class KamenMixin:
         await self.tree.set_translator(CommandWords())  # the commands in Czech too
         commands.install(self.tree, features)
         await self.sync_commands(service)
+
+    def _swept(self, event: SweepEvent) -> None:
+        """How late the sweeper acted on the deadline, by the game's shard (the metrics)."""
+        if event.due is not None and self.runner is not None:
+            shard = shard_of(event.view.guild_id, self.runner.shards.count)
+            late = (self.clock() - event.due).total_seconds()
+            self.metrics.swept(shard, event.kind.value, late)
+
+    def _read_gauges(self) -> None:
+        """At each scrape of /metrics: each shard's gateway latency, the leases held."""
+        if isinstance(self, discord.AutoShardedClient):
+            latencies = self.latencies
+        else:
+            latencies = [(0, self.latency)]  # type: ignore[attr-defined]
+        for shard, seconds in latencies:
+            self.metrics.set_latency(shard, seconds)
+        if self.runner is not None:
+            held = self.runner.leases.held
+            for shard in self.runner.shards.ids:
+                self.metrics.set_lease(shard, shard in held)
 
     async def sync_commands(self, service: MatchService) -> None:
         """Give Discord the command list, once per change of it (by the first process to
@@ -302,7 +336,8 @@ class KamenClient(KamenMixin, discord.Client):
         *,
         metrics: Metrics | None = None,
     ) -> None:
-        super().__init__(**client_options())
+        metrics = metrics if metrics is not None else Metrics()
+        super().__init__(**client_options(metrics))
         self._kamen_init(settings, store, picker, clock, metrics)
 
 
@@ -318,16 +353,17 @@ class ShardedKamenClient(KamenMixin, discord.AutoShardedClient):
         *,
         metrics: Metrics | None = None,
     ) -> None:
+        metrics = metrics if metrics is not None else Metrics()
         super().__init__(
             shard_count=settings.shard_count,
             # None (discord.py's own default) lets the library pick: its stub says list only.
             shard_ids=list(settings.shard_ids) if settings.shard_ids else None,  # type: ignore[arg-type]
-            **client_options(),
+            **client_options(metrics),
         )
         self._kamen_init(settings, store, picker, clock, metrics)
 
 
-def client_options() -> dict[str, Any]:
+def client_options(metrics: Metrics) -> dict[str, Any]:
     # Kamen never joins voice: discord.py's warnings about voice libraries are noise here.
     discord.VoiceClient.warn_nacl = False
     discord.VoiceClient.warn_dave = False
@@ -337,6 +373,7 @@ def client_options() -> dict[str, Any]:
         "member_cache_flags": discord.MemberCacheFlags.none(),
         "chunk_guilds_at_startup": False,
         "guild_ready_timeout": 0.5,
+        "http_trace": rest.trace(metrics),  # REST 429s and errors by route (bot/rest.py)
     }
 
 

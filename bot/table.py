@@ -18,7 +18,10 @@ import contextlib
 import dataclasses
 import functools
 import hashlib
+import inspect
 import logging
+import re
+import time
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
 from concurrent.futures import Executor
@@ -92,8 +95,10 @@ def guarded(
     work takes long (bot/answers.py). A refusal of the service becomes a private
     reply, a stale click also shows the current board, and a fault of ours is
     logged and apologised for: the player never sees "This interaction failed".
-    Its time and its faults go to the metrics.
+    Its time and its faults go to the metrics, and it is one line of the log at INFO
+    (`interaction`: what was asked, the server, the game, the outcome, the time).
     """
+    signature = inspect.signature(handler)
 
     @functools.wraps(handler)
     async def run(
@@ -103,40 +108,70 @@ def guarded(
         table.remember(interaction.user)
         kind = INTERACTION_KINDS.get(interaction.type, "other")
         answer = table.answer_to(interaction)
+        with contextlib.suppress(TypeError):  # a call the handler refuses fails just below
+            game_id = signature.bind_partial(self, answer, *args, **kwargs).arguments.get("game_id")
+            answer.game_id = game_id if isinstance(game_id, int) else None
         answer.watch()
-        with table.metrics.timing(kind):
-            try:
-                await handler(self, answer, *args, **kwargs)
-            except StaleAction as error:
-                game_id = kwargs.get("game_id")
-                await table.refuse_stale(
-                    answer, error, game_id if isinstance(game_id, int) else None
-                )
-            except NoGameHere as error:
-                await table.refuse_elsewhere(answer, error)
-            except ChallengeRepeated as error:
-                await table.refuse_repeated(answer, error)
-            except MatchError as error:
-                await answer.refuse(error)
-            except (discord.HTTPException, TimeoutError) as error:
-                # Discord refused or lost our answer: what was committed stands, and the
-                # board keeper brings the board up to date (bot/boards.py), soon.
-                status = getattr(error, "status", "no answer in time")
-                log.warning("answering interaction %s failed: %s %s", interaction.id, status, error)
-                table.repair_soon()
-                await answer.apologise()
-            except Exception:
-                table.metrics.error(kind)
-                log.exception(
-                    "handling interaction %s (%s) failed",
-                    interaction.id,
-                    getattr(interaction.command, "qualified_name", interaction.data),
-                )
-                await answer.apologise()
-            finally:
-                answer.stop()
+        began = time.perf_counter()
+        outcome = "ok"
+        try:
+            await handler(self, answer, *args, **kwargs)
+        except StaleAction as error:
+            outcome = f"refused:{error.code}"
+            await table.refuse_stale(answer, error, answer.game_id)
+        except NoGameHere as error:
+            outcome = f"refused:{error.code}"
+            await table.refuse_elsewhere(answer, error)
+        except ChallengeRepeated as error:
+            outcome = f"refused:{error.code}"
+            await table.refuse_repeated(answer, error)
+        except MatchError as error:
+            outcome = f"refused:{error.code}"
+            await answer.refuse(error)
+        except (discord.HTTPException, TimeoutError) as error:
+            # Discord refused or lost our answer: what was committed stands, and the
+            # board keeper brings the board up to date (bot/boards.py), soon.
+            outcome = "error"
+            status = getattr(error, "status", "no answer in time")
+            log.warning("answering interaction %s failed: %s %s", interaction.id, status, error)
+            table.repair_soon()
+            await answer.apologise()
+        except Exception:
+            outcome = "error"
+            table.metrics.error(kind)
+            log.exception(
+                "handling interaction %s (%s) failed",
+                interaction.id,
+                getattr(interaction.command, "qualified_name", interaction.data),
+            )
+            await answer.apologise()
+        finally:
+            answer.stop()
+            seconds = time.perf_counter() - began
+            table.metrics.interaction(kind, seconds)
+            log.info(
+                "interaction",
+                extra={
+                    "kind": kind,
+                    "command": asked(interaction, kind),
+                    "server": interaction.guild_id,
+                    "game": answer.game_id,
+                    "outcome": outcome,
+                    "ms": round(seconds * 1000),
+                },
+            )
 
     return cast(Callable[Concatenate[T, discord.Interaction, P], Coroutine[Any, Any, None]], run)
+
+
+def asked(interaction: discord.Interaction, kind: str) -> str:
+    """What an interaction asked, for the log: the command's name, or the component's
+    custom id with its numbers as `#` (`kamen:move:#:#`); never its token."""
+    command = getattr(interaction.command, "qualified_name", None)
+    if command:
+        return str(command)
+    custom_id = cast(dict[str, Any], interaction.data or {}).get("custom_id")
+    return re.sub(r"[0-9]+", "#", custom_id) if isinstance(custom_id, str) else kind
 
 
 def manages(interaction: discord.Interaction) -> bool:

@@ -54,6 +54,7 @@ class Clocks:
         except ReplayError:
             log.exception("game #%s cannot be replayed; its deadline is left alone", row.id)
             return None
+        due: datetime | None = row.deadline
         if row.deadline is not None and row.deadline <= now:
             if row.status is Status.CHALLENGE:
                 new = transitions.closed(row, Status.EXPIRED, now)
@@ -63,6 +64,7 @@ class Clocks:
                 new = transitions.lost_by(row, side, Termination.TIME, now, running=side)
                 kind, user_id = SweepKind.TIMEOUT, _player(row, side)
         elif row.status is Status.ACTIVE:
+            due = row.remind_at
             new = transitions.reminded(row, now)
             kind, user_id = SweepKind.REMINDER, _player(row, loaded.state.to_move)
         else:
@@ -70,7 +72,7 @@ class Clocks:
         committed = await self.ledger.change_once(loaded, Draft(new))
         if committed is None:  # a move, or another sweeper, got there first
             return None
-        return SweepEvent(kind, self.ledger.view(committed.after), user_id)
+        return SweepEvent(kind, self.ledger.view(committed.after), user_id, due)
 
 
 def _player(row: StoredGame, side: Side) -> int:

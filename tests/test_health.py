@@ -121,14 +121,10 @@ async def test_metrics_are_prometheus_text(served: Any) -> None:
     gateway.value = False
     status, content_type, _, text = await get(base + "/metrics")
     assert status == 200 and content_type == CONTENT_TYPE
-    samples = {}
     for line in text.splitlines():
         if line.startswith("#"):
             assert re.match(r"^# (HELP|TYPE) kamen_[a-z_]+ .+$", line), line
-            continue
-        assert SAMPLE.match(line), line
-        name, value = line.rsplit(" ", 1)
-        samples[name] = float(value)
+    samples = samples_of(text, metrics.process)
     assert samples["kamen_games_active"] == 3
     assert samples['kamen_moves_total{game="oska"}'] == 2
     assert samples['kamen_moves_total{game="oware"}'] == 1
@@ -144,6 +140,62 @@ async def test_metrics_are_prometheus_text(served: Any) -> None:
     types = dict(re.findall(r"^# TYPE (\S+) (\S+)$", text, re.M))
     assert types["kamen_moves_total"] == "counter"
     assert types["kamen_interaction_seconds"] == "histogram"
+
+
+def samples_of(text: str, process: str) -> dict[str, float]:
+    """The samples of a /metrics page by name and labels, each one checked to carry
+    `process` (left out of the name, so that it reads as the metric does; prometheus_client
+    writes the labels in alphabetical order)."""
+    samples = {}
+    for line in text.splitlines():
+        if line.startswith("#") or not line:
+            continue
+        assert SAMPLE.match(line), line
+        name, value = line.rsplit(" ", 1)
+        assert f'process="{process}"' in name, line
+        name = re.sub(r',?process="[^"]*"', "", name).replace("{,", "{").replace("{}", "")
+        samples[name] = float(value)
+    return samples
+
+
+async def test_what_the_operator_watches_has_a_process_and_shard_label(
+    served: Any, tmp_path: Path
+) -> None:
+    """Gateway latency by shard, REST 429s and errors by route, store and AI queue times,
+    the sweeper's lag, failed passes and leases held: each sample names its process."""
+    health, _, _, base = served
+    metrics: Metrics = health.metrics
+    route = "POST /channels/{channel_id}/messages"
+    metrics.rest_answer(route, 429)
+    metrics.rest_answer(route, 429)
+    metrics.rest_answer(route, 503)
+    metrics.rest_answer(route, 200)
+    metrics.ai_waited("move", 0.03)
+    metrics.swept(1, "timeout", 2.5)
+    metrics.pass_failed("tournaments")
+    metrics.on_scrape(lambda: metrics.set_latency(1, 0.042))
+    metrics.on_scrape(lambda: metrics.set_lease(1, True))
+    metrics.on_scrape(lambda: metrics.set_ai_depth("move", 2))
+    store = await open_store(f"sqlite:///{tmp_path / 'kamen.db'}")
+    try:
+        metrics.time_store(store)
+        await store.last_beat()
+    finally:
+        await store.close()
+    _, _, _, text = await get(base + "/metrics")
+    samples = samples_of(text, metrics.process)
+    assert samples[f'kamen_rest_rate_limited_total{{route="{route}"}}'] == 2
+    assert samples[f'kamen_rest_errors_total{{route="{route}",status="503"}}'] == 1
+    assert not any('status="200"' in name for name in samples)
+    assert samples['kamen_ai_queue_wait_seconds_count{lane="move"}'] == 1
+    assert samples['kamen_ai_queue_depth{lane="move"}'] == 2
+    assert samples['kamen_sweeper_lag_seconds_bucket{kind="timeout",le="5.0",shard="1"}'] == 1
+    assert samples['kamen_sweeper_lag_seconds_bucket{kind="timeout",le="2.0",shard="1"}'] == 0
+    assert samples['kamen_pass_failures_total{job="tournaments"}'] == 1
+    assert samples['kamen_errors_total{kind="pass:tournaments"}'] == 1
+    assert samples['kamen_gateway_latency_seconds{shard="1"}'] == 0.042
+    assert samples['kamen_leases_held{shard="1"}'] == 1
+    assert samples['kamen_store_seconds_count{operation="last_beat"}'] == 1
 
 
 def test_the_address_comes_from_the_environment() -> None:
