@@ -357,6 +357,33 @@ def memory_kib(pid: int) -> dict[str, int]:
     return found
 
 
+def cpu_seconds(pids: list[int]) -> float:
+    """The CPU time (user and system) the processes `pids` have used so far, in seconds."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for pid in pids:
+        with contextlib.suppress(OSError):
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            total += int(fields[11]) + int(fields[12])  # utime, stime
+    return total / ticks
+
+
+async def backends(url: str) -> list[int]:
+    """The PostgreSQL server's processes serving the database of `url` (on this machine)."""
+    import asyncpg  # type: ignore[import-untyped]  # asyncpg ships no type hints
+
+    database = url.rsplit("/", 1)[1].split("?")[0]
+    connection = await asyncpg.connect(url)
+    try:
+        rows = await connection.fetch(
+            "SELECT pid FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()",
+            database,
+        )
+    finally:
+        await connection.close()
+    return [row["pid"] for row in rows]
+
+
 def workers_rss(pid: int) -> int:
     """Resident KiB of the bot's child processes (the AI's workers)."""
     total = 0
@@ -451,6 +478,8 @@ async def bench(args: argparse.Namespace, url: str) -> int:
         games[0].locked = True
         assert games[0].channel is not None
         lock = WriteLock(db, games[0].channel.id, args.lock_game_seconds, args.lock_every)
+        database_pids = [] if sqlite else await backends(url)
+        cpu_before = cpu_seconds(pids), cpu_seconds(database_pids)
         with contextlib.ExitStack() as stack:
             if args.lock_game_seconds > 0 and sqlite:
                 stack.enter_context(lock)
@@ -463,6 +492,8 @@ async def bench(args: argparse.Namespace, url: str) -> int:
         figures.reads = read_figures.reads
         figures.failed += read_figures.failed
         await settle(fake)
+        bot_cpu = cpu_seconds(pids) - cpu_before[0]
+        database_cpu = cpu_seconds(database_pids) - cpu_before[1]
         peak = _summed([memory_kib(each) for each in pids])
         violations = list(fake.violations)
         errors = [line for one in bots for line in one.log().splitlines() if " ERROR " in line]
@@ -499,6 +530,12 @@ async def bench(args: argparse.Namespace, url: str) -> int:
     print(f"  moves in the other games {quantiles(figures.other_games)}")
     for kind, values in figures.reads.items():
         print(f"  reads in the other games, {kind} {quantiles(values)}")
+    answered = len(latencies)
+    print(
+        f"CPU per move answered (reads included): the bot {bot_cpu / answered * 1000:.2f} ms"
+        + ("" if sqlite else f", PostgreSQL {database_cpu / answered * 1000:.2f} ms")
+        + f" (the bot {bot_cpu:.1f} s in all over {len(pids)} process(es))"
+    )
     print(
         f"bot memory: peak resident {peak['VmHWM'] / 1024:.1f} MiB, "
         f"now {peak['VmRSS'] / 1024:.1f} MiB; its AI worker processes {children / 1024:.1f} MiB"

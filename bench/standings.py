@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import random
 import statistics
 import tempfile
@@ -96,12 +97,15 @@ async def service_figures(
         try:
             service = MatchService(store, bot_user_id=1)
             began = datetime(2026, 1, 1, tzinfo=UTC)
-            made = await store.create_tournament(
-                Tournament(1, 2, "Bench", "oska", format, 3, began, stage=Stage.RUNNING,
-                           started_at=began, rounds=max(g.round for g in games) or None)
+            signup = await store.create_tournament(
+                Tournament(1, 2, "Bench", "oska", format, 3, began,
+                           rounds=max(g.round for g in games) or None)
             )  # fmt: skip
             for player in range(1, players + 1):
-                await store.join_tournament(made.id, player, began)
+                await store.join_tournament(signup.id, player, began)
+            joined = await store.tournament(signup.id)  # the players joined it: a new version
+            assert joined is not None
+            made = dataclasses.replace(joined, stage=Stage.RUNNING, started_at=began)
             moments = [began + timedelta(seconds=i) for i in range(len(games))]
             rows = [
                 StoredPairing(made.id, g.round, g.first, g.second,

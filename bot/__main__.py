@@ -44,6 +44,10 @@ class DataUnwritable(Exception):
     """The database's directory or file cannot be written: the message says which."""
 
 
+class StoreBusy(Exception):
+    """Another process holds the SQLite file's write lock for longer than Kamen waits."""
+
+
 async def run(settings: Settings) -> None:
     """Run the bot until it is stopped (SIGTERM, Ctrl-C).
 
@@ -63,9 +67,21 @@ async def run(settings: Settings) -> None:
         await store.open()
     except (OSError, sqlite3.Error) as error:
         where = getattr(store, "path", settings.database_url)
+        if "locked" in str(error):  # another process holds SQLite's one write lock
+            raise StoreBusy(
+                f"the database {where} is locked by another process ({error})"
+            ) from None
         raise DataUnwritable(f"cannot write the database {where} ({error})") from None
     picker = PooledPicker(settings.ai_workers, ponder_seconds=settings.ai_ponder)
     metrics = Metrics()
+    metrics.time_store(store)  # every store call's time (database latency)
+    picker.queue.on_start = metrics.ai_waited  # how long each job waited for a worker
+
+    def queue_depth() -> None:
+        for lane, waiting in picker.queue.depth().items():
+            metrics.set_ai_depth(lane, waiting)
+
+    metrics.on_scrape(queue_depth)
     stopping = asyncio.Event()
     loop = asyncio.get_running_loop()
     for stop in (signal.SIGTERM, signal.SIGINT):  # `docker stop`, Ctrl-C: close cleanly
@@ -116,13 +132,28 @@ async def serve(
 ) -> None:
     """One connection of a client to Discord, with the health endpoints, until it is closed."""
     from bot.client import build_client
-    from runtime.health import Health, HealthServer, games_active, gateway_check, store_check
+    from runtime.health import (
+        Health,
+        HealthServer,
+        games_active,
+        gateway_check,
+        store_check,
+        work_check,
+    )  # fmt: skip
 
     clock = settings.clock()
     client = build_client(settings, store, picker, clock, metrics=metrics)
-    beats = store_check(store, clock, started=lambda: client.clocks_credited)  # Kamen's clock
+
+    async def beat() -> None:
+        assert client.runner is not None  # made before the clocks are credited
+        await client.runner.leases.renew()
+
     health = Health(
-        [gateway_check(client), beats],
+        [
+            gateway_check(client),
+            store_check(beat, started=lambda: client.clocks_credited),
+            work_check(lambda: client.runner),
+        ],
         metrics,
         games_active=games_active(client, store),
     )
@@ -151,6 +182,8 @@ async def serve(
                 await client.start(settings.token, reconnect=True)
         finally:
             closer.cancel()
+        if client.runner is not None and client.runner.lost_by is not None:
+            raise client.runner.lost_by  # another process serves its shards now
 
 
 def missing_parts() -> str | None:
@@ -181,6 +214,7 @@ def main() -> int:
     import discord
 
     from matches import StoreError
+    from matches.leases import LeaseLost, ShardCountDiffers
 
     try:
         asyncio.run(run(settings))
@@ -193,8 +227,18 @@ def main() -> int:
     except StoreError as error:
         print(f"kamen: the database cannot be used: {error}", file=sys.stderr)
         return 2
+    except ShardCountDiffers as error:
+        print(f"kamen: {error}.", file=sys.stderr)
+        return 2
+    except LeaseLost as error:
+        print(f"kamen: {error}.", file=sys.stderr)
+        return 1
     except DataUnwritable as error:
         print(f"kamen: {error}: {DATA_HELP}.", file=sys.stderr)
+        return 2
+    except StoreBusy as error:
+        print(f"kamen: {error}: stop it, or give each process a database of its own.",
+              file=sys.stderr)  # fmt: skip
         return 2
     except KeyboardInterrupt:
         log.info("stopped")

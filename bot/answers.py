@@ -40,6 +40,7 @@ class Answer:
         self.public = False  # what a command's deferral shows: a public "thinking" or a private
         self.deferred = False
         self.filled = False  # the last answer edited a deferral: an edit notifies nobody
+        self.game_id: int | None = None  # the game it is about, when known (for the log)
         self._lock = asyncio.Lock()
         self._timer: asyncio.Task[None] | None = None
 

@@ -5,12 +5,12 @@ reply that should have shown a move is lost (Kamen killed just after the
 commit, Discord failing the interaction's answer), the game's recorded board
 (`board_ply`, `board_status`) stays behind its moves; the service's runner
 finds such boards at start-up, then every few seconds and soon after an answer
-failed (`Table.repair_soon`), and hands them to the keeper (`repair_all`),
+failed (`Table.repair_soon`), and hands them to the keeper (`repair_lagging`),
 which edits each board (or posts a new one if it is gone), tells the player to
 move, and lets Kamen move where it is its turn.
 
 With several processes (shards), each repairs only the boards of the servers it
-serves (the runner's `serves`): every server is on one shard and every shard in
+serves (its shards, `matches.shards`): every server is on one shard and every shard in
 one process, so each repair is done by exactly one process, and a process that
 died repairs its own at its next start.
 """
@@ -42,32 +42,28 @@ class BoardKeeper:
     def __init__(self, table: Table) -> None:
         self.table = table
 
-    async def repair_all(self, lagging: list[GameView]) -> int:
-        """Bring the lagging boards (of this process's servers) up to date; how many were
-        repaired.
+    async def repair_lagging(self, view: GameView) -> bool:
+        """Bring a lagging board (of this process's servers) up to date: whether it was.
 
         Games this process changed within `SETTLE` are left to the answers on their
         way (a game changed before a restart has none), and so are boards being
         edited right now.
         """
         await self.table.languages.load()  # a server's choice made in another process
-        repaired = 0
-        service = self.table.service
-        settled = max(service.clock() - SETTLE, self.table.started)
-        for view in lagging:
-            # A board never recorded (a game from before boards were recorded) is left as it
-            # is: only a board known to show an older state of its game is repaired.
-            lost_challenge = view.status is Status.CHALLENGE and view.message_id is None
-            if not lost_challenge and (view.status not in REPAIRED or view.board_ply is None):
-                continue
-            if view.updated_at > settled or self.table.is_showing(view.id):
-                continue
-            try:
-                await self.repair(view)
-                repaired += 1
-            except discord.HTTPException as error:
-                log.warning("game #%s: its board could not be repaired yet: %s", view.id, error)
-        return repaired
+        settled = max(self.table.service.clock() - SETTLE, self.table.started)
+        # A board never recorded (a game from before boards were recorded) is left as it
+        # is: only a board known to show an older state of its game is repaired.
+        lost_challenge = view.status is Status.CHALLENGE and view.message_id is None
+        if not lost_challenge and (view.status not in REPAIRED or view.board_ply is None):
+            return False
+        if view.updated_at > settled or self.table.is_showing(view.id):
+            return False
+        try:
+            await self.repair(view)
+        except discord.HTTPException as error:
+            log.warning("game #%s: its board could not be repaired yet: %s", view.id, error)
+            return False
+        return True
 
     async def repair(self, view: GameView) -> None:
         table = self.table

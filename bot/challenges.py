@@ -182,7 +182,7 @@ class Challenges:
                 guild_id=guild_id_of(interaction), channel_id=channel_id,
                 challenger_id=user, game=spec.name, opponent_id=opponent_id,
                 variant=str(old.state.variant), time=replies.time_option(old),
-                first=choice, level=old.ai_level, rated=old.row.rated,
+                first=choice, level=old.ai_level, rated=old.row.rated, rematch_of=old.id,
             )  # fmt: skip
 
         if self.service.starts_at_once(opponent_id):  # against Kamen: it starts at once

@@ -11,14 +11,14 @@ tournament upkeep), whose passes the bot only announces: the sweeper's events
 (`bot.seasons`), the tournaments moved on (`bot.tournaments`).
 
 Several processes may share one database, each serving some shards
-(`SHARD_COUNT`, `SHARD_IDS`). Each item of background work is then done by
-exactly one of them: a deadline by the process whose versioned write lands
-(any process sweeps every game); a season's end, the tournaments' pass, a
-round's announcement, a pairing's game opened and the downtime credit by the
-process holding their claim (`matches.claims`: taken under a database lock,
-lapsing when its process dies, so another takes the work over); a board's
-repair and Kamen's moves resumed after a start by the process serving the
-game's server (`serves`).
+(`SHARD_COUNT`, `SHARD_IDS`). A process leases its shards before it connects
+(`matches.shards`: a second process for a shard waits for its lease, a
+different `SHARD_COUNT` is refused), and does the background work of their
+servers only: deadlines, board repairs, Kamen's moves resumed, tournaments,
+season ends, and the downtime credit of its shards. Logins to the gateway are
+spaced as Discord asks (`before_identify_hook`: one per 5 s per bucket of
+`max_concurrency`, across processes), and the command list is synced once per
+change, by one process.
 Only the non-privileged `guilds` intent is asked for: interactions carry all
 else the bot needs.
 """
@@ -26,6 +26,8 @@ else the bot needs.
 from __future__ import annotations
 
 import asyncio
+import hashlib
+import json
 import logging
 from datetime import timedelta
 from typing import Any
@@ -35,7 +37,17 @@ import yarl
 from discord import app_commands
 
 import words
-from bot import commands, community, components, people, playing, puzzles, reviews, tournaments
+from bot import (
+    commands,
+    community,
+    components,
+    people,
+    playing,
+    puzzles,
+    rest,
+    reviews,
+    tournaments,
+)
 from bot.actions import Features
 from bot.boards import BoardKeeper
 from bot.sweeper import Sweeper
@@ -44,12 +56,16 @@ from bot.translator import CommandWords
 from bot.upkeep import Upkeep
 from matches import Clock, MatchService, Store, system_clock
 from matches.runner import Runner
+from matches.shards import Shards, shard_of
+from matches.views import SweepEvent
 from runtime.metrics import Metrics
 from runtime.opponent import Opponent
 from runtime.reviewer import PooledReviewer
 from runtime.settings import Settings
 
 log = logging.getLogger(__name__)
+
+IDENTIFY_POLL = 0.1  # seconds between looks while another login has the turn
 
 
 def claim_holder(settings: Settings) -> str:
@@ -94,6 +110,8 @@ class KamenMixin:
     ) -> None:
         self.settings = settings
         self.metrics = metrics if metrics is not None else Metrics()
+        rest.name_routes(self.http)  # type: ignore[attr-defined]
+        self.metrics.on_scrape(self._read_gauges)
         self.clock = clock
         self.store = store
         self.picker = picker
@@ -102,6 +120,7 @@ class KamenMixin:
         self._started = False
         self.clocks_credited = False  # the health check beats only after (runtime/health.py)
         self.runner: Runner | None = None
+        self.identify_buckets = 1  # Discord's `max_concurrency`, read at login
 
     async def setup_hook(self) -> None:
         me = self.user  # type: ignore[attr-defined]
@@ -118,10 +137,11 @@ class KamenMixin:
         settings = self.settings
         runner = self.runner = Runner(
             service,
+            Shards.of(settings.shard_count, settings.shard_ids),
             sweep_every=settings.sweep_interval,
             beat_every=settings.heartbeat_interval,
             repair_every=settings.repair_interval,
-            serves=self.serves if self.sharded_apart() else None,
+            on_failure=self.metrics.pass_failed,
         )
         table = self.table = Table(
             self,  # type: ignore[arg-type]
@@ -135,15 +155,20 @@ class KamenMixin:
         features = self.features = Features.at(table)
         # The service acts; the bot announces what it did.
         service.tournaments.on_progress(features.tournaments.progressed)
+        runner.sweeper.listen(self._swept)
         runner.sweeper.listen(Sweeper(table).announce)
-        runner.boards.listen(BoardKeeper(table).repair_all)
+        runner.boards.listen(BoardKeeper(table).repair_lagging)
         # Seasons whose date came (while Kamen was away, too) end and are announced, once.
-        runner.seasons.listen(features.seasons.announce_all)
-        # Tournaments due start, and what happened while Kamen was away is caught up: by the
-        # process holding the tournaments' claim; another takes the claim over if it dies.
+        runner.seasons.listen(features.seasons.announce_due)
+        # Tournaments due start, and what happened while Kamen was away is caught up.
         runner.tournaments.listen(features.tournaments.upkept)
         await table.languages.load()
         self.upkeep = Upkeep(self, service, table.languages)  # type: ignore[arg-type]
+        # Before connecting: this process's shards are its own (another process's wait).
+        if not await runner.lease():
+            return  # stopped while waiting
+        _, _, limits = await self.http.get_bot_gateway()  # type: ignore[attr-defined]
+        self.identify_buckets = max(1, int(limits.get("max_concurrency", 1)))
         # Before any interaction or sweep: time Kamen was away is no player's loss.
         await self.upkeep.tell_downtime(await runner.credit_downtime())
         self.clocks_credited = True
@@ -160,18 +185,66 @@ class KamenMixin:
         self.add_dynamic_items(*components.every_item())  # type: ignore[attr-defined]
         await self.tree.set_translator(CommandWords())  # the commands in Czech too
         commands.install(self.tree, features)
-        guild_id = self.settings.dev_guild_id
-        if guild_id is not None:
-            guild = discord.Object(guild_id)
-            self.tree.copy_global_to(guild=guild)
-            synced = await self.tree.sync(guild=guild)
+        await self.sync_commands(service)
+
+    def _swept(self, event: SweepEvent) -> None:
+        """How late the sweeper acted on the deadline, by the game's shard (the metrics)."""
+        if event.due is not None and self.runner is not None:
+            shard = shard_of(event.view.guild_id, self.runner.shards.count)
+            late = (self.clock() - event.due).total_seconds()
+            self.metrics.swept(shard, event.kind.value, late)
+
+    def _read_gauges(self) -> None:
+        """At each scrape of /metrics: each shard's gateway latency, the leases held."""
+        if isinstance(self, discord.AutoShardedClient):
+            latencies = self.latencies
         else:
-            synced = await self.tree.sync()
-        log.info(
-            "%d commands synced %s",
-            len(synced),
-            f"to server {guild_id}" if guild_id else "globally",
-        )
+            latencies = [(0, self.latency)]  # type: ignore[attr-defined]
+        for shard, seconds in latencies:
+            self.metrics.set_latency(shard, seconds)
+        if self.runner is not None:
+            held = self.runner.leases.held
+            for shard in self.runner.shards.ids:
+                self.metrics.set_lease(shard, shard in held)
+
+    async def sync_commands(self, service: MatchService) -> None:
+        """Give Discord the command list, once per change of it (by the first process to
+        start with it): each sync replaces the list, and Discord limits how often."""
+        guild_id = self.settings.dev_guild_id
+        guild = None if guild_id is None else discord.Object(guild_id)
+        if guild is not None:
+            self.tree.copy_global_to(guild=guild)
+        translator = self.tree.translator
+        assert translator is not None
+        listed = [
+            await command.get_translated_payload(self.tree, translator)
+            for command in self.tree._get_all_commands(guild=guild)
+        ]
+        digest = hashlib.sha256(json.dumps(listed, sort_keys=True).encode()).hexdigest()
+        where = "globally" if guild_id is None else f"server {guild_id}"
+        key = f"commands:{guild_id or 'global'}:{digest[:32]}"
+        if not await service.claims.once(key):
+            log.info("the %d commands are synced already (%s)", len(listed), where)
+            return
+        try:
+            synced = await self.tree.sync(guild=guild)
+        except BaseException:
+            await service.claims.forget(key)  # the next start tries again
+            raise
+        log.info("%d commands synced (%s)", len(synced), where)
+
+    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
+        """Log in to the gateway when Discord allows: one login per 5 s in each bucket of
+        `max_concurrency` (`shard_id % max_concurrency`), counted across every process."""
+        assert self.runner is not None, "the runner is made before the first login"
+        bucket = (shard_id or 0) % self.identify_buckets
+        waited = False
+        every = timedelta(seconds=self.settings.identify_interval)
+        while not await self.runner.service.claims.turn(f"identify:{bucket}", every):
+            if not waited:
+                log.info("shard %s waits its turn to log in (bucket %d)", shard_id, bucket)
+                waited = True
+            await asyncio.sleep(IDENTIFY_POLL)
 
     async def on_ready(self) -> None:
         log.info("ready as %s", self.user)  # type: ignore[attr-defined]
@@ -180,23 +253,26 @@ class KamenMixin:
         self._started = True
         if self.runner is not None:
             self.runner.start()
+            self._lost_watch = asyncio.create_task(self._close_when_lost(self.runner))
+            try:
+                await self.features.tournaments.check_threads(self.runner.shards)
+            except Exception:
+                self.metrics.error("threads")
+                log.exception("checking the tournament games' threads failed")
         await self.resume_bot_turns()
+
+    async def _close_when_lost(self, runner: Runner) -> None:
+        """Another process took this one's shards over (it missed its renewals, frozen or
+        cut off): it stops at once (`runner.lost_by` says why)."""
+        await runner.lost.wait()
+        await self.close()
 
     async def resume_bot_turns(self) -> None:
         """After a start: Kamen moves where it is its turn, in the servers this process
         serves (another process resumes its own; Kamen's move is a versioned write)."""
-        for view in await self.table.service.bot_turns():
-            if self.serves(view.guild_id):
-                self.table.let_bot_move(view)
-
-    def serves(self, guild_id: int | None) -> bool:
-        """Whether this process serves the server `guild_id` (None: a DM, shard 0's)."""
-        return serves(self.settings, guild_id)
-
-    def sharded_apart(self) -> bool:
-        """Whether other processes serve some of the shards (this one serves a part)."""
-        count, ids = self.settings.shard_count, self.settings.shard_ids
-        return count is not None and ids is not None and len(set(ids)) < count
+        assert self.runner is not None
+        for view in await self.table.service.bot_turns(self.runner.shards):
+            self.table.let_bot_move(view)
 
     async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
         await self._gone(channel.id, None)
@@ -260,7 +336,8 @@ class KamenClient(KamenMixin, discord.Client):
         *,
         metrics: Metrics | None = None,
     ) -> None:
-        super().__init__(**client_options())
+        metrics = metrics if metrics is not None else Metrics()
+        super().__init__(**client_options(metrics))
         self._kamen_init(settings, store, picker, clock, metrics)
 
 
@@ -276,31 +353,17 @@ class ShardedKamenClient(KamenMixin, discord.AutoShardedClient):
         *,
         metrics: Metrics | None = None,
     ) -> None:
+        metrics = metrics if metrics is not None else Metrics()
         super().__init__(
             shard_count=settings.shard_count,
             # None (discord.py's own default) lets the library pick: its stub says list only.
             shard_ids=list(settings.shard_ids) if settings.shard_ids else None,  # type: ignore[arg-type]
-            **client_options(),
+            **client_options(metrics),
         )
         self._kamen_init(settings, store, picker, clock, metrics)
 
 
-def shard_of(guild_id: int, shard_count: int) -> int:
-    """The shard Discord puts a server on."""
-    return (guild_id >> 22) % shard_count
-
-
-def serves(settings: Settings, guild_id: int | None) -> bool:
-    """Whether a process run with `settings` serves `guild_id` (None: DMs, on shard 0).
-
-    Unsharded, or sharded without `SHARD_IDS`, a process serves every shard."""
-    count, ids = settings.shard_count, settings.shard_ids
-    if count is None or ids is None:
-        return True
-    return (0 if guild_id is None else shard_of(guild_id, count)) in ids
-
-
-def client_options() -> dict[str, Any]:
+def client_options(metrics: Metrics) -> dict[str, Any]:
     # Kamen never joins voice: discord.py's warnings about voice libraries are noise here.
     discord.VoiceClient.warn_nacl = False
     discord.VoiceClient.warn_dave = False
@@ -310,6 +373,7 @@ def client_options() -> dict[str, Any]:
         "member_cache_flags": discord.MemberCacheFlags.none(),
         "chunk_guilds_at_startup": False,
         "guild_ready_timeout": 0.5,
+        "http_trace": rest.trace(metrics),  # REST 429s and errors by route (bot/rest.py)
     }
 
 

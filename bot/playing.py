@@ -104,6 +104,7 @@ class Playing:
         result = await self.service.move(
             interaction.user.id, str(move), channel_id=channel_id_of(interaction), game=spec.name
         )
+        answer.game_id = result.view.id
         out = self.table.board_after(result)
         notified = await self.table.notified_by_board(result)  # the new board is their ping
         if notified is not None:

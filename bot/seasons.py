@@ -17,10 +17,9 @@ seasons it is announcing, and a season already announced is left alone.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import io
 import logging
-from collections.abc import Awaitable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from functools import partial
 from typing import Annotated
 
@@ -52,6 +51,7 @@ TEXT_LINES = 5  # a game's best lines in the announcement's text; the image has 
 IMAGE_LINES = 25  # the lines of a game's table image
 MAX_ENDS = 32  # characters of `ends:` (a date or a duration)
 OPTIONS = ("name", "ends", "channel", "role", "clear")
+ROLE_RETRIES = (2.0, 5.0, 10.0, 20.0)  # seconds before each new try of a failed role change
 
 
 def role_mention(role_id: int) -> str:
@@ -172,13 +172,12 @@ class Seasons:
 
     # ---------------------------------------------------------------- the runner's seasons
 
-    async def announce_all(self, seasons: list[Season]) -> None:
-        """Announce the seasons the runner's pass ended or found unannounced (and claimed)."""
-        for season in seasons:
-            try:
-                await self.announce(season)
-            except discord.HTTPException as error:  # Discord failing: the next pass tries again
-                log.warning("season #%s: its end could not be announced: %s", season.id, error)
+    async def announce_due(self, season: Season) -> None:
+        """Announce a season the runner's pass ended or found unannounced (and claimed)."""
+        try:
+            await self.announce(season)
+        except discord.HTTPException as error:  # Discord failing: the next pass tries again
+            log.warning("season #%s: its end could not be announced: %s", season.id, error)
 
     # ---------------------------------------------------------------- the announcement
 
@@ -216,7 +215,11 @@ class Seasons:
         ]
         champions = [table.champion for table in tables]
         try:
-            await channel.send(clip(text), files=files, allowed_mentions=mentions_of(*champions))
+            # Once, even if Kamen dies between posting it and recording it announced.
+            await self.table.send_once(
+                channel, f"season:{season.id}:tables", text.splitlines()[0], content=clip(text),
+                files=files, allowed_mentions=mentions_of(*champions),
+            )  # fmt: skip
         except (discord.Forbidden, discord.NotFound) as error:
             log.warning("season #%s: its channel refused the announcement: %s", season.id, error)
 
@@ -248,10 +251,13 @@ class Seasons:
         reason = words.say("season.role.reason", locale)
         http = self.table.client.http
         try:
-            for user_id in sorted(dethroned):
-                await _quietly(http.remove_role(guild.id, user_id, role.id, reason=reason))
+            # The new champions first: the last ones keep the role until they have it.
             for user_id in crowned:
-                await _quietly(http.add_role(guild.id, user_id, role.id, reason=reason))
+                await _persistently(partial(http.add_role, guild.id, user_id, role.id,
+                                            reason=reason))  # fmt: skip
+            for user_id in sorted(dethroned):
+                await _persistently(partial(http.remove_role, guild.id, user_id, role.id,
+                                            reason=reason))  # fmt: skip
         except discord.Forbidden:  # changed under Kamen since it looked
             return words.say("season.role.cannot", locale, role=role.mention)
         if not crowned:
@@ -266,10 +272,20 @@ class Seasons:
         )
 
 
-async def _quietly(change: Awaitable[object]) -> None:
-    """A role change of a member who may have left the server (then there is nothing to do)."""
-    with contextlib.suppress(discord.NotFound):
-        await change
+async def _persistently(change: Callable[[], Awaitable[object]]) -> None:
+    """A role change, tried again while Discord fails for a moment (within a minute); a member
+    who left the server has nothing to change."""
+    for pause in (*ROLE_RETRIES, None):
+        try:
+            await change()
+            return
+        except discord.NotFound:
+            return
+        except discord.HTTPException as error:
+            if isinstance(error, discord.Forbidden) or pause is None:
+                raise
+            log.warning("a champion's role change failed (%s); trying again in %g s", error, pause)
+            await asyncio.sleep(pause)
 
 
 def _file_name(table: FinalTable) -> str:

@@ -27,14 +27,11 @@ class Sweeper:
     def __init__(self, table: Table) -> None:
         self.table = table
 
-    async def announce(self, events: list[SweepEvent]) -> None:
-        for event in events:
-            try:
-                await self._announce(event)
-            except discord.HTTPException as error:
-                log.warning(
-                    "could not announce %s of game #%s: %s", event.kind, event.view.id, error
-                )
+    async def announce(self, event: SweepEvent) -> None:
+        try:
+            await self._announce(event)
+        except discord.HTTPException as error:  # the board repair shows it later
+            log.warning("could not announce %s of game #%s: %s", event.kind, event.view.id, error)
 
     async def _announce(self, event: SweepEvent) -> None:
         view = event.view

@@ -17,10 +17,15 @@ import asyncio
 import contextlib
 import dataclasses
 import functools
+import hashlib
+import inspect
 import logging
+import re
+import time
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
 from concurrent.futures import Executor
+from datetime import UTC, datetime, timedelta
 from typing import Any, Concatenate, Literal, ParamSpec, Protocol, TypeVar, cast
 
 import discord
@@ -58,12 +63,19 @@ NAMES_KEPT = 10_000
 RETRIES = (1.0, 3.0)  # seconds before the second and the third try of a ping or a strip
 ARCHIVE_MINUTES: Literal[10080] = 10080  # a week: a slow game's thread stays in the channel list
 STARTER_SLACK = 60.0  # seconds between a game's creation and the message its thread starts on
+POSTING = timedelta(minutes=1)  # how long a claim on posting a message once holds
+RECENT = 100  # the channel's messages read, since an attempt, for one posted before a kill
 INTERACTION_KINDS = {
     discord.InteractionType.application_command: "command",
     discord.InteractionType.component: "component",
     discord.InteractionType.modal_submit: "modal",
     discord.InteractionType.autocomplete: "autocomplete",
 }
+
+
+def nonce_of(key: str) -> str:
+    """The nonce of the message named `key`: sent again, Discord returns the one created."""
+    return hashlib.sha256(key.encode()).hexdigest()[:25]  # Discord's longest nonce
 
 
 class Feature(Protocol):
@@ -83,8 +95,10 @@ def guarded(
     work takes long (bot/answers.py). A refusal of the service becomes a private
     reply, a stale click also shows the current board, and a fault of ours is
     logged and apologised for: the player never sees "This interaction failed".
-    Its time and its faults go to the metrics.
+    Its time and its faults go to the metrics, and it is one line of the log at INFO
+    (`interaction`: what was asked, the server, the game, the outcome, the time).
     """
+    signature = inspect.signature(handler)
 
     @functools.wraps(handler)
     async def run(
@@ -94,40 +108,70 @@ def guarded(
         table.remember(interaction.user)
         kind = INTERACTION_KINDS.get(interaction.type, "other")
         answer = table.answer_to(interaction)
+        with contextlib.suppress(TypeError):  # a call the handler refuses fails just below
+            game_id = signature.bind_partial(self, answer, *args, **kwargs).arguments.get("game_id")
+            answer.game_id = game_id if isinstance(game_id, int) else None
         answer.watch()
-        with table.metrics.timing(kind):
-            try:
-                await handler(self, answer, *args, **kwargs)
-            except StaleAction as error:
-                game_id = kwargs.get("game_id")
-                await table.refuse_stale(
-                    answer, error, game_id if isinstance(game_id, int) else None
-                )
-            except NoGameHere as error:
-                await table.refuse_elsewhere(answer, error)
-            except ChallengeRepeated as error:
-                await table.refuse_repeated(answer, error)
-            except MatchError as error:
-                await answer.refuse(error)
-            except (discord.HTTPException, TimeoutError) as error:
-                # Discord refused or lost our answer: what was committed stands, and the
-                # board keeper brings the board up to date (bot/boards.py), soon.
-                status = getattr(error, "status", "no answer in time")
-                log.warning("answering interaction %s failed: %s %s", interaction.id, status, error)
-                table.repair_soon()
-                await answer.apologise()
-            except Exception:
-                table.metrics.error(kind)
-                log.exception(
-                    "handling interaction %s (%s) failed",
-                    interaction.id,
-                    getattr(interaction.command, "qualified_name", interaction.data),
-                )
-                await answer.apologise()
-            finally:
-                answer.stop()
+        began = time.perf_counter()
+        outcome = "ok"
+        try:
+            await handler(self, answer, *args, **kwargs)
+        except StaleAction as error:
+            outcome = f"refused:{error.code}"
+            await table.refuse_stale(answer, error, answer.game_id)
+        except NoGameHere as error:
+            outcome = f"refused:{error.code}"
+            await table.refuse_elsewhere(answer, error)
+        except ChallengeRepeated as error:
+            outcome = f"refused:{error.code}"
+            await table.refuse_repeated(answer, error)
+        except MatchError as error:
+            outcome = f"refused:{error.code}"
+            await answer.refuse(error)
+        except (discord.HTTPException, TimeoutError) as error:
+            # Discord refused or lost our answer: what was committed stands, and the
+            # board keeper brings the board up to date (bot/boards.py), soon.
+            outcome = "error"
+            status = getattr(error, "status", "no answer in time")
+            log.warning("answering interaction %s failed: %s %s", interaction.id, status, error)
+            table.repair_soon()
+            await answer.apologise()
+        except Exception:
+            outcome = "error"
+            table.metrics.error(kind)
+            log.exception(
+                "handling interaction %s (%s) failed",
+                interaction.id,
+                getattr(interaction.command, "qualified_name", interaction.data),
+            )
+            await answer.apologise()
+        finally:
+            answer.stop()
+            seconds = time.perf_counter() - began
+            table.metrics.interaction(kind, seconds)
+            log.info(
+                "interaction",
+                extra={
+                    "kind": kind,
+                    "command": asked(interaction, kind),
+                    "server": interaction.guild_id,
+                    "game": answer.game_id,
+                    "outcome": outcome,
+                    "ms": round(seconds * 1000),
+                },
+            )
 
     return cast(Callable[Concatenate[T, discord.Interaction, P], Coroutine[Any, Any, None]], run)
+
+
+def asked(interaction: discord.Interaction, kind: str) -> str:
+    """What an interaction asked, for the log: the command's name, or the component's
+    custom id with its numbers as `#` (`kamen:move:#:#`); never its token."""
+    command = getattr(interaction.command, "qualified_name", None)
+    if command:
+        return str(command)
+    custom_id = cast(dict[str, Any], interaction.data or {}).get("custom_id")
+    return re.sub(r"[0-9]+", "#", custom_id) if isinstance(custom_id, str) else kind
 
 
 def manages(interaction: discord.Interaction) -> bool:
@@ -198,6 +242,7 @@ class Table:
         self.names: OrderedDict[int, str] = OrderedDict()
         self._tasks: set[asyncio.Task[Any]] = set()
         self._thinking: set[int] = set()
+        self._again: set[int] = set()  # games asked for Kamen's move while it thought
         self._ping_locks: dict[int, asyncio.Lock] = {}  # by game id: one ping at a time
         self.started = service.clock()  # changes before this were made by a process gone
         # A board may lag: the runner's board repairs come soon (matches.runner).
@@ -591,13 +636,15 @@ class Table:
     # ---------------------------------------------------------------- the bot's turns
 
     def let_bot_move(self, view: GameView) -> None:
-        """Let the bot think about its move in the background (once per game at a time)."""
+        """Let the bot think about its move in the background (once per game at a time:
+        asked again while it thinks, it looks at the game again once that is over)."""
         if view.id in self._thinking:
+            self._again.add(view.id)
             return
         self._thinking.add(view.id)
         self.spawn(self._bot_turn(view.id, view.ply), f"the bot's move in game #{view.id}")
 
-    async def _bot_turn(self, game_id: int, ply: int) -> None:
+    async def _bot_turn(self, game_id: int, ply: int | None) -> None:
         try:
             with thinking_for(game_id):  # the workers' queue is fair between games
                 result = await self.service.play_bot_move(game_id, expected_ply=ply)
@@ -606,6 +653,10 @@ class Table:
             return
         finally:
             self._thinking.discard(game_id)
+            if game_id in self._again:  # a move came while it thought: its turn, perhaps
+                self._again.discard(game_id)
+                self._thinking.add(game_id)
+                self.spawn(self._bot_turn(game_id, None), f"the bot's move in game #{game_id}")
         if result is None:
             return
         await self.update_board(result.view, self.board_after(result))
@@ -617,6 +668,45 @@ class Table:
             self.let_bot_move(view)
 
     # ---------------------------------------------------------------- background work
+
+    async def send_once(
+        self, channel: discord.abc.Messageable, key: str, marker: str, **send: Any
+    ) -> discord.Message | None:
+        """Post a message that must be posted exactly once (a round's pairings, a season's
+        final tables), whatever dies when. `key` names it; `marker` is text it holds.
+
+        The intent is written first, with the moment it was first tried; one process
+        posts it (a claim, which lapses if that process dies). If it was tried before
+        and never recorded posted (a kill in between), the channel's messages since are
+        read for Kamen's one holding `marker`: that one is recorded, nothing is posted
+        again. Else it is posted, with a nonce of its own so that Discord does not
+        create it twice either. None: posted before, or another process posts it now.
+        """
+        claims = self.service.claims
+        now = discord.utils.time_snowflake(datetime.now(UTC) - POSTING)
+        after, posted = await claims.posting(key, now)
+        if posted is not None or not await claims.take(f"{key}:posting", POSTING):
+            return None
+        message = await self._posted_since(channel, after, marker) if after < now else None
+        if message is not None:
+            log.info("%s: posted before a restart, not again", key)
+        else:
+            message = await channel.send(nonce=nonce_of(key), **send)
+        await claims.posted(key, message.id)
+        return message
+
+    async def _posted_since(
+        self, channel: discord.abc.Messageable, after: int, marker: str
+    ) -> discord.Message | None:
+        """Kamen's message holding `marker` in the channel since message `after`, if any."""
+        me = self.client.user
+        try:
+            async for message in channel.history(after=discord.Object(after), limit=RECENT):
+                if me is not None and message.author.id == me.id and marker in message.content:
+                    return message
+        except discord.Forbidden:  # no history to read: the nonce alone keeps it once
+            pass
+        return None
 
     def spawn(self, work: Awaitable[Any], what: str) -> None:
         """Run `work` after the reply, keeping a reference, logging its failure."""

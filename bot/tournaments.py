@@ -15,10 +15,12 @@ what happened while Kamen was away caught up). The work of one tournament is
 done one piece at a time (a lock per tournament), and a pairing's game is
 opened once: its stored game id is read again first.
 
-With several processes on one database, the upkeep pass is run by the process
-holding the tournaments' claim (`matches.runner`). A round is announced by the
-one process that claims its announcement, and a pairing's game is opened by the
-one that claims its opening (`matches.claims`).
+With several processes on one database, a tournament is run by the process
+serving its server's shard (`matches.runner`). A round's pairings are posted
+once whatever dies when (`Table.send_once`); a pairing's game is opened once
+(its starting message and thread recorded, the message sent with a nonce); a
+game Discord refuses to open is tried again later and later, and the organiser
+is told once if Kamen lacks the permission to make threads.
 """
 
 from __future__ import annotations
@@ -55,10 +57,11 @@ from bot.table import (
     guarded,
     guild_id_of,
     manages,
+    nonce_of,
     require_manager,
 )
 from matches import BadInput, GameView
-from matches.runner import TournamentPass
+from matches.shards import Shards
 from matches.standings import TIEBREAKS, Line
 from matches.tournament_records import Entrant, Format, Stage, StoredPairing, Tournament
 from matches.tournaments import ARENA_MINUTES, MAX_NAME, MAX_ROUNDS, Progress
@@ -72,6 +75,9 @@ STANDINGS_FILE = "standings.png"
 TEXT_LINES = 20  # the standings' text lines; the image has them all
 LISTED = 10  # tournaments listed per section of /tournament list
 OPENING = timedelta(minutes=2)  # how long a claim on opening a pairing's game holds
+# Seconds before a game Discord refused to open is tried again, doubled up to the most:
+# a permission given (or Discord back) opens the games within a minute.
+OPEN_AGAIN_FIRST, OPEN_AGAIN_MOST = 2.0, 60.0
 _DURATION = re.compile(r"^(\d{1,4})\s*(m|h|d)$")
 _UNITS = {"m": timedelta(minutes=1), "h": timedelta(hours=1), "d": timedelta(days=1)}
 _DATE_TIME = re.compile(r"^(\d{4})-(\d{1,2})-(\d{1,2})[ T](\d{1,2}):(\d{2})$")
@@ -116,7 +122,8 @@ class _Running:
 
     locks: dict[int, asyncio.Lock] = field(default_factory=dict)  # one piece of work at a time
     rounds_told: set[tuple[int, int]] = field(default_factory=set)
-    open_failed: set[int] = field(default_factory=set)  # pairings whose thread Discord refused
+    # Pairings whose game Discord refused to open: how often, and when it is tried again.
+    open_failed: dict[int, tuple[int, float]] = field(default_factory=dict)
     threads_checked: bool = False  # the running games' threads, looked at once after a start
 
 
@@ -358,10 +365,7 @@ class Tournaments:
         if what == "join":
             await service.join(guild_id, tournament_id, user)
         else:
-            found = await service.find(guild_id, tournament_id)
-            if found.stage is not Stage.SIGNUP:
-                raise BadInput("tournament.closed", name=found.name)
-            await service.leave(guild_id, tournament_id, user)
+            await service.leave(guild_id, tournament_id, user, signup=True)
         found = await service.find(guild_id, tournament_id)
         entrants = await service.entrants(tournament_id)
         await answer.update(signup_message(found, entrants, answer.server_locale))
@@ -387,12 +391,9 @@ class Tournaments:
         tid = progress.tournament.id
         self.table.spawn(self.moved(progress), f"tournament #{tid} after a game's end")
 
-    async def upkept(self, upkept: TournamentPass) -> None:
-        """Show what the runner's upkeep pass did (this process holds the tournaments' claim):
-        first, once after a start, the running games whose thread was deleted meanwhile."""
-        await self.check_threads()
-        for progress in upkept.progress:
-            await self.moved(progress)
+    async def upkept(self, progress: Progress) -> None:
+        """Show what the runner's upkeep pass did in this process's servers."""
+        await self.moved(progress)
 
     async def moved(self, progress: Progress) -> None:
         """Show what a change did: the round's games opened, the standings, the end."""
@@ -409,29 +410,60 @@ class Tournaments:
                 first = progress.new[0]
                 key = (tid, first.id if tournament.format is Format.ARENA else first.round)
                 if key not in self._running.rounds_told:
+                    await self._tell_round(tournament, progress.new, key[1])
                     self._running.rounds_told.add(key)
-                    # One process tells it, whichever saw the round first.
-                    if await self.service.claims.once(f"tournament:{key[0]}:told:{key[1]}"):
-                        await self._tell_round(tournament, progress.new)
             for pairing in to_open:
-                if pairing.id in self._running.open_failed:
-                    continue
-                if not await self.service.claims.take(f"pairing:{pairing.id}:open", OPENING):
-                    continue  # another process opens it now
-                try:
-                    await self._open_game(tournament, pairing)
-                except discord.HTTPException as error:
-                    # Not tried again by every upkeep pass (a message each time): a restart does.
-                    self._running.open_failed.add(pairing.id)
-                    log.warning("tournament #%s: pairing %s's game not opened: %s", tid,
-                                pairing.id, error)  # fmt: skip
+                await self._try_open(tournament, pairing)
             if (progress.new and tournament.round <= 1) or progress.finished:
                 await self._refresh_signup(tid)
             await self._show_standings(tournament)
             if progress.finished:
                 await self._tell_end(tournament)
 
-    async def _tell_round(self, tournament: Tournament, made: tuple[StoredPairing, ...]) -> None:
+    async def _try_open(self, tournament: Tournament, pairing: StoredPairing) -> None:
+        """Open a pairing's game, unless it failed too recently: a refusal (Discord failing,
+        or Kamen without the permission to make threads) is tried again later and later,
+        and the organiser is told once what Kamen lacks."""
+        now = asyncio.get_running_loop().time()
+        tries, again = self._running.open_failed.get(pairing.id, (0, now))
+        if again > now:
+            return
+        if not await self.service.claims.take(f"pairing:{pairing.id}:open", OPENING):
+            return  # another process opens it now
+        try:
+            await self._open_game(tournament, pairing)
+        except discord.HTTPException as error:
+            wait = min(OPEN_AGAIN_FIRST * 2**tries, OPEN_AGAIN_MOST)
+            self._running.open_failed[pairing.id] = (tries + 1, now + wait)
+            log.warning("tournament #%s: pairing %s's game not opened (%s); trying again in %g s",
+                        tournament.id, pairing.id, error, wait)  # fmt: skip
+            if isinstance(error, discord.Forbidden):
+                await self._tell_missing_permission(tournament)
+            return
+        self._running.open_failed.pop(pairing.id, None)
+
+    async def _tell_missing_permission(self, tournament: Tournament) -> None:
+        """Tell the organiser, once, that Kamen may not make the games' threads."""
+        if not await self.service.claims.once(f"tournament:{tournament.id}:cannot-open"):
+            return
+        locale = self.table.languages.server(tournament.guild_id)
+        text = words.say(
+            "tournament.needs-threads", locale, name=_name(tournament),
+            organiser=mention(tournament.created_by),
+        )  # fmt: skip
+        channel = self.client.get_partial_messageable(
+            tournament.channel_id, guild_id=tournament.guild_id
+        )
+        try:
+            await channel.send(text, allowed_mentions=mentions_of(tournament.created_by))
+        except discord.HTTPException as error:
+            log.warning("tournament #%s: the organiser could not be told: %s", tournament.id,
+                        error)  # fmt: skip
+
+    async def _tell_round(
+        self, tournament: Tournament, made: tuple[StoredPairing, ...], key: int
+    ) -> None:
+        """A round's pairings (an arena's new games), posted once whatever dies when."""
         number = made[0].round
         locale = self.table.languages.server(tournament.guild_id)
         lines = [_pairing_line(p, locale) for p in made]
@@ -446,7 +478,10 @@ class Tournaments:
             tournament.channel_id, guild_id=tournament.guild_id
         )
         text = replies.clip("\n".join([head, *lines]))
-        await channel.send(text, allowed_mentions=NO_MENTIONS)
+        await self.table.send_once(
+            channel, f"tournament:{tournament.id}:round:{key}", head, content=text,
+            allowed_mentions=NO_MENTIONS,
+        )  # fmt: skip
 
     async def _open_game(self, tournament: Tournament, pairing: StoredPairing) -> None:
         """A pairing's game: a message in the tournament's channel, a thread on it, the board.
@@ -458,13 +493,9 @@ class Tournaments:
         thread_id = pairing.channel_id
         if thread_id is not None:  # opened before, perhaps not to the end
             has_thread = await self._has_thread(tournament, thread_id)
-            if has_thread is False:  # its message is there, its thread never made
-                try:
-                    await self._thread_on(tournament, pairing, thread_id)
-                    has_thread = True
-                except discord.HTTPException:
-                    has_thread = None
-            if has_thread is None:
+            if has_thread is False:  # its message is there, its thread never made: made now
+                await self._thread_on(tournament, pairing, thread_id)
+            elif has_thread is None:  # its message is gone: a new one
                 thread_id = None
         if thread_id is None:
             thread_id = await self._post_starter(tournament, pairing)
@@ -478,13 +509,13 @@ class Tournaments:
         moved = 0
         for tournament, pairing in await self.service.tournaments.games_in(channel_id):
             async with self._running.locks.setdefault(tournament.id, asyncio.Lock()):
-                await self._reopen(tournament, pairing)
+                await self._reopen(tournament, pairing, channel_id)
             moved += 1
         return moved
 
-    async def _reopen(self, tournament: Tournament, pairing: StoredPairing) -> None:
+    async def _reopen(self, tournament: Tournament, pairing: StoredPairing, gone: int) -> None:
         assert pairing.game_id is not None
-        thread_id = await self._new_thread(tournament, pairing)
+        thread_id = await self._new_thread(tournament, pairing, gone)
         try:
             view = await self.service.tournaments.move_game(pairing.game_id, thread_id)
         except BadInput:
@@ -493,13 +524,13 @@ class Tournaments:
                  thread_id)  # fmt: skip
         await self._post_board(tournament, pairing, view, "tournament.game.reopened")
 
-    async def check_threads(self) -> None:
-        """Once after a start: a running game whose thread was deleted while Kamen was away
-        (no event tells of it then) goes on in a new thread."""
+    async def check_threads(self, shards: Shards) -> None:
+        """Once after a start: a running game (of the servers on `shards`) whose thread was
+        deleted while Kamen was away (no event tells of it then) goes on in a new thread."""
         if self._running.threads_checked:
             return
         self._running.threads_checked = True
-        for view in await self.service.tournaments.running_games():
+        for view in await self.service.tournaments.running_games(shards):
             if not await self._thread_exists(view.channel_id):
                 await self.thread_gone(view.channel_id)
 
@@ -523,14 +554,18 @@ class Tournaments:
             return False
         return True  # Forbidden and the rest: there, as far as Kamen can tell
 
-    async def _new_thread(self, tournament: Tournament, pairing: StoredPairing) -> int:
-        """Announce a pairing's game in the tournament's channel and open a thread on it."""
-        starter = await self._post_starter(tournament, pairing)
+    async def _new_thread(self, tournament: Tournament, pairing: StoredPairing, gone: int) -> int:
+        """Announce a pairing's game in the tournament's channel and open a thread on it, in
+        place of its thread `gone`."""
+        starter = await self._post_starter(tournament, pairing, instead_of=gone)
         await self._thread_on(tournament, pairing, starter)
         return starter
 
-    async def _post_starter(self, tournament: Tournament, pairing: StoredPairing) -> int:
-        """The message in the tournament's channel that a game's thread starts on; its id."""
+    async def _post_starter(
+        self, tournament: Tournament, pairing: StoredPairing, *, instead_of: int | None = None
+    ) -> int:
+        """The message in the tournament's channel that a game's thread starts on (in place of
+        the thread `instead_of`, gone); its id."""
         assert pairing.second_id is not None
         locale = self.table.languages.server(tournament.guild_id)
         channel = self.client.get_partial_messageable(
@@ -543,7 +578,9 @@ class Tournaments:
             locale, name=_name(tournament), round=pairing.round,
             first=mention(pairing.first_id), second=mention(pairing.second_id),
         )  # fmt: skip
-        return (await channel.send(said, allowed_mentions=NO_MENTIONS)).id
+        # Sent again after a kill before its id was recorded: Discord returns the first.
+        nonce = nonce_of(f"pairing:{pairing.id}:starter:{instead_of or ''}")
+        return (await channel.send(said, allowed_mentions=NO_MENTIONS, nonce=nonce)).id
 
     async def _thread_on(
         self, tournament: Tournament, pairing: StoredPairing, starter: int

@@ -18,6 +18,7 @@ from matches.inputs import snowflake
 from matches.ledger import Ledger, Where
 from matches.positions import ReplayError
 from matches.records import Status, UserSettings
+from matches.shards import Shards
 from matches.views import GameView
 
 log = logging.getLogger(__name__)
@@ -36,9 +37,9 @@ class Boards:
             raise ValueError(f"a board shows a move number, not {ply!r}")
         await self.ledger.store.set_board(game_id, message_id, ply, Status(status))
 
-    async def lagging(self, limit: int = 100) -> list[GameView]:
+    async def lagging(self, limit: int = 100, *, shards: Shards | None = None) -> list[GameView]:
         views: list[GameView] = []
-        for row in await self.ledger.store.lagging_boards(limit):
+        for row in await self.ledger.store.lagging_boards(limit, shards=shards):
             try:
                 views.append(self.ledger.view_of(row))
             except ReplayError:

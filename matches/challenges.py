@@ -25,6 +25,7 @@ from matches.errors import (
     GameAlreadyHere,
     NotAPlayer,
     NotChallenged,
+    StaleAction,
     from_game_error,
 )
 from matches.inputs import (
@@ -38,10 +39,11 @@ from matches.inputs import (
     time_control,
     variant_of,
 )
-from matches.ledger import Draft, Ledger, Loaded, Race, Where
+from matches.ledger import ATTEMPTS, Draft, Ledger, Loaded, Race, Where
 from matches.live_clocks import LiveControl
 from matches.picker import DEFAULT_LEVEL, MovePicker
 from matches.records import FirstChoice, Status, StoredGame
+from matches.storage import RematchExists
 from matches.views import GameView, outcome_params
 
 
@@ -86,13 +88,16 @@ class Challenges:
         first: str | FirstChoice,
         level: str | None,
         rated: bool = True,
+        rematch_of: int | None = None,
     ) -> GameView:
-        """`time`: none, a limit per move (`5m`, `1d`) or a live clock (`5+3`)."""
+        """`time`: none, a limit per move (`5m`, `1d`) or a live clock (`5+3`); `rematch_of`:
+        the game this is a rematch of, which has one live rematch at a time."""
         spec = game_spec(game)
         start = spec.start(variant_of(spec, variant))
         return await self._open(
             guild_id, channel_id, challenger_id, opponent_id, spec, start,
             time_control(time), first_choice(first), level, rated=rated,
+            rematch_of=snowflake(rematch_of, "game") if rematch_of is not None else None,
         )  # fmt: skip
 
     async def import_record(
@@ -145,11 +150,12 @@ class Challenges:
         level: str | None,
         *,
         rated: bool,
+        rematch_of: int | None = None,
     ) -> GameView:
         row = self._new_row(
             guild_id, channel_id, challenger_id, spec, state.variant, state, control
         )
-        row = replace(row, rated=rated)
+        row = replace(row, rated=rated, rematch_of=rematch_of)
         if opponent_id is not None and snowflake(opponent_id, "user") == challenger_id:
             raise CannotChallengeYourself()
         row = replace(row, opponent_id=opponent_id, first_choice=choice)
@@ -167,7 +173,26 @@ class Challenges:
                     id=open_row.id, channel_id=open_row.channel_id, message_id=open_row.message_id
                 )
         row = replace(row, deadline=row.created_at + self.challenge_ttl)
-        return self.ledger.view(await self.ledger.create(row, spec, state))
+        return self.ledger.view(await self._create(row, spec, state))
+
+    async def _create(self, row: StoredGame, spec: GameSpec, state: GameState) -> Loaded:
+        """The new game written; a second live rematch of one game (Rematch pressed twice at
+        once, or by both players) is refused, saying where the first is."""
+        for _ in range(ATTEMPTS):
+            try:
+                return await self.ledger.create(row, spec, state)
+            except RematchExists:
+                assert row.rematch_of is not None
+                first = await self.ledger.store.live_rematch(row.rematch_of)
+            if first is None:
+                continue  # over between the two reads: this one may be made now
+            same = first.challenger_id == row.challenger_id and first.status is Status.CHALLENGE
+            raise ChallengeRepeated(
+                "match.challenge-repeated" if same else "match.rematch-exists",
+                id=first.id, of=row.rematch_of, channel_id=first.channel_id,
+                message_id=first.message_id,
+            )  # fmt: skip
+        raise StaleAction()
 
     def _new_row(
         self,
@@ -220,7 +245,7 @@ class Challenges:
     ) -> GameView:
         settled, _ = transitions.settle(state)
         begun = transitions.begin(row, players, settled, row.created_at)
-        return self.ledger.view(await self.ledger.create(begun, spec, settled))
+        return self.ledger.view(await self._create(begun, spec, settled))
 
     # --------------------------------------------------------------- answering
 
@@ -282,4 +307,3 @@ def _same_offer(one: StoredGame, other: StoredGame) -> bool:
     keys = ("guild_id", "challenger_id", "opponent_id", "game", "variant", "move_seconds",
             "base_seconds", "increment_seconds", "first_choice", "rated")  # fmt: skip
     return all(getattr(one, key) == getattr(other, key) for key in keys)
-

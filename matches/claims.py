@@ -49,6 +49,27 @@ class Claims:
         once = f"{self.holder}:{secrets.token_hex(4)}"
         return await self.store.take_claim(key, once, self.clock(), FOREVER)
 
+    async def forget(self, key: str) -> None:
+        """Free the work `key` claimed `once` whose doing failed: the next caller does it."""
+        await self.store.release_claim(key)
+
+    async def turn(self, key: str, spacing: timedelta) -> bool:
+        """Whether the work `key`, done by every process together at most once per
+        `spacing` (a login to Discord), may be done now: True to one caller per `spacing`."""
+        now = self.clock()
+        once = f"{self.holder}:{secrets.token_hex(4)}"
+        # A tenth more: the work reaches its far end a little later or sooner each time.
+        return await self.store.take_claim(key, once, now, now + spacing * 1.1)
+
+    async def posting(self, key: str, after: int) -> tuple[int, int | None]:
+        """The intent to post the message `key` exactly once, written now unless it was
+        before: the message id to look for it after, and its own id once posted."""
+        return await self.store.begin_posting(key, after)
+
+    async def posted(self, key: str, message_id: int) -> None:
+        """The message `key` is posted: message `message_id`."""
+        await self.store.end_posting(key, message_id)
+
     async def drop(self, key: str) -> None:
         """Let this process's claim on `key` lapse now: another may take the work."""
         await self.store.drop_claim(key, self.holder)

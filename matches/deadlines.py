@@ -18,6 +18,7 @@ from matches import transitions
 from matches.ledger import Draft, Ledger
 from matches.positions import ReplayError
 from matches.records import Status, StoredGame
+from matches.shards import Shards
 from matches.views import SweepEvent, SweepKind
 
 log = logging.getLogger(__name__)
@@ -29,12 +30,20 @@ class Clocks:
     def __init__(self, ledger: Ledger) -> None:
         self.ledger = ledger
 
-    async def sweep(self, now: datetime | None = None, *, batch: int = 100) -> list[SweepEvent]:
-        """Act on the deadlines passed by `now` (the clock's time by default), earliest first."""
+    async def sweep(
+        self, now: datetime | None = None, *, batch: int = 100, shards: Shards | None = None
+    ) -> list[SweepEvent]:
+        """Act on the deadlines passed by `now` (the clock's time by default), earliest
+        first, in the servers on `shards` (None: all). A game whose deadline cannot be
+        acted on now (the database failing) is logged and left for the next sweep."""
         now = now or self.ledger.clock()
         events: list[SweepEvent] = []
-        for row in await self.ledger.store.due(now, batch):
-            event = await self._sweep_one(row, now)
+        for row in await self.ledger.store.due(now, batch, shards=shards):
+            try:
+                event = await self._sweep_one(row, now)
+            except Exception:  # the database failing for a moment: the next sweep tries again
+                log.exception("game #%s of server %s: its deadline failed", row.id, row.guild_id)
+                continue
             if event is not None:
                 events.append(event)
         return events
@@ -45,6 +54,7 @@ class Clocks:
         except ReplayError:
             log.exception("game #%s cannot be replayed; its deadline is left alone", row.id)
             return None
+        due: datetime | None = row.deadline
         if row.deadline is not None and row.deadline <= now:
             if row.status is Status.CHALLENGE:
                 new = transitions.closed(row, Status.EXPIRED, now)
@@ -54,6 +64,7 @@ class Clocks:
                 new = transitions.lost_by(row, side, Termination.TIME, now, running=side)
                 kind, user_id = SweepKind.TIMEOUT, _player(row, side)
         elif row.status is Status.ACTIVE:
+            due = row.remind_at
             new = transitions.reminded(row, now)
             kind, user_id = SweepKind.REMINDER, _player(row, loaded.state.to_move)
         else:
@@ -61,7 +72,7 @@ class Clocks:
         committed = await self.ledger.change_once(loaded, Draft(new))
         if committed is None:  # a move, or another sweeper, got there first
             return None
-        return SweepEvent(kind, self.ledger.view(committed.after), user_id)
+        return SweepEvent(kind, self.ledger.view(committed.after), user_id, due)
 
 
 def _player(row: StoredGame, side: Side) -> int:

@@ -14,7 +14,7 @@ from games.base import GameError, GameState, Side, Termination
 from matches import checks, transitions
 from matches.errors import BadInput, DrawError, StaleAction, from_game_error
 from matches.inputs import MAX_MOVE, capped
-from matches.ledger import Committed, Draft, Ledger, Loaded, Race, Where
+from matches.ledger import ATTEMPTS, Committed, Draft, Ledger, Loaded, Race, Where
 from matches.picker import DEFAULT_LEVEL, MovePicker
 from matches.views import DrawEvent, DrawResult, GameView, MoveResult
 
@@ -82,25 +82,43 @@ class Play:
     async def play_bot_move(self, where: Where, expected_ply: int | None) -> MoveResult | None:
         """Let the bot move if it is its turn in this game; None when it is not.
 
-        The picker may think for a while: if the position changed meanwhile,
-        the move is refused as stale, like a player's would be.
+        The picker may think for a while. Its move is written only on the position it
+        thought about: if the game changed meanwhile (a takeback, then perhaps another
+        move), it thinks again about the game as it is, while it is still its turn.
         """
         loaded = await self.ledger.load(where)
-        bot = self.bot_user_id
-        if self.picker is None or bot is None or not self.ledger.view(loaded).bot_to_move:
+        if not self._bots_turn(loaded):
             return None
-        ply = len(loaded.row.moves)
-        if expected_ply is not None and expected_ply != ply:
+        if expected_ply is not None and expected_ply != len(loaded.row.moves):
             raise StaleAction()
+        for _ in range(ATTEMPTS):
+            try:
+                return await self._bot_moves(where, loaded)
+            except StaleAction:
+                loaded = await self.ledger.load(where)  # another position: thought again
+        raise StaleAction()
+
+    async def _bot_moves(self, where: Where, loaded: Loaded) -> MoveResult | None:
+        """The bot's move about `loaded`, written if the game is still at that position
+        (StaleAction otherwise); None when it is not the bot's turn."""
+        bot = self.bot_user_id
+        if self.picker is None or bot is None or not self._bots_turn(loaded):
+            return None
+        thought, ply = loaded.row.moves, len(loaded.row.moves)
         clock = self.ledger.clock
         checks.turn(loaded, bot, ply, clock())
         move = await self.picker.pick(loaded.state, loaded.row.ai_level or DEFAULT_LEVEL)
 
         def moved(fresh: Loaded) -> _Moved:
+            if fresh.row.moves != thought:
+                raise StaleAction()
             side = checks.turn(fresh, bot, ply, clock())
             return self._draft(fresh, bot, side, move)
 
         return self._result(await self.ledger.change(where, moved))
+
+    def _bots_turn(self, loaded: Loaded) -> bool:
+        return self.picker is not None and self.ledger.view(loaded).bot_to_move
 
     async def choices_for(
         self, where: Where, user_id: int, square: str | None, typed: str, expected_ply: int | None

@@ -95,6 +95,7 @@ class StoredGame:
     board_status: Status | None = None
     ping_message_id: int | None = None
     rated: bool = True  # may count for ratings (`matches.ratings.counts` decides at the end)
+    rematch_of: int | None = None  # the game this one is a rematch of (one live at a time)
     id: int = 0
     version: int = 0
 

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 
@@ -25,11 +24,12 @@ from matches.inputs import snowflake
 from matches.ledger import Ledger
 from matches.ratings import Season, SeasonScore
 from matches.records import GuildSettings
+from matches.shards import Shards
 
 MAX_SEASON_NAME = 50
 LONGEST = timedelta(days=731)  # a season may be set to end at most two years ahead
 LISTED = 25  # the seasons `list` gives, latest first
-ANNOUNCING = timedelta(minutes=5)  # how long a claim on announcing a season's end holds
+ANNOUNCING = timedelta(minutes=1)  # how long a claim on announcing a season's end holds
 
 _DATE = re.compile(r"^(\d{4})-(\d{1,2})-(\d{1,2})$")
 _DATE_TIME = re.compile(r"^(\d{4})-(\d{1,2})-(\d{1,2})[ T](\d{1,2}):(\d{2})$")
@@ -166,7 +166,7 @@ class Seasons:
         return ended
 
     async def due(
-        self, now: datetime | None = None, *, serves: Callable[[int], bool] | None = None
+        self, now: datetime | None = None, *, shards: Shards | None = None
     ) -> list[Season]:
         """The seasons to announce now, oldest first.
 
@@ -179,9 +179,7 @@ class Seasons:
         store = self.ledger.store
         now = now or self.ledger.clock()
         found: list[Season] = []
-        for season in await store.seasons_due(now):
-            if serves is not None and not serves(season.guild_id):
-                continue
+        for season in await store.seasons_due(now, shards):
             if season.ended_at is None:
                 at = min(season.ends_at, now) if season.ends_at is not None else now
                 ended = await store.end_season(season.id, at)

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from datetime import datetime, timedelta
 
 from games.base import GameSpec, GameState
@@ -33,6 +33,7 @@ from matches.deadlines import Clocks
 from matches.errors import BadInput, NoGameHere
 from matches.events import Events
 from matches.inputs import MAX_NAME, capped, known_language, snowflake
+from matches.leases import Lease
 from matches.ledger import Ledger, Where
 from matches.people import People
 from matches.picker import MovePicker
@@ -42,6 +43,7 @@ from matches.puzzles import Puzzles
 from matches.records import FirstChoice, GuildSettings, Status, UserSettings
 from matches.reviews import Reviewer, Reviews
 from matches.seasons import Seasons
+from matches.shards import Shards
 from matches.storage import Store
 from matches.takebacks import TakebackResult, Takebacks
 from matches.tournaments import Tournaments
@@ -123,18 +125,21 @@ class MatchService:
         first: str | FirstChoice = FirstChoice.RANDOM,
         level: str | None = None,
         rated: bool = True,
+        rematch_of: int | None = None,
     ) -> GameView:
         """Challenge a user, anyone (no opponent), or the bot (which starts at once).
 
         `variant` is the `key=value` options, `time` a per-move limit (`5m`,
         `1h`, `1d`, `3d` or none), `first` who plays the first side
         (challenger, opponent or random), `level` the bot's strength; `rated`
-        False keeps a game between two players out of their ratings.
+        False keeps a game between two players out of their ratings; `rematch_of`
+        the game this challenge is a rematch of: a game has one live rematch at a
+        time, and a second is refused (`ChallengeRepeated`) with where the first is.
         """
         return await self.challenges.challenge(
             guild_id=guild_id, channel_id=channel_id, challenger_id=challenger_id, game=game,
             opponent_id=opponent_id, variant=variant, time=time, first=first, level=level,
-            rated=rated,
+            rated=rated, rematch_of=rematch_of,
         )  # fmt: skip
 
     async def import_record(
@@ -336,23 +341,23 @@ class MatchService:
 
     # ----------------------------------------------------------------- clocks
 
-    async def sweep(self, now: datetime | None = None, *, batch: int = 100) -> list[SweepEvent]:
-        """Act on the deadlines passed by `now` (the clock's time by default), earliest first."""
-        return await self.clocks.sweep(now, batch=batch)
-
-    async def beat(self) -> None:
-        """Write the heartbeat: Kamen is alive now (the runner writes it every 10 s)."""
-        await self.upkeep.beat()
+    async def sweep(
+        self, now: datetime | None = None, *, batch: int = 100, shards: Shards | None = None
+    ) -> list[SweepEvent]:
+        """Act on the deadlines passed by `now` (the clock's time by default), earliest
+        first, in the servers on `shards` (None: all)."""
+        return await self.clocks.sweep(now, batch=batch, shards=shards)
 
     async def credit_downtime(
-        self, now: datetime | None = None
+        self, leases: Sequence[Lease], count: int, now: datetime | None = None
     ) -> list[tuple[GameView, timedelta]]:
-        """Give every running clock the time since the last heartbeat, if over 30 s.
+        """Give each shard's running clocks the time since the shard's last beat (before
+        its lease was taken), if over 30 s.
 
         Called at start-up, before the sweeper's first sweep: the games whose
         clocks moved, each with the time Kamen was away, for the bot to tell.
         """
-        return await self.upkeep.credit_downtime(now)
+        return await self.upkeep.credit_downtime(leases, count, now)
 
     # ----------------------------------------------------------- the world outside
 
@@ -372,9 +377,12 @@ class MatchService:
         """Record that message `message_id` shows the game at move `ply` and `status`."""
         await self.boards.shown(Where(game_id, guild_id=guild_id), message_id, ply, status)
 
-    async def lagging_boards(self, limit: int = 100) -> list[GameView]:
-        """Games whose public board is missing or shows less than the game (recent ones too)."""
-        return await self.boards.lagging(limit)
+    async def lagging_boards(
+        self, limit: int = 100, *, shards: Shards | None = None
+    ) -> list[GameView]:
+        """Games whose public board is missing or shows less than the game (recent ones too),
+        in the servers on `shards` (None: all)."""
+        return await self.boards.lagging(limit, shards=shards)
 
     async def ping_sent(
         self, game_id: int, message_id: int | None, *, guild_id: int | None = None
@@ -429,11 +437,13 @@ class MatchService:
         rows = await self.store.open_games_of(snowflake(user_id, "user"))
         return [self.ledger.view_of(row) for row in rows]
 
-    async def bot_turns(self) -> list[GameView]:
-        """Games waiting for the bot's move: to resume them after a restart."""
+    async def bot_turns(self, shards: Shards | None = None) -> list[GameView]:
+        """Games waiting for the bot's move, in the servers on `shards` (None: all): to
+        resume them after a restart."""
         if self.bot_user_id is None:
             return []
         rows = await self.store.open_games_of(self.bot_user_id)
+        rows = [row for row in rows if shards is None or shards.serves(row.guild_id)]
         return [view for view in map(self.ledger.view_of, rows) if view.bot_to_move]
 
     async def set_board_message(

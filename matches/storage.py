@@ -10,13 +10,14 @@ Game ids are random and unguessable: never count on their order.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from datetime import datetime, timedelta
 from typing import Protocol
 
 from matches.ratings import RatedGame, RatingChange, RatingInputs, Season, SeasonScore, Standing
 from matches.records import GuildSettings, Status, StoredGame, UserSettings
-from matches.tournament_records import Entrant, StoredPairing, Tournament
+from matches.shards import Shards
+from matches.tournament_records import Entrant, Stage, StoredPairing, Tournament
 
 # What rates a finished game, inside the store's transaction (`matches.ratings.rate_game`).
 Rater = Callable[[StoredGame, RatingInputs], RatedGame]
@@ -28,6 +29,10 @@ class StoreError(Exception):
 
 class ChannelBusy(StoreError):
     """A write would put a second active game in a channel or thread."""
+
+
+class RematchExists(StoreError):
+    """A write would make a second live rematch (challenge or game) of one game."""
 
 
 class Store(Protocol):
@@ -52,6 +57,10 @@ class Store(Protocol):
 
         The game's own `id` and `version` are ignored.
         """
+        ...
+
+    async def live_rematch(self, game_id: int) -> StoredGame | None:
+        """The rematch of game `game_id` waiting for an answer or being played, if any."""
         ...
 
     async def get_game(self, game_id: int) -> StoredGame | None: ...
@@ -121,18 +130,22 @@ class Store(Protocol):
         ...
 
     async def lagging_boards(
-        self, limit: int = 100, *, now: datetime | None = None
+        self, limit: int = 100, *, now: datetime | None = None, shards: Shards | None = None
     ) -> list[StoredGame]:
         """Games whose public board does not show their state, least recently changed first.
 
         Active games, and games finished or challenges closed in the 7 days
         before `now` (the clock's time if None), whose `message_id` is None or
-        whose `board_ply` / `board_status` differ from their ply / status.
+        whose `board_ply` / `board_status` differ from their ply / status; of the
+        servers on `shards` (None: all).
         """
         ...
 
-    async def shift_clocks(self, by: timedelta) -> list[StoredGame]:
-        """Move every active game's deadline and reminder `by` later; the games changed.
+    async def shift_clocks(
+        self, by: timedelta, *, shards: Shards | None = None
+    ) -> list[StoredGame]:
+        """Move every active game's deadline and reminder `by` later (of the servers on
+        `shards`; None: all); the games changed.
 
         Games without either are left alone. Each changed game's version grows by one.
         A live clock's stored times left stay as they are: the player to move has
@@ -140,12 +153,31 @@ class Store(Protocol):
         """
         ...
 
-    async def beat(self, now: datetime) -> None:
-        """Record that Kamen is alive at `now` (the heartbeat: a write, so it checks writing)."""
+    async def take_shard(
+        self, shard: int, count: int, holder: str, now: datetime, until: datetime
+    ) -> tuple[str, datetime | None]:
+        """Lease `shard` (of `count`) to `holder` until `until`, if its lease is free, lapsed
+        at `now` or already `holder`'s (then renewed); one of two processes asking at once
+        gets it. The lease's holder after, and the shard's last beat (None: never served)."""
+        ...
+
+    async def renew_shards(
+        self, shards: list[int], holder: str, now: datetime, until: datetime
+    ) -> list[int]:
+        """Renew `holder`'s leases on `shards` until `until`, their beat `now`: the shards
+        still `holder`'s (a lapsed lease another process has taken is not)."""
+        ...
+
+    async def drop_shards(self, shards: list[int], holder: str) -> None:
+        """Let `holder`'s leases on `shards` lapse now (their beat stays)."""
+        ...
+
+    async def live_shard_counts(self, now: datetime) -> set[int]:
+        """The numbers of shards the leases running at `now` were taken with."""
         ...
 
     async def last_beat(self) -> datetime | None:
-        """When Kamen last recorded it was alive; None if it never did."""
+        """When Kamen last recorded it was alive, on any shard; None if it never did."""
         ...
 
     async def take_claim(self, key: str, holder: str, now: datetime, until: datetime) -> bool:
@@ -156,6 +188,19 @@ class Store(Protocol):
 
     async def drop_claim(self, key: str, holder: str) -> None:
         """Let `holder`'s claim on `key` lapse now (nothing if another holds it)."""
+        ...
+
+    async def release_claim(self, key: str) -> None:
+        """Free the claim on `key`, whoever holds it."""
+        ...
+
+    async def begin_posting(self, key: str, after: int) -> tuple[int, int | None]:
+        """Write the intent to post the message `key` (looked for after message `after`),
+        unless written before: its `after` and its message's id (None: not yet posted)."""
+        ...
+
+    async def end_posting(self, key: str, message_id: int) -> None:
+        """Record that the message `key` is posted: message `message_id`."""
         ...
 
     # -------------------------------------------------------- reviews and puzzles
@@ -178,8 +223,11 @@ class Store(Protocol):
         """The puzzles a player answered on a server, each with whether they solved it."""
         ...
 
-    async def due(self, now: datetime, limit: int = 100) -> list[StoredGame]:
-        """Open games whose deadline or reminder time is at or before `now`, earliest first."""
+    async def due(
+        self, now: datetime, limit: int = 100, *, shards: Shards | None = None
+    ) -> list[StoredGame]:
+        """Open games whose deadline or reminder time is at or before `now`, earliest first
+        (of the servers on `shards`; None: all)."""
         ...
 
     async def guild_settings(self, guild_id: int) -> GuildSettings: ...
@@ -284,8 +332,9 @@ class Store(Protocol):
         """A server's seasons (or every server's), latest started first."""
         ...
 
-    async def seasons_due(self, now: datetime) -> list[Season]:
-        """Running seasons whose end date has come, and ended seasons not yet announced."""
+    async def seasons_due(self, now: datetime, shards: Shards | None = None) -> list[Season]:
+        """Running seasons whose end date has come, and ended seasons not yet announced
+        (of the servers on `shards`; None: all)."""
         ...
 
     async def season_table(
@@ -342,14 +391,31 @@ class Store(Protocol):
         """
         ...
 
-    async def join_tournament(self, tournament_id: int, user_id: int, at: datetime) -> None:
-        """Sign a player up (again, if they had left)."""
+    async def join_tournament(
+        self, tournament_id: int, user_id: int, at: datetime
+    ) -> Tournament | None:
+        """Sign a player up (again, if they had left) while the sign-up is open.
+
+        One transaction on the tournament's row, which it writes too (its version grows:
+        a start that read the players before writes nothing): the tournament as the
+        player joined it, or None, with nothing written, if its stage is past the sign-up.
+        """
         ...
 
     async def leave_tournament(
-        self, tournament_id: int, user_id: int, at: datetime, reason: str | None
-    ) -> bool:
-        """Mark a player as gone, with why; False if they were not playing."""
+        self,
+        tournament_id: int,
+        user_id: int,
+        at: datetime,
+        reason: str | None,
+        stages: Collection[Stage] = (Stage.SIGNUP, Stage.RUNNING),
+    ) -> Tournament | None:
+        """Mark a player as gone, with why, if the tournament is at one of `stages`.
+
+        One transaction on the tournament's row, as `join_tournament`: the tournament as
+        the player left it (its stage then), or None, with nothing written, if it was at
+        another stage or they were not playing.
+        """
         ...
 
     async def entrants(self, tournament_id: int) -> list[Entrant]:
@@ -367,9 +433,10 @@ class Store(Protocol):
         if None), in the order they ended; read at one moment."""
         ...
 
-    async def pairings_to_settle(self) -> list[StoredPairing]:
+    async def pairings_to_settle(self, shards: Shards | None = None) -> list[StoredPairing]:
         """The pairings of running tournaments that need Kamen: their game never opened,
-        or finished with no result written (both only after a crash)."""
+        or finished with no result written (both only after a crash); of the servers on
+        `shards` (None: all)."""
         ...
 
     async def set_pairing_channel(self, pairing_id: int, channel_id: int) -> None:
@@ -392,6 +459,9 @@ class Store(Protocol):
         """Every running tournament, of every server."""
         ...
 
-    async def tournaments_due(self, now: datetime) -> list[Tournament]:
-        """Tournaments whose start time or (arena) end time has come."""
+    async def tournaments_due(
+        self, now: datetime, shards: Shards | None = None
+    ) -> list[Tournament]:
+        """Tournaments whose start time or (arena) end time has come (of the servers on
+        `shards`; None: all)."""
         ...

@@ -36,6 +36,7 @@ from matches.inputs import game_spec, move_seconds, snowflake, variant_of
 from matches.ledger import ATTEMPTS, Draft, Ledger, Loaded, Race, Where
 from matches.ratings import FIRST_SCORE
 from matches.records import Status, StoredGame
+from matches.shards import Shards
 from matches.standings import Line, Played, Standings
 from matches.tournament_records import Entrant, Format, Stage, StoredPairing, Tournament
 from matches.views import GameView
@@ -172,27 +173,44 @@ class Tournaments:
         return found
 
     async def join(self, guild_id: int, tournament_id: int, user_id: int) -> list[Entrant]:
+        """Sign up, while the sign-up is open: a join that lands after the start (or the
+        end) is refused, never made a player with no game."""
         tournament = await self.find(guild_id, tournament_id)
-        if tournament.stage is not Stage.SIGNUP:
-            raise BadInput("tournament.closed", name=tournament.name)
-        await self.store.join_tournament(tournament.id, snowflake(user_id, "user"),
-                                         self.ledger.clock())  # fmt: skip
+        joined = await self.store.join_tournament(
+            tournament.id, snowflake(user_id, "user"), self.ledger.clock()
+        )
+        if joined is None:
+            raise _refusal(await self.find(guild_id, tournament_id), "tournament.closed")
         return await self.store.entrants(tournament.id)
 
     async def leave(
-        self, guild_id: int, tournament_id: int, user_id: int, *, reason: str | None = None
+        self,
+        guild_id: int,
+        tournament_id: int,
+        user_id: int,
+        *,
+        reason: str | None = None,
+        signup: bool = False,
     ) -> Progress:
-        """A player leaves (before the start) or withdraws (their games not played are lost)."""
+        """A player leaves (before the start) or withdraws (their games not played are lost);
+        `signup`: only while the sign-up is open (the sign-up message's Leave).
+
+        The stage is the one the leave lands in: a leave that comes just after the start
+        forfeits the pairings the start gave the player, so they are never played."""
         tournament = await self.find(guild_id, tournament_id)
-        if tournament.stage in (Stage.FINISHED, Stage.CANCELLED):
-            raise BadInput("tournament.over", name=tournament.name)
-        if not await self.store.leave_tournament(tournament.id, user_id, self.ledger.clock(),
-                                                 reason or "withdrew"):  # fmt: skip
-            raise BadInput("tournament.not-playing", name=tournament.name)
-        if tournament.stage is Stage.SIGNUP:
-            return Progress(tournament)
-        await self._forfeit_unplayed(tournament, user_id)
-        return await self.advance(tournament.id)
+        stages = (Stage.SIGNUP,) if signup else (Stage.SIGNUP, Stage.RUNNING)
+        left = await self.store.leave_tournament(
+            tournament.id, user_id, self.ledger.clock(), reason or "withdrew", stages
+        )
+        if left is None:
+            now = await self.find(guild_id, tournament_id)
+            if now.stage in stages:
+                raise BadInput("tournament.not-playing", name=now.name)
+            raise _refusal(now, "tournament.leave-started")
+        if left.stage is Stage.SIGNUP:
+            return Progress(left)
+        await self._forfeit_unplayed(left, user_id)
+        return await self.advance(left.id)
 
     async def entrants(self, tournament_id: int) -> list[Entrant]:
         return await self.store.entrants(tournament_id)
@@ -231,7 +249,11 @@ class Tournaments:
     # ---------------------------------------------------------------- running
 
     async def start(self, guild_id: int | None, tournament_id: int) -> Progress:
-        """Close the sign-up and make the first pairings (exactly once, whoever asks)."""
+        """Close the sign-up and make the first pairings (exactly once, whoever asks).
+
+        The players paired are the tournament's at the version the start writes over: a
+        join or a leave writes the tournament's row too, so one that lands between this
+        read and the write leaves the start writing nothing, and it reads them again."""
         for _ in range(ATTEMPTS):
             tournament = await self.find(guild_id, tournament_id)
             if tournament.stage is not Stage.SIGNUP:
@@ -294,10 +316,13 @@ class Tournaments:
                 found.append((tournament, pairing_of))
         return found
 
-    async def running_games(self) -> list[GameView]:
-        """Every tournament game being played, of every server (to check their threads)."""
+    async def running_games(self, shards: Shards | None = None) -> list[GameView]:
+        """Every tournament game being played in the servers on `shards` (None: all), to
+        check their threads."""
         views = []
         for tournament in await self.store.running_tournaments():
+            if shards is not None and not shards.serves(tournament.guild_id):
+                continue
             for found in await self.store.pairings(tournament.id):
                 if found.done or found.game_id is None:
                     continue
@@ -375,36 +400,60 @@ class Tournaments:
                 return Progress(written[0], tuple(written[1]), done)
         return Progress(await self.find(None, tournament_id))
 
-    async def catch_up(self, now: datetime | None = None) -> list[Progress]:
-        """What the upkeep pass does (`matches.runner`), and a restart needs: tournaments due
-        to start or end, results of games that ended unseen, and pairings whose game was
-        never opened (returned as `new`, for the adapter to open them)."""
+    async def catch_up(
+        self, now: datetime | None = None, *, shards: Shards | None = None
+    ) -> list[Progress]:
+        """What the upkeep pass does (`matches.runner`), and a restart needs, in the servers
+        on `shards` (None: all): tournaments due to start or end, results of games that
+        ended unseen, and pairings whose game was never opened (returned as `new`, for the
+        adapter to open them). A tournament that fails is logged with its ids and left for
+        the next pass; the others go on."""
         now = now or self.ledger.clock()
         done: list[Progress] = []
-        for tournament in await self.store.tournaments_due(now):
-            if tournament.stage is Stage.SIGNUP:
-                try:
-                    done.append(await self.start(None, tournament.id))
-                except BadInput:
-                    cancelled = dataclasses.replace(
-                        tournament, stage=Stage.CANCELLED, finished_at=now, reason="too-few"
-                    )
-                    written = await self.store.update_tournament(cancelled)
-                    if written is not None:
-                        done.append(Progress(written[0], (), True))
-            else:
-                done.append(await self.advance(tournament.id))
+        for tournament in await self.store.tournaments_due(now, shards):
+            try:
+                done.extend(await self._due(tournament, now))
+            except Exception:
+                log.exception(
+                    "tournament #%s of server %s: its start or end failed",
+                    tournament.id, tournament.guild_id,
+                )  # fmt: skip
         waiting: dict[int, list[StoredPairing]] = {}
-        for found in await self.store.pairings_to_settle():
+        for found in await self.store.pairings_to_settle(shards):
             if found.game_id is None:
                 waiting.setdefault(found.tournament_id, []).append(found)  # never opened
                 continue
-            ended = await self.game_ended(found.game_id)  # a result missed while down
+            try:
+                ended = await self.game_ended(found.game_id)  # a result missed while down
+            except Exception:
+                log.exception(
+                    "tournament #%s: the result of game #%s failed", found.tournament_id,
+                    found.game_id,
+                )  # fmt: skip
+                continue
             if ended is not None:  # the standings to show, perhaps a round or the end
                 done.append(ended)
         for tournament_id, pairings in waiting.items():
             done.append(Progress(await self.find(None, tournament_id), tuple(pairings)))
         return done
+
+    async def _due(self, tournament: Tournament, now: datetime) -> list[Progress]:
+        """A tournament whose time came: started (cancelled with too few players), or
+        (an arena) ended."""
+        if tournament.stage is not Stage.SIGNUP:
+            return [await self.advance(tournament.id)]
+        try:
+            return [await self.start(None, tournament.id)]
+        except BadInput as error:
+            if error.code == "tournament.already-started":
+                return []  # by another hand meanwhile, which shows it
+            if error.code != "tournament.too-few":
+                raise  # busy: the next pass starts it
+            cancelled = dataclasses.replace(
+                tournament, stage=Stage.CANCELLED, finished_at=now, reason="too-few"
+            )
+            written = await self.store.update_tournament(cancelled)
+            return [] if written is None else [Progress(written[0], (), True)]
 
     async def cancel(self, guild_id: int, tournament_id: int, reason: str) -> Tournament:
         for _ in range(ATTEMPTS):  # a write of its messages' ids may have come between
@@ -592,6 +641,13 @@ class Tournaments:
             for user in playing
             if user not in busy
         ]
+
+
+def _refusal(tournament: Tournament, started: str) -> BadInput:
+    """Why a sign-up action was refused: the tournament is over, or (`started`) it began."""
+    if tournament.stage in (Stage.FINISHED, Stage.CANCELLED):
+        return BadInput("tournament.over", name=tournament.name)
+    return BadInput(started, name=tournament.name)
 
 
 def _moment(seconds: float) -> datetime:

@@ -1,9 +1,11 @@
 """Keeping the games true to the world outside them: Kamen's downtime, channels that are gone.
 
-Kamen writes a heartbeat every few seconds while it runs. At start-up the time
-since the last one is time nobody could move: when it is more than a short
-restart, every running clock gets it back (deadlines and reminders moved later),
-so no game is lost on time, Kamen's own included, because Kamen was away. A game
+The process serving a shard renews its lease every few seconds while it runs:
+the shard's heartbeat (`matches.shards`). When a process takes a shard's lease
+over, the time since its last beat is time nobody could move there: when it is
+more than a short restart, the shard's running clocks get it back (deadlines
+and reminders moved later), so no game is lost on time, Kamen's own included,
+because Kamen was away; the games of other shards, served meanwhile, keep theirs. A game
 whose channel or thread was deleted cannot be played on: it ends as abandoned
 (not rated), and a challenge there is cancelled.
 """
@@ -11,13 +13,16 @@ whose channel or thread was deleted cannot be played on: it ends as abandoned
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from datetime import datetime, timedelta
 
 from matches import transitions
 from matches.inputs import snowflake
+from matches.leases import Lease
 from matches.ledger import Draft, Ledger, Loaded, Race, Where
 from matches.positions import ReplayError
 from matches.records import Status
+from matches.shards import Shards
 from matches.views import GameView
 
 log = logging.getLogger(__name__)
@@ -32,42 +37,36 @@ class _AlreadyClosed(Exception):
 
 
 class Upkeep:
-    """The heartbeat, the downtime credit, abandoned channels, on the ledger it is handed."""
+    """The downtime credit and abandoned channels, on the ledger it is handed."""
 
     def __init__(self, ledger: Ledger) -> None:
         self.ledger = ledger
 
-    async def beat(self, now: datetime | None = None) -> None:
-        await self.ledger.store.beat(now or self.ledger.clock())
-
-    async def beating(self, now: datetime | None = None) -> bool:
-        """Whether the heartbeat says Kamen is not away (or never ran): no downtime to give."""
-        last = await self.ledger.store.last_beat()
-        return last is None or (now or self.ledger.clock()) - last <= DOWNTIME
-
     async def credit_downtime(
-        self, now: datetime | None = None
+        self, leases: Sequence[Lease], count: int, now: datetime | None = None
     ) -> list[tuple[GameView, timedelta]]:
-        """Give the running clocks the time since the last heartbeat, if it is downtime.
+        """Give the running clocks of each shard just leased the time since the shard's
+        last beat, if it is downtime: that shard's games only, its own outage.
 
-        The games whose clocks moved, with the time given back; the heartbeat is
-        written after, so a second call gives nothing twice. A first start (no
-        heartbeat yet) knows of no downtime.
+        The games whose clocks moved, with the time given back. The caller renews
+        the leases at once after (their beat), so a second call gives nothing twice.
+        A shard never served knows of no downtime.
         """
         store = self.ledger.store
         now = now or self.ledger.clock()
-        last = await store.last_beat()
         credited: list[tuple[GameView, timedelta]] = []
-        if last is not None and now - last > DOWNTIME:
-            away = now - last
-            for row in await store.shift_clocks(away):
+        for lease in leases:
+            if lease.last_beat is None or now - lease.last_beat <= DOWNTIME:
+                continue
+            away = now - lease.last_beat
+            shard = Shards(count, frozenset({lease.shard}))
+            for row in await store.shift_clocks(away, shards=shard):
                 try:
                     credited.append((self.ledger.view_of(row), away))
                 except ReplayError:
                     log.exception(
                         "game #%s cannot be replayed; its clock moved unannounced", row.id
                     )
-        await store.beat(now)
         return credited
 
     async def abandon_channel(self, channel_id: int) -> list[GameView]:

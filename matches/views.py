@@ -343,9 +343,11 @@ class SweepEvent:
     """A deadline the sweeper acted on.
 
     `user_id` is the challenger of an expired challenge, the player reminded,
-    or the player who lost on time.
+    or the player who lost on time; `due` is when the deadline (or the reminder)
+    fell, so that how late the sweeper acted can be measured.
     """
 
     kind: SweepKind
     view: GameView
     user_id: int
+    due: datetime | None = None

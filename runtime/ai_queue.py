@@ -63,6 +63,12 @@ class Job:
     args: tuple[Any, ...]
     result: asyncio.Future[Any]
     ponder: bool = False
+    asked: float = 0.0  # the event loop's time when it was submitted
+
+    @property
+    def lane(self) -> str:
+        """Its lane, as the metrics name it: move, deferred or ponder."""
+        return "ponder" if self.ponder else "deferred" if self.key is None else "move"
 
     @property
     def deferred(self) -> bool:
@@ -97,6 +103,8 @@ class FairQueue:
         self._running = 0
         self._running_deferred = 0
         self._order = itertools.count()
+        # Told how long each job waited for its worker, by lane (the metrics).
+        self.on_start: Callable[[str, float], None] | None = None
 
     @property
     def started(self) -> bool:
@@ -116,6 +124,12 @@ class FairQueue:
     def waiting(self) -> int:
         """Moves asked for and not started yet (deferred jobs not counted)."""
         return sum(1 for jobs in self._moves.values() for job in jobs if not job.result.done())
+
+    def depth(self) -> dict[str, int]:
+        """Jobs asked for and not started yet, by lane."""
+        deferred = sum(1 for job in self._deferred if not job.result.done())
+        ponders = sum(1 for job in self._ponders.values() if not job.result.done())
+        return {"move": self.waiting(), "deferred": deferred, "ponder": ponders}
 
     async def submit(self, key: Hashable, fn: Callable[..., T], *args: Any) -> T:
         """`fn(*args)` in a worker, for the game `key`: after the moves asked before it."""
@@ -180,8 +194,9 @@ class FairQueue:
         *,
         ponder: bool = False,
     ) -> Job:
-        result: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        return Job(next(self._order), key, fn, args, result, ponder)
+        loop = asyncio.get_running_loop()
+        result: asyncio.Future[Any] = loop.create_future()
+        return Job(next(self._order), key, fn, args, result, ponder, loop.time())
 
     def _interrupt(self) -> None:
         """Tell the running ponders to end: something else wants their worker."""
@@ -231,6 +246,8 @@ class FairQueue:
 
     def _start(self, job: Job) -> None:
         self._running += 1
+        if self.on_start is not None:
+            self.on_start(job.lane, asyncio.get_running_loop().time() - job.asked)
         if job.deferred:
             self._running_deferred += 1
         else:

@@ -5,7 +5,9 @@ A small aiohttp server (aiohttp comes with discord.py) on `HEALTH_HOST`:
 `/healthz` answers 200 and `{"status": "ok", ...}` when the bot is ready,
 meaning connected to Discord's gateway *and* able to write to its database
 (the heartbeat, within 2 s: a full disk or a held lock fails every move,
-though reads still work); otherwise 503 with the reason of each failing check. `/metrics` is the
+though reads still work) *and* doing its background work (its shards leased,
+no pass failing for over a minute); otherwise 503 with the reason of each
+failing check. `/metrics` is the
 Prometheus text format (`runtime.metrics`): games active, moves played,
 interaction latency, errors, and the two checks as gauges.
 
@@ -25,7 +27,6 @@ import urllib.error
 import urllib.request
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -213,31 +214,52 @@ def gateway_check(client: GatewayClient) -> Check:
 
 
 def store_check(
-    store: Store,
-    clock: Callable[[], datetime] | None = None,
+    beat: Callable[[], Awaitable[object]],
     *,
     started: Callable[[], bool] = lambda: True,
 ) -> Check:
-    """The database takes a write: the heartbeat, which is also what records Kamen alive.
+    """The database takes a write: `beat`, the heartbeat (the renewal of this process's
+    shard leases), which is also what records Kamen alive.
 
     A read alone would pass on a full disk or a read-only file, where every
     move fails; a write held up by the lock fails by the check's timeout. Until
-    `started()` (the time Kamen was away given back to the clocks, which reads the
-    last heartbeat) it does not beat: a health check polled at start-up must not
-    hide the downtime.
+    `started()` (the shards leased, and the time Kamen was away given back to
+    their clocks, which reads their last beat) it does not beat: a health check
+    polled at start-up must not hide the downtime.
     """
-    now = clock or (lambda: datetime.now(UTC))
 
     async def writable() -> bool:
         if not started():
             raise Unready("starting: the clocks are not yet credited with the downtime")
         try:
-            await store.beat(now())
+            await beat()
         except Exception as error:
             raise Unready(f"the database cannot write: {error}") from error
         return True
 
     return Check("store", writable, "the database cannot write")
+
+
+class Work(Protocol):
+    """What the work check reads of the service's runner (`matches.runner.Runner`)."""
+
+    def troubles(self) -> list[str]: ...
+
+
+def work_check(work: Callable[[], Work | None]) -> Check:
+    """The background work goes on: this process holds its shards' leases (not waiting
+    for another process's to lapse, nor replaced), and no pass has been failing for long."""
+
+    async def going() -> bool:
+        runner = work()
+        if runner is None:
+            raise Unready("starting")
+        troubles = runner.troubles()
+        if troubles:
+            raise Unready("; ".join(troubles))
+        return True
+
+    return Check("work", going, "the background work is stalled")
 
 
 def games_active(client: GatewayClient, store: Store) -> Callable[[], Awaitable[int]]:

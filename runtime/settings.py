@@ -53,6 +53,7 @@ class Settings:
     sweep_interval: float = 5.0
     heartbeat_interval: float = 10.0  # how often Kamen writes that it is alive (clock credit)
     repair_interval: float = 30.0  # how often boards that lag behind their game are repaired
+    identify_interval: float = 5.0  # Discord's: one gateway login per bucket per 5 s
     ai_workers: int = 1
     ai_ponder: float | None = None  # seconds Kamen may ponder after its move; None: its level's
     move_menu_max: int = 25
@@ -81,6 +82,7 @@ class Settings:
             sweep_interval=_seconds(env, "KAMEN_SWEEP_INTERVAL", 5.0),
             heartbeat_interval=_seconds(env, "KAMEN_HEARTBEAT_INTERVAL", 10.0),
             repair_interval=_seconds(env, "KAMEN_REPAIR_INTERVAL", 30.0),
+            identify_interval=_seconds(env, "KAMEN_IDENTIFY_INTERVAL", 5.0),
             ai_workers=_integer(env, "KAMEN_AI_WORKERS", low=1) or 1,
             ai_ponder=_ponder(env),
             move_menu_max=min(_integer(env, "KAMEN_MOVE_MENU_MAX", low=2) or 25, 25),

@@ -18,30 +18,23 @@ column changes it.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Iterable, Sequence
+import sqlite3
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import closing
 from dataclasses import dataclass
 from graphlib import TopologicalSorter
-from typing import Any, TypeVar
+from typing import Any
 
 import asyncpg  # type: ignore[import-untyped]  # asyncpg ships no type hints
 
 from matches.storage import StoreError
-from store.database import Transaction
-from store.kamen import KamenStore
 from store.postgres import PostgresStore, follow_ids, shown
 from store.sqlite import SqliteStore
 from store.url import store_for
 
 # Each engine's own bookkeeping, not copied.
 _OWN = {"schema_migrations", "sqlite_sequence"}
-# The Python type of a PostgreSQL column's values (any other: text).
-_PYTHON: dict[str, Callable[[Any], Any]] = {
-    "double precision": float,
-    "bigint": int,
-    "integer": int,
-    "smallint": int,
-}
-S = TypeVar("S", bound=KamenStore)
+_CHUNK = 5_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,41 +56,43 @@ class TableCheck:
 async def copy(source_url: str, target_url: str, *, replace: bool = False) -> list[TableCheck]:
     """Copy every table of `source_url` (SQLite) into `target_url` (PostgreSQL), then check.
 
-    `replace` empties the target's tables first (in the same transaction).
+    `replace` empties the target's tables first (in the same transaction). Each table
+    goes over in batches of `_CHUNK` rows in primary-key order, each written before
+    the next is read, and both checksums are taken as the rows stream past: the
+    memory used does not grow with the database.
     """
-    source = _store(SqliteStore, source_url, "from a SQLite database (sqlite:///path)")
-    if not source.path.exists():
-        raise StoreError(f"{source.path}: no such SQLite database")
-    target = _store(PostgresStore, target_url, "into a PostgreSQL database (postgresql://…)")
+    source, target = _sqlite_store(source_url), _postgres_store(target_url)
     # Opening each store brings its schema up to date (and refuses one newer than the code).
-    async with source:
-        await target.open()
-        await target.close()
-        db = await asyncpg.connect(target.dsn)
-        try:
-            tables = await schema(db)
-            types = {table: await _column_types(db, table) for table in tables}
-            rows = await source.db.snapshot(lambda tx: _read_sqlite(tx, types))
-            copied: dict[str, int] = {}
+    await source.open()
+    await source.close()
+    await target.open()
+    await target.close()
+    db = await asyncpg.connect(target.dsn)
+    try:
+        tables = await schema(db)
+        types = {table: await _column_types(db, table) for table in tables}
+        copied: dict[str, int] = {}
+        sums: dict[str, Checksum] = {}
+        with closing(_open_sqlite(source.path, types)) as read:
             async with db.transaction():
                 if replace:
                     await db.execute(f"TRUNCATE {', '.join(tables)} RESTART IDENTITY")
-                for table, (_, identities) in tables.items():
-                    copied[table] = await _copy_table(db, table, types[table], rows[table])
+                for table, (key, identities) in tables.items():
+                    sums[table] = Checksum()
+                    batches = _sqlite_batches(read, table, types[table], key, sums[table])
+                    copied[table] = await _copy_table(db, table, types[table], batches)
                     for column in identities:
                         await follow_ids(db, table, column)
-            checks = []
-            for table, (key, _) in tables.items():
-                columns = list(types[table])
-                found = await db.fetch(f"SELECT {', '.join(columns)} FROM {table}")
-                target_rows = _normal(found, types[table])
-                source_sum = checksum(rows[table], columns, key)
-                target_sum = checksum(target_rows, columns, key)
-                counts = (copied[table], len(rows[table]), len(target_rows))
-                checks.append(TableCheck(table, *counts, source_sum, target_sum))
-            return checks
-        finally:
-            await db.close()
+            read.execute("COMMIT")
+        checks = []
+        for table, (key, _) in tables.items():
+            found = await _postgres_checksum(db, table, types[table], key)
+            source_sum = sums[table]
+            counts = (copied[table], source_sum.rows, found.rows)
+            checks.append(TableCheck(table, *counts, source_sum.hexdigest(), found.hexdigest()))
+        return checks
+    finally:
+        await db.close()
 
 
 async def schema(db: Any) -> dict[str, tuple[tuple[str, ...], tuple[str, ...]]]:
@@ -131,14 +126,22 @@ async def schema(db: Any) -> dict[str, tuple[tuple[str, ...], tuple[str, ...]]]:
     return found
 
 
-def checksum(rows: Sequence[tuple[Any, ...]], columns: Sequence[str], key: Sequence[str]) -> str:
-    """SHA-256 of rows (already in the PostgreSQL columns' types), sorted by primary key."""
-    where = [columns.index(name) for name in key]
-    digest = hashlib.sha256()
-    for row in sorted(rows, key=lambda row: tuple(row[i] for i in where)):
-        digest.update(repr(row).encode("utf-8"))
-        digest.update(b"\n")
-    return digest.hexdigest()
+class Checksum:
+    """SHA-256 of a table's rows (already in the PostgreSQL columns' types), fed in
+    primary-key order, and how many there were."""
+
+    def __init__(self) -> None:
+        self._digest = hashlib.sha256()
+        self.rows = 0
+
+    def add(self, rows: Iterable[tuple[Any, ...]]) -> None:
+        for row in rows:
+            self._digest.update(repr(row).encode("utf-8"))
+            self._digest.update(b"\n")
+            self.rows += 1
+
+    def hexdigest(self) -> str:
+        return self._digest.hexdigest()
 
 
 def report(checks: Iterable[TableCheck]) -> list[str]:
@@ -159,10 +162,19 @@ def report(checks: Iterable[TableCheck]) -> list[str]:
 # ----------------------------------------------------------------------- parts
 
 
-def _store(kind: type[S], url: str, wanted: str) -> S:
+def _sqlite_store(url: str) -> SqliteStore:
     store = store_for(url)
-    if not isinstance(store, kind):
-        raise StoreError(f"copy {wanted}, not `{shown(url)}`")
+    if not isinstance(store, SqliteStore):
+        raise StoreError(f"copy from a SQLite database (sqlite:///path), not `{shown(url)}`")
+    if not store.path.exists():
+        raise StoreError(f"{store.path}: no such SQLite database")
+    return store
+
+
+def _postgres_store(url: str) -> PostgresStore:
+    store = store_for(url)
+    if not isinstance(store, PostgresStore):
+        raise StoreError(f"copy into a PostgreSQL database (postgresql://…), not `{url}`")
     return store
 
 
@@ -175,9 +187,17 @@ async def _column_types(db: Any, table: str) -> dict[str, str]:
     return {row[0]: row[1] for row in rows}
 
 
+def _converter(kind: str) -> Callable[[Any], Any]:
+    if kind == "double precision":
+        return float
+    if kind in ("bigint", "integer", "smallint"):
+        return int
+    return str
+
+
 def _normal(rows: Iterable[Sequence[Any]], types: dict[str, str]) -> list[tuple[Any, ...]]:
     """Rows with each value in its PostgreSQL column's type (None stays None)."""
-    converters = [_PYTHON.get(kind, str) for kind in types.values()]
+    converters = [_converter(kind) for kind in types.values()]
     return [
         tuple(
             None if value is None else convert(value)
@@ -187,37 +207,85 @@ def _normal(rows: Iterable[Sequence[Any]], types: dict[str, str]) -> list[tuple[
     ]
 
 
-async def _read_sqlite(
-    tx: Transaction, types: dict[str, dict[str, str]]
-) -> dict[str, list[tuple[Any, ...]]]:
-    """Every table of the SQLite database (read in one snapshot), in PostgreSQL's types."""
-    found = await tx.fetch("SELECT name FROM sqlite_master WHERE type = 'table'")
-    unknown = {row[0] for row in found} - _OWN - set(types)
-    if unknown:
-        names = ", ".join(sorted(unknown))
-        raise StoreError(f"the SQLite database has tables this copy does not know: {names}")
-    rows = {}
-    for table, columns in types.items():
-        have = {row[1] for row in await tx.fetch(f"PRAGMA table_info({table})")}
-        if have != set(columns):
-            raise StoreError(
-                f"table {table} has columns {sorted(have)} on SQLite"
-                f" but {sorted(columns)} on PostgreSQL"
-            )
-        rows[table] = _normal(await tx.fetch(f"SELECT {', '.join(columns)} FROM {table}"), columns)
-    return rows
+def _open_sqlite(path: Any, types: dict[str, dict[str, str]]) -> sqlite3.Connection:
+    """The SQLite file, read-only, in one read transaction (one moment) that the caller ends;
+    its tables and columns checked against PostgreSQL's."""
+    db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        db.execute("BEGIN")
+        found = {
+            row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+        } - _OWN
+        unknown = found - set(types)
+        if unknown:
+            names = ", ".join(sorted(unknown))
+            raise StoreError(f"the SQLite database has tables this copy does not know: {names}")
+        for table in types:
+            have = {row[1] for row in db.execute(f"PRAGMA table_info({table})")}
+            if have != set(types[table]):
+                raise StoreError(
+                    f"table {table} has columns {sorted(have)} on SQLite"
+                    f" but {sorted(types[table])} on PostgreSQL"
+                )
+    except BaseException:
+        db.close()
+        raise
+    return db
+
+
+def _sqlite_batches(
+    db: sqlite3.Connection,
+    table: str,
+    types: dict[str, str],
+    key: Sequence[str],
+    checksum: Checksum,
+) -> Iterator[list[tuple[Any, ...]]]:
+    """The table's rows in primary-key order, `_CHUNK` at a time, each batch added to
+    `checksum` as it is read. SQLite orders text by its bytes (UTF-8), as Python does."""
+    columns = ", ".join(types)
+    cursor = db.execute(f"SELECT {columns} FROM {table} ORDER BY {', '.join(key)}")
+    while batch := cursor.fetchmany(_CHUNK):
+        rows = _normal(batch, types)
+        checksum.add(rows)
+        yield rows
+
+
+async def _postgres_checksum(
+    db: Any, table: str, types: dict[str, str], key: Sequence[str]
+) -> Checksum:
+    """The table's checksum on PostgreSQL, read through a server-side cursor in primary-key
+    order (text by its bytes, "C", as SQLite and Python order it)."""
+    order = ", ".join(
+        f'{column} COLLATE "C"' if types[column] == "text" else column for column in key
+    )
+    found = Checksum()
+    async with db.transaction():
+        query = f"SELECT {', '.join(types)} FROM {table} ORDER BY {order}"
+        batch: list[tuple[Any, ...]] = []
+        async for record in db.cursor(query, prefetch=_CHUNK):
+            batch.append(tuple(record))
+            if len(batch) == _CHUNK:
+                found.add(_normal(batch, types))
+                batch.clear()
+        found.add(_normal(batch, types))
+    return found
 
 
 async def _copy_table(
-    db: Any, table: str, types: dict[str, str], rows: list[tuple[Any, ...]]
+    db: Any, table: str, types: dict[str, str], batches: Iterable[list[tuple[Any, ...]]]
 ) -> int:
-    """Insert the rows the target lacks (by any unique key); how many were inserted."""
+    """Insert the rows the target lacks (by any unique key), a batch at a time; how many
+    were inserted."""
     columns = list(types)
     names = ", ".join(columns)
     await db.execute(f"CREATE TEMP TABLE incoming (LIKE {table}) ON COMMIT DROP")
-    await db.copy_records_to_table("incoming", records=rows, columns=columns)  # streamed
-    status = await db.execute(
-        f"INSERT INTO {table} ({names}) SELECT {names} FROM incoming ON CONFLICT DO NOTHING"
-    )
+    inserted = 0
+    for batch in batches:
+        await db.copy_records_to_table("incoming", records=batch, columns=columns)
+        status = await db.execute(
+            f"INSERT INTO {table} ({names}) SELECT {names} FROM incoming ON CONFLICT DO NOTHING"
+        )
+        await db.execute("TRUNCATE incoming")
+        inserted += int(status.rsplit(" ", 1)[1])
     await db.execute("DROP TABLE incoming")
-    return int(status.rsplit(" ", 1)[1])
+    return inserted

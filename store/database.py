@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Protocol, TypeVar
 
-from matches.storage import ChannelBusy
+from matches.storage import ChannelBusy, RematchExists
 
 T = TypeVar("T")
 # A row as both drivers give it (sqlite3.Row, asyncpg.Record): by position and by name.
@@ -45,6 +45,8 @@ Row = Any
 Params = Mapping[str, Any]
 # The index that keeps one active game per channel or thread (migration 0001).
 ONE_ACTIVE_PER_CHANNEL = "games_one_active_per_channel"
+# The index that keeps one live rematch per game (migration 0019).
+ONE_REMATCH = "games_one_rematch"
 # `LIMIT :limit` with no limit: both engines take a number, neither the same "none".
 NO_LIMIT = 2**62
 
@@ -178,12 +180,15 @@ class Tables:
 
 @contextmanager
 def _second_game_refused() -> Iterator[None]:
-    """A second active game in a channel is the service's own error, `ChannelBusy`."""
+    """A second active game in a channel, or a second live rematch of a game, is the
+    service's own error, `ChannelBusy` or `RematchExists`."""
     try:
         yield
     except Duplicate as error:
         if error.index == ONE_ACTIVE_PER_CHANNEL:
             raise ChannelBusy("a game is already being played here") from error
+        if error.index == ONE_REMATCH:
+            raise RematchExists("this game's rematch is already asked for") from error
         raise
 
 

@@ -13,9 +13,10 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from matches.records import GuildSettings, Status, StoredGame, UserSettings
+from matches.shards import Shards
 from matches.storage import StoreError
 from store.database import Duplicate, Tables, Transaction
-from store.rows import Shape, from_iso, iso
+from store.rows import Shape, from_iso, in_shards, iso, when
 
 
 def _moves_text(moves: tuple[str, ...]) -> str:
@@ -61,6 +62,11 @@ _SAVE_GUILD = GUILD_SETTINGS.upsert("guild_settings", ["guild_id"], also=["updat
 _SAVE_USER = USER_SETTINGS.upsert("user_settings", ["user_id"], also=["updated_at"])
 
 
+def _numbers(numbers: list[int]) -> str:
+    """A list of whole numbers written into a statement (`IN (...)`), checked as numbers."""
+    return ", ".join(str(int(number)) for number in numbers) or "NULL"
+
+
 def random_id() -> int:
     """A random positive id below `ID_LIMIT` (53 bits): a game's, or negated a forgotten user's."""
     return secrets.randbelow(ID_LIMIT - 1) + 1
@@ -92,6 +98,10 @@ class GameTables(Tables):
 
     async def get_game(self, game_id: int) -> StoredGame | None:
         return await self._one(GAMES.read, f"SELECT {GAME} FROM games WHERE id = :id", id=game_id)
+
+    async def live_rematch(self, game_id: int) -> StoredGame | None:
+        sql = f"SELECT {GAME} FROM games WHERE rematch_of = :game AND status IN {_OPEN}"
+        return await self._one(GAMES.read, sql, game=game_id)
 
     async def active_game_in(self, channel_id: int) -> StoredGame | None:
         sql = f"SELECT {GAME} FROM games WHERE channel_id = :channel AND status = 'active'"
@@ -174,50 +184,96 @@ class GameTables(Tables):
         await self._execute(sql, message=message_id, id=game_id)
 
     async def lagging_boards(
-        self, limit: int = 100, *, now: datetime | None = None
+        self, limit: int = 100, *, now: datetime | None = None, shards: Shards | None = None
     ) -> list[StoredGame]:
         since = (now or datetime.now(UTC)) - timedelta(days=BOARD_REPAIR_DAYS)
+        served = in_shards(shards)
         # Two halves of the partial index `games_lagging` rather than one OR.
         sql = f"""
-            SELECT {GAME} FROM games WHERE {_LAGGING} AND status IN ('active', 'challenge')
+            SELECT {GAME} FROM games
+                WHERE {_LAGGING} AND status IN ('active', 'challenge'){served}
             UNION ALL
             SELECT {GAME} FROM games
-                WHERE {_LAGGING} AND status IN {_CLOSED} AND updated_at >= :since
+                WHERE {_LAGGING} AND status IN {_CLOSED} AND updated_at >= :since{served}
             ORDER BY updated_at, id LIMIT :limit"""
         return await self._all(GAMES.read, sql, since=since.timestamp(), limit=limit)
 
-    async def shift_clocks(self, by: timedelta) -> list[StoredGame]:
+    async def shift_clocks(
+        self, by: timedelta, *, shards: Shards | None = None
+    ) -> list[StoredGame]:
         # A live clock's times left (`first_left_ms`, ...) stay: its deadline carries the credit.
         sql = f"""
             UPDATE games SET deadline = deadline + :by, remind_at = remind_at + :by,
                 version = version + 1
             WHERE status = 'active' AND (deadline IS NOT NULL OR remind_at IS NOT NULL)
+                {in_shards(shards)}
             RETURNING {GAME}"""
         found = await self._execute(sql, by=by.total_seconds())
         return sorted(map(GAMES.read, found), key=lambda game: (game.created_at, game.id))
 
-    async def due(self, now: datetime, limit: int = 100) -> list[StoredGame]:
+    async def due(
+        self, now: datetime, limit: int = 100, *, shards: Shards | None = None
+    ) -> list[StoredGame]:
+        served = in_shards(shards)
         # Two indexed halves rather than one OR, which SQLite would scan.
         sql = f"""
             SELECT {GAME}, deadline AS at FROM games
-                WHERE deadline <= :now AND status IN {_OPEN}
+                WHERE deadline <= :now AND status IN {_OPEN}{served}
             UNION
             SELECT {GAME}, remind_at AS at FROM games
-                WHERE remind_at <= :now AND status IN {_OPEN}
+                WHERE remind_at <= :now AND status IN {_OPEN}{served}
             ORDER BY at, id LIMIT :limit"""
         found = await self.db.read(sql, {"now": now.timestamp(), "limit": limit * 2})
         unique = {row["id"]: GAMES.read(row) for row in found}
         return list(unique.values())[:limit]
 
-    # ------------------------------------------------------------- heartbeat
+    # ---------------------------------------------------------- shard leases
 
-    async def beat(self, now: datetime) -> None:
+    async def take_shard(
+        self, shard: int, count: int, holder: str, now: datetime, until: datetime
+    ) -> tuple[str, datetime | None]:
+        # One statement, as a claim is taken: of two processes at once, one gets it.
         sql = """
-            INSERT INTO heartbeat (id, at) VALUES (1, :at)
-            ON CONFLICT (id) DO UPDATE SET at = excluded.at"""
-        await self._execute(sql, at=iso(now))
+            INSERT INTO shard_leases (shard, shard_count, holder, until)
+                VALUES (:shard, :count, :holder, :until)
+            ON CONFLICT (shard) DO UPDATE SET shard_count = excluded.shard_count,
+                holder = excluded.holder, until = excluded.until
+            WHERE shard_leases.holder = excluded.holder OR shard_leases.until <= :now
+            RETURNING holder, beat"""
+        params = {"shard": shard, "count": count, "holder": holder, "now": now.timestamp()}
+        found = await self._execute(sql, **params, until=until.timestamp())
+        if not found:
+            sql = "SELECT holder, beat FROM shard_leases WHERE shard = :shard"
+            found = await self.db.read(sql, {"shard": shard})
+        return found[0][0], None if found[0][1] is None else when(found[0][1])
+
+    async def renew_shards(
+        self, shards: list[int], holder: str, now: datetime, until: datetime
+    ) -> list[int]:
+        sql = f"""
+            UPDATE shard_leases SET until = :until, beat = :now
+            WHERE holder = :holder AND shard IN ({_numbers(shards)}) RETURNING shard"""
+        found = await self._execute(
+            sql, until=until.timestamp(), now=now.timestamp(), holder=holder
+        )
+        return sorted(row[0] for row in found)
+
+    async def drop_shards(self, shards: list[int], holder: str) -> None:
+        sql = (
+            "UPDATE shard_leases SET until = 0"
+            f" WHERE holder = :holder AND shard IN ({_numbers(shards)})"
+        )
+        await self._execute(sql, holder=holder)
+
+    async def live_shard_counts(self, now: datetime) -> set[int]:
+        sql = "SELECT DISTINCT shard_count FROM shard_leases WHERE until > :now"
+        return {row[0] for row in await self.db.read(sql, {"now": now.timestamp()})}
 
     async def last_beat(self) -> datetime | None:
+        # Any shard's last beat; before the leases, the one heartbeat row's.
+        found = await self.db.read("SELECT max(beat) FROM shard_leases")
+        if found[0][0] is not None:
+            return when(found[0][0])
         found = await self.db.read("SELECT at FROM heartbeat WHERE id = 1")
         return from_iso(found[0][0]) if found else None
 
@@ -239,6 +295,23 @@ class GameTables(Tables):
     async def drop_claim(self, key: str, holder: str) -> None:
         sql = "UPDATE claims SET until = 0 WHERE key = :key AND holder = :holder"
         await self._execute(sql, key=key, holder=holder)
+
+    async def release_claim(self, key: str) -> None:
+        await self._execute("DELETE FROM claims WHERE key = :key", key=key)
+
+    # -------------------------------------------------------------- postings
+
+    async def begin_posting(self, key: str, after: int) -> tuple[int, int | None]:
+        sql = """
+            INSERT INTO postings (key, after) VALUES (:key, :after)
+            ON CONFLICT (key) DO UPDATE SET after = postings.after
+            RETURNING after, message_id"""
+        found = await self._execute(sql, key=key, after=after)
+        return found[0][0], found[0][1]
+
+    async def end_posting(self, key: str, message_id: int) -> None:
+        sql = "UPDATE postings SET message_id = :message WHERE key = :key"
+        await self._execute(sql, message=message_id, key=key)
 
     # -------------------------------------------------------------- settings
 

@@ -17,10 +17,11 @@ from datetime import datetime
 from matches.glicko2 import PROVISIONAL_RD
 from matches.ratings import RatedGame, RatingChange, RatingInputs, Season, SeasonScore, Standing
 from matches.records import StoredGame
+from matches.shards import Shards
 from matches.storage import Rater
 from store.database import Duplicate, Tables, Transaction
 from store.games import update_in
-from store.rows import Shape
+from store.rows import Shape, in_shards
 
 SEASONS = Shape(Season)
 SCORES = Shape(SeasonScore)
@@ -178,11 +179,13 @@ class RatingTables(Tables):
         sql = f"SELECT {SEASON} FROM seasons{where} ORDER BY started_at DESC, id DESC"
         return await self._all(SEASONS.read, sql, guild=guild_id)
 
-    async def seasons_due(self, now: datetime) -> list[Season]:
+    async def seasons_due(self, now: datetime, shards: Shards | None = None) -> list[Season]:
+        served = in_shards(shards)
         sql = f"""
-            SELECT {SEASON} FROM seasons WHERE ended_at IS NULL AND ends_at <= :now
+            SELECT {SEASON} FROM seasons WHERE ended_at IS NULL AND ends_at <= :now{served}
             UNION
-            SELECT {SEASON} FROM seasons WHERE ended_at IS NOT NULL AND announced = 0
+            SELECT {SEASON} FROM seasons
+                WHERE ended_at IS NOT NULL AND announced = 0{served}
             ORDER BY id"""
         return await self._all(SEASONS.read, sql, now=now.timestamp())
 

@@ -18,6 +18,7 @@ from dataclasses import fields, is_dataclass
 from datetime import UTC, datetime
 from typing import Any, Generic, TypeVar, Union, get_args, get_origin, get_type_hints
 
+from matches.shards import SHARD_SHIFT, Shards
 from store.database import Row
 
 R = TypeVar("R")
@@ -150,3 +151,13 @@ class Shape(Generic[R]):
 
 def _insert(table: str, columns: list[str]) -> str:
     return f"INSERT INTO {table} ({', '.join(columns)}) VALUES (:{', :'.join(columns)})"
+
+
+def in_shards(shards: Shards | None, column: str = "guild_id") -> str:
+    """` AND <the server in column is on one of shards>` (nothing when they are all):
+    a server's shard as Discord's formula says, a direct message's shard 0."""
+    if shards is None or shards.every:
+        return ""
+    ids = ", ".join(str(int(shard)) for shard in sorted(shards.ids))
+    on = f"(coalesce({column}, 0) >> {SHARD_SHIFT}) % {int(shards.count)}"
+    return f" AND {on} IN ({ids})"

@@ -36,6 +36,7 @@ DIALECT = Dialect("sqlite", numbered=False, rewrites=((r'COLLATE "C"', "COLLATE 
 _UNIQUE = {
     "games.id": "games_pkey",
     "games.channel_id": "games_one_active_per_channel",
+    "games.rematch_of": "games_one_rematch",
     "seasons.guild_id": "seasons_one_running",
 }
 _UNIQUE_FAILED = re.compile(r"UNIQUE constraint failed: (.+)$")

@@ -5,16 +5,24 @@ new round is that write and its pairings in one transaction, so of two results
 that end a round at the same instant, the second finds the version changed
 and writes nothing: exactly one next round starts. A pairing's result is
 written once (`WHERE score IS NULL`).
+
+A player joins or leaves in one transaction on the tournament's row: the row is
+written first (only while it is at a stage the caller allows; its version grows),
+which locks it until the player is written. So a join or a leave and a start are
+one after the other: a start that read the players before a join or leave writes
+nothing (the version it read is gone) and reads them again; a join or a leave after
+a start finds the stage it lands in.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from datetime import datetime
 
-from matches.tournament_records import Entrant, StoredPairing, Tournament
+from matches.shards import Shards
+from matches.tournament_records import Entrant, Stage, StoredPairing, Tournament
 from store.database import Tables, Transaction
-from store.rows import Shape
+from store.rows import Shape, in_shards
 
 TOURNAMENTS = Shape(Tournament, renamed={"stage": "status"})
 ENTRANTS = Shape(Entrant)
@@ -23,6 +31,28 @@ TOURNAMENT, ENTRANT, PAIRING = TOURNAMENTS.select, ENTRANTS.select, PAIRINGS.sel
 _CREATE = TOURNAMENTS.insert("tournaments", without=["id", "version"])
 _UPDATE = TOURNAMENTS.update("tournaments", without=["created_at"])
 _NEW_PAIRING = PAIRINGS.insert("tournament_pairings", without=["id"])
+_JOIN = f"""
+    INSERT INTO tournament_players ({ENTRANT}) VALUES (:tournament, :user, :at, NULL, NULL)
+    ON CONFLICT (tournament_id, user_id) DO UPDATE SET left_at = NULL, reason = NULL"""
+_LEAVE = (
+    "UPDATE tournament_players SET left_at = :at, reason = :reason"
+    " WHERE tournament_id = :tournament AND user_id = :user AND left_at IS NULL"
+    " RETURNING user_id"
+)
+
+
+def _touch(stages: Collection[Stage]) -> str:
+    """The tournament's row written (its version grows, the row locked to the end of the
+    transaction) if it is at one of `stages`; it comes back as it is then."""
+    allowed = ", ".join(f"'{Stage(stage).value}'" for stage in stages)
+    return (
+        "UPDATE tournaments SET version = version + 1"
+        f" WHERE id = :id AND status IN ({allowed}) RETURNING {TOURNAMENT}"
+    )
+
+
+class _NotPlaying(Exception):
+    """A leave of someone not playing: its transaction writes nothing."""
 
 
 class TournamentTables(Tables):
@@ -58,24 +88,41 @@ class TournamentTables(Tables):
 
         return await self._write(write)
 
-    async def join_tournament(self, tournament_id: int, user_id: int, at: datetime) -> None:
-        sql = f"""
-            INSERT INTO tournament_players ({ENTRANT}) VALUES (:tournament, :user, :at, NULL, NULL)
-            ON CONFLICT (tournament_id, user_id) DO UPDATE SET left_at = NULL, reason = NULL"""
-        await self._execute(sql, tournament=tournament_id, user=user_id, at=at.timestamp())
+    async def join_tournament(
+        self, tournament_id: int, user_id: int, at: datetime
+    ) -> Tournament | None:
+        async def write(tx: Transaction) -> Tournament | None:
+            found = await tx.fetch(_touch((Stage.SIGNUP,)), {"id": tournament_id})
+            if not found:
+                return None  # its sign-up is closed: nothing written
+            await tx.fetch(_JOIN, {"tournament": tournament_id, "user": user_id,
+                                   "at": at.timestamp()})  # fmt: skip
+            return TOURNAMENTS.read(found[0])
+
+        return await self._write(write)
 
     async def leave_tournament(
-        self, tournament_id: int, user_id: int, at: datetime, reason: str | None
-    ) -> bool:
-        sql = (
-            "UPDATE tournament_players SET left_at = :at, reason = :reason"
-            " WHERE tournament_id = :tournament AND user_id = :user AND left_at IS NULL"
-            " RETURNING user_id"
-        )
-        left = await self._execute(
-            sql, at=at.timestamp(), reason=reason, tournament=tournament_id, user=user_id
-        )
-        return bool(left)
+        self,
+        tournament_id: int,
+        user_id: int,
+        at: datetime,
+        reason: str | None,
+        stages: Collection[Stage] = (Stage.SIGNUP, Stage.RUNNING),
+    ) -> Tournament | None:
+        async def write(tx: Transaction) -> Tournament:
+            found = await tx.fetch(_touch(stages), {"id": tournament_id})
+            if not found:
+                raise _NotPlaying
+            params = {"at": at.timestamp(), "reason": reason, "tournament": tournament_id,
+                      "user": user_id}  # fmt: skip
+            if not await tx.fetch(_LEAVE, params):
+                raise _NotPlaying  # the row's version is not bumped for nothing
+            return TOURNAMENTS.read(found[0])
+
+        try:
+            return await self._write(write)
+        except _NotPlaying:
+            return None
 
     async def entrants(self, tournament_id: int) -> list[Entrant]:
         sql = (
@@ -111,14 +158,15 @@ class TournamentTables(Tables):
 
         return await self.db.snapshot(read)
 
-    async def pairings_to_settle(self) -> list[StoredPairing]:
+    async def pairings_to_settle(self, shards: Shards | None = None) -> list[StoredPairing]:
         columns = ", ".join(f"p.{name}" for name in PAIRINGS.columns)
         sql = (
             f"SELECT {columns} FROM tournament_pairings p"
             " JOIN tournaments t ON t.id = p.tournament_id"
             " LEFT JOIN games g ON g.id = p.game_id"
             " WHERE t.status = 'running' AND p.score IS NULL"
-            " AND (p.game_id IS NULL OR g.status = 'finished') ORDER BY p.id"
+            " AND (p.game_id IS NULL OR g.status = 'finished')"
+            f"{in_shards(shards, 't.guild_id')} ORDER BY p.id"
         )
         return await self._all(PAIRINGS.read, sql)
 
@@ -153,10 +201,15 @@ class TournamentTables(Tables):
         sql = f"SELECT {TOURNAMENT} FROM tournaments WHERE status = 'running' ORDER BY id"
         return await self._all(TOURNAMENTS.read, sql)
 
-    async def tournaments_due(self, now: datetime) -> list[Tournament]:
+    async def tournaments_due(
+        self, now: datetime, shards: Shards | None = None
+    ) -> list[Tournament]:
+        served = in_shards(shards)
         sql = f"""
-            SELECT {TOURNAMENT} FROM tournaments WHERE status = 'signup' AND starts_at <= :now
+            SELECT {TOURNAMENT} FROM tournaments
+                WHERE status = 'signup' AND starts_at <= :now{served}
             UNION
-            SELECT {TOURNAMENT} FROM tournaments WHERE status = 'running' AND ends_at <= :now
+            SELECT {TOURNAMENT} FROM tournaments
+                WHERE status = 'running' AND ends_at <= :now{served}
             ORDER BY id"""
         return await self._all(TOURNAMENTS.read, sql, now=now.timestamp())

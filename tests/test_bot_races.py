@@ -2,16 +2,33 @@
 
 A move and the opponent's confirmed resignation, sent at the same moment, are
 both answered by edits of the same board; the earlier commit's edit could land
-last and leave a live board with a working menu over a resigned game.
+last and leave a live board with a working menu over a resigned game. Kamen's
+move is thought about one position and written only on that one: a takeback
+meanwhile makes Kamen think again. Rematch pressed twice posts one challenge.
 """
 
 from __future__ import annotations
 
+import contextlib
+import os
+import signal
+import sqlite3
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 
-from tests.bot_support import options, process_table, settle, start_game
+from tests.bot_support import (
+    BotProcess,
+    Table,
+    options,
+    process_table,
+    settle,
+    start_against_kamen,
+    start_game,
+    to_move,
+)
+from tests.test_bot_restarts import ai_workers
 
 
 @pytest.mark.asyncio
@@ -38,3 +55,78 @@ async def test_a_move_racing_a_resignation_leaves_the_final_board(tmp_path: Path
             labels = [b["label"] for b in board.buttons if b["label"] != "Review"]
             assert labels == ["Rematch", "Replay", "Record"]
         assert table.new_violations() == []
+
+
+@pytest.mark.asyncio
+async def test_rematch_pressed_twice_at_once_posts_one_challenge(tmp_path: Path) -> None:
+    async with process_table(tmp_path) as table:
+        fake, ann, bob = table.fake, table.ann, table.bob
+        thread, board = await start_game(table, "oska", time="1h")
+        asked = await fake.click(bob, board, "Resign")
+        assert asked.message is not None
+        await fake.click(bob, asked.message, "Yes, resign")
+        await settle(fake)
+        # Ann's double click: both presses reach the bot before either is answered.
+        presses = [await fake.click(ann, board, "Rematch", wait=False) for _ in range(2)]
+        for press in presses:
+            await press.wait()
+        posted = [press for press in presses if not press.ephemeral]
+        [refused] = [press for press in presses if press.ephemeral]
+        assert len(posted) == 1 and posted[0].message is not None
+        number = str(posted[0].message.embeds[0]["title"]).rsplit("#", 1)[1]
+        assert f"You already made this same challenge (game #{number})" in refused.text
+        await settle(fake)
+        challenges = [m for m in fake.messages(thread) if "moves first" in m.text]
+        assert [m.id for m in challenges] == [posted[0].message.id]
+        assert table.new_violations() == []
+
+
+@pytest.mark.asyncio
+async def test_a_takeback_while_kamen_thinks_leaves_the_board_with_its_menu(
+    tmp_path: Path,
+) -> None:
+    async with process_table(tmp_path) as table:
+        fake, ann = table.fake, table.ann
+        bot = table.bot
+        assert isinstance(bot, BotProcess) and bot.process is not None
+        thread, board = await start_against_kamen(table, "lasca", "easy")
+        # Kamen's worker is held: Kamen is still thinking about Ann's first move while she
+        # takes it back and plays another.
+        pid = bot.process.pid
+        await fake.wait_for(lambda: bool(ai_workers(pid)), timeout=30, what="Kamen's worker")
+        held = ai_workers(pid)
+        for worker in held:
+            os.kill(worker, signal.SIGSTOP)
+        try:
+            # After a3-b4 Kamen's one move is c5xa3: that is what it thinks about.
+            await fake.select(ann, board, "Pick a move", ["a3-b4"])
+            assert "is thinking" in board.content and options(board) == []
+            # Once the bot has recorded that board, it has set Kamen thinking.
+            await fake.wait_for(lambda: board_ply(table) == 1, what="Kamen set thinking")
+            taken = await fake.slash(ann, thread, "lasca takeback")
+            assert not taken.ephemeral and taken.text.endswith("took back a3-b4.")  # hers alone
+            await fake.wait_for(lambda: "c3-b4" in options(board), what="Ann's menu again")
+            # After c3-b4 Kamen's one move is a5xc3; c5xa3 is no move at all.
+            await fake.select(ann, board, "Pick a move", ["c3-b4"])
+            assert "is thinking" in board.content and options(board) == []
+        finally:
+            for worker in held:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(worker, signal.SIGCONT)
+        await fake.wait_for(
+            lambda: "your move" in board.content, timeout=20, what="Kamen's move on the board"
+        )
+        await settle(fake)
+        assert to_move(table, board) is ann and "a5xc3" in board.text
+        assert options(board)  # Ann's menu, for the position as it is
+        assert table.new_violations() == []
+
+
+def board_ply(table: Table) -> int | None:
+    """The number of moves the board of the (one) game shows, as the bot recorded it."""
+    db = sqlite3.connect(urlsplit(table.database_url).path[1:])
+    try:
+        [(ply,)] = db.execute("SELECT board_ply FROM games").fetchall()
+        return None if ply is None else int(ply)
+    finally:
+        db.close()

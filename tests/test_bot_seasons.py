@@ -266,6 +266,36 @@ async def test_without_manage_roles_the_announcement_says_so_and_nothing_breaks(
         # (process_table checks that Kamen broke no rule of Discord and logged no error.)
 
 
+@pytest.mark.asyncio
+async def test_a_role_grant_discord_fails_is_tried_again_at_once_and_the_last_champion_keeps_it(
+    tmp_path: Path,
+) -> None:
+    async with process_table(tmp_path) as table:
+        fake, ann, bob, carol = table.fake, table.ann, table.bob, table.carol
+        owner = table.guild.owner
+        fake.set_bot_permissions(table.guild, perms.BOT_DEFAULT | perms.MANAGE_ROLES)
+        role = champion_role(table)
+        await fake.slash(owner, table.games, "kamen season role", role=role)
+        await fake.slash(owner, table.games, "kamen season start", name="One")
+        await play_one(table, ann, bob)
+        await fake.slash(owner, table.games, "kamen season end")
+        await announced(table, table.games)
+        assert holds(table, ann, role)
+
+        # The new champion's role: Discord fails once (a 503, which discord.py does not retry).
+        failed = fake.fail("PUT", rf"/members/{bob.id}/roles/{role.id}$", 503)
+        await fake.slash(owner, table.games, "kamen season start", name="Two")
+        await play_one(table, bob, carol)
+        await fake.slash(owner, table.games, "kamen season end")
+        await fake.wait_for(lambda: failed.hits == 1, what="the grant refused")
+        assert holds(table, ann, role)  # the last champion keeps it until bob has it
+        message = await announced(table, table.games, 2)  # within seconds, not minutes
+        assert f"{mention(bob)} now holds <@&{role.id}>." in message.content
+        assert holds(table, bob, role) and not holds(table, ann, role)
+        await settled(fake)
+        assert len(announcements(table, table.games)) == 2  # each season's tables once
+
+
 # ---------------------------------------------------------------- Czech
 
 

@@ -114,7 +114,7 @@ async def test_a_dotenv_file_is_enough_to_start_and_the_token_is_never_logged(
             await process.wait()
         assert process.returncode == 0  # SIGTERM: a clean stop
         text = log.read_text()
-        assert "commands synced to server" in text and fake.token not in text
+        assert f"commands synced (server {guild.id})" in text and fake.token not in text
         assert fake.violations == []
 
 

@@ -1,10 +1,12 @@
 """Kamen in two processes, one shard each, on one database; and both shards in one process.
 
 Servers are made on both shards of two (Discord's formula, `(id >> 22) % 2`).
-Each `python -m bot` process serves its shard's servers; both sweep every
-deadline, and a deadline acts once (the versioned write that lands), so a
-reminder or a loss on time is said once, also when it came due while the
-process serving that server was down.
+Each `python -m bot` process leases its shards and does the work of their
+servers only: their deadlines, boards, tournaments. While the process serving a
+shard is down nobody does that shard's work, so nobody there loses on time for
+Kamen's outage: the process that takes the shard over gives its clocks the time
+back, exactly its shard's outage. A second process for a shard already served
+waits for its lease; one with another number of shards is refused.
 
 Each test runs on a fresh PostgreSQL database (this machine's server; none answering
 fails the test) and on a SQLite file the processes share.
@@ -14,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import signal
 import sys
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
@@ -57,6 +60,8 @@ class World:
     tables: dict[int, Table]  # by shard: a server on that shard, with ann, bob and carol
     processes: list[BotProcess]
     tmp: Path
+    database_url: str
+    env: dict[str, str]  # what every process is started with
 
     def advance(self, delta: timedelta) -> None:
         """Every process's clock (one offset file) moves on."""
@@ -96,7 +101,7 @@ async def sharded_world(
             )
             for shards in processes
         ]
-        world = World(fake, tables, bots, tmp)
+        world = World(fake, tables, bots, tmp, database_url, clock)
         try:
             for bot in bots:
                 await bot.start()
@@ -135,6 +140,15 @@ def results_said(fake: FakeDiscord, thread: Channel, board: Message) -> int:
     return sum(1 for m in fake.messages(thread) if LOST_ON_TIME in m.text and m is not board)
 
 
+async def wait_for_line(bot: BotProcess, text: str, timeout: float = 30.0) -> None:
+    """Until the process's log has a line holding `text`."""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while text not in bot.log():
+        assert loop.time() < end, f"{bot.log_path.name} never said {text!r}"
+        await asyncio.sleep(0.05)
+
+
 def served_shards(bot: BotProcess) -> set[int]:
     """The shards a process said it connected (discord.py's own log line)."""
     return {
@@ -145,7 +159,7 @@ def served_shards(bot: BotProcess) -> set[int]:
 
 
 @pytest.mark.asyncio
-async def test_two_processes_each_serve_their_shard_and_a_deadline_acts_once(
+async def test_a_downed_shards_players_lose_nothing_and_get_exactly_its_outage_back(
     tmp_path: Path, database_url: str
 ) -> None:
     async with sharded_world(tmp_path, database_url, [(0,), (1,)]) as world:
@@ -154,43 +168,39 @@ async def test_two_processes_each_serve_their_shard_and_a_deadline_acts_once(
         # a game on each shard, moves in both; each process identified its own shard only
         _, board0 = await start_game(zero, "oska")
         slow_thread, slow_board = await start_game(one, "oware", time="5m")
+        fast_thread, fast_board = await start_game(zero, "oware", time="5m")
         _, board1 = await start_game(one, "oska")
         for _ in range(2):
             await move(zero, board0)
             await move(one, board1)
-        await move(one, slow_board)  # Bob to move, with five minutes
+        await move(one, slow_board)  # Bob to move on shard 1, with five minutes
+        await move(zero, fast_board)  # and on shard 0
         assert served_shards(first) == {0} and served_shards(second) == {1}
 
-        # shard 1's process is killed: shard 0's games never stop
+        # shard 1's process is killed for longer than the move's limit; shard 0 goes on
         await second.kill()
         await move(zero, board0)
-        # Bob's reminder comes due while shard 1 is down: said once, by shard 0's process
-        world.advance(timedelta(minutes=3))
-        await fake.wait_for(lambda: bool(said(fake, slow_thread, REMINDED)), what="the reminder")
+        world.advance(timedelta(minutes=6))
+        # Shard 0's own clock ran: its loss on time is said (the signal that its sweeper
+        # passed the moment shard 1's game would have been lost too).
+        await fake.wait_for(lambda: LOST_ON_TIME in fast_board.text, what="shard 0's loss")
         await move(zero, board0)
 
-        # shard 1 is back: its games go on, and the reminder is not said again
+        # shard 1 is back: its clocks had stopped, and its players are told so, once
         await second.start()
-        await move(one, board1)
-        await move(zero, board0)
+        await fake.wait_for(lambda: bool(said(fake, slow_thread, AWAY)), what="the credit")
         await settle(fake)
-        reminders = said(fake, slow_thread, REMINDED)
-        assert len(reminders) == 1 and reminders[0] in fake.notifications(one.bob)
-
-        # the loss on time, with both processes sweeping: one result, once
-        world.advance(timedelta(minutes=3))
-        await fake.wait_for(lambda: LOST_ON_TIME in slow_board.text, what="the loss on time")
-        await settle(fake)
-        # the board shows the result, and one message says it (the players are pinged)
-        assert results_said(fake, slow_thread, slow_board) == 1
-        assert len(said(fake, slow_thread, REMINDED)) == 1
-        assert not said(fake, slow_thread, AWAY)  # shard 0 kept Kamen's heartbeat going
+        [told] = said(fake, slow_thread, AWAY)
+        assert "6 minutes" in told.content
+        assert LOST_ON_TIME not in slow_board.text and not said(fake, slow_thread, REMINDED)
+        assert not said(fake, fast_thread, AWAY)  # shard 0 was never away
+        await move(one, slow_board)  # Bob moves, in time
         await move(one, board1)
         await move(zero, board0)
 
 
 @pytest.mark.asyncio
-async def test_a_loss_on_time_while_its_process_is_down_is_said_once(
+async def test_a_second_process_for_a_served_shard_waits_and_takes_over_when_it_dies(
     tmp_path: Path, database_url: str
 ) -> None:
     async with sharded_world(tmp_path, database_url, [(0,), (1,)]) as world:
@@ -198,29 +208,71 @@ async def test_a_loss_on_time_while_its_process_is_down_is_said_once(
         second = world.processes[1]
         thread, board = await start_game(one, "oska", time="5m")
         await move(one, board)
-        # A later game on shard 1, to see the restarted process's board repairs at work.
-        late_thread, late_board = await start_game(one, "oska", time="1h")
-        await move(one, late_board)
+        spare = BotProcess(
+            fake, world.database_url, tmp_path / "bot-1-spare.log", world.env,
+            shards=(1,), shard_count=2,
+        )  # fmt: skip
+        world.processes.append(spare)
+        starting = asyncio.create_task(spare.start())
+        await wait_for_line(spare, "shard 1 of 2 is served by another process")
+        assert not starting.done()  # it waits, connected to nothing
+        await move(one, board)  # the first process serves the shard alone
         await second.kill()
-        world.advance(timedelta(minutes=6))  # past the reminder and the deadline
-        await fake.wait_for(lambda: LOST_ON_TIME in board.text, what="the loss on time")
-        # The later game is lost on time too, and shard 0's process cannot show it: its board
-        # lags, for shard 1's process to repair when it is back.
-        refused = fake.fail("PATCH", rf"/channels/{late_thread.id}/messages/{late_board.id}$", 403)
-        world.advance(timedelta(hours=1))
-        await fake.wait_for(lambda: refused.hits == 1, timeout=30, what="the later loss, unshown")
-        edits = len(board.versions)
-        await second.start()
-        # The keeper reads lagging boards least recently changed first: when it has repaired
-        # the later game's, it has looked at the first game's board too.
-        await fake.wait_for(
-            lambda: LOST_ON_TIME in late_board.text, timeout=30, what="the later board repaired"
-        )
+        await starting  # its lease lapsed: the spare process takes the shard over
+        await move(one, board)
         await settle(fake)
-        assert results_said(fake, thread, board) == 1
-        assert len(said(fake, thread, REMINDED)) <= 1  # the reminder may be skipped, not doubled
-        # the finished board is shown once, and the restarted process leaves it be
-        assert len(board.versions) == edits
+        assert not said(fake, thread, AWAY)  # a second and a half away is no downtime
+        # nothing was said twice: one board, one answer per move
+        assert [m for m in fake.messages(thread) if m.components] == [board]
+
+
+@pytest.mark.asyncio
+async def test_a_process_frozen_past_its_lease_stops_when_it_wakes_and_the_other_serves(
+    tmp_path: Path,
+) -> None:
+    # On PostgreSQL, where processes on several machines share a database. (On one machine's
+    # SQLite file, a process frozen inside a write would hold the file's one lock.)
+    async with (
+        fresh_postgres() as database_url,
+        sharded_world(tmp_path, database_url, [(0, 1)]) as world,
+    ):
+        fake, zero = world.fake, world.tables[0]
+        [frozen] = world.processes
+        _, board = await start_game(zero, "oska")
+        await move(zero, board)
+        assert frozen.process is not None
+        frozen.process.send_signal(signal.SIGSTOP)  # a machine paused, a process swapped out
+        spare = BotProcess(
+            fake, world.database_url, tmp_path / "bot-spare.log", world.env,
+            shards=(0, 1), shard_count=2,
+        )  # fmt: skip
+        world.processes.append(spare)
+        await spare.start()  # the frozen one's leases lapsed: the spare serves both shards
+        frozen.process.send_signal(signal.SIGCONT)
+        # Awake, its first renewal finds its shards taken: it stops, and says why.
+        assert await asyncio.wait_for(frozen.process.wait(), 30) == 1
+        said = frozen.log()
+        assert "kamen: another process took over shard(s) 0, 1 of 2" in said
+        world.processes.remove(frozen)  # its one ERROR line is the news above
+        await move(zero, board)  # served by the spare alone
+
+
+@pytest.mark.asyncio
+async def test_a_process_with_another_number_of_shards_is_refused(
+    tmp_path: Path, database_url: str
+) -> None:
+    async with sharded_world(tmp_path, database_url, [(0, 1)]) as world:
+        wrong = BotProcess(
+            world.fake, world.database_url, tmp_path / "bot-wrong.log", world.env,
+            shards=(2,), shard_count=3,
+        )  # fmt: skip
+        code = await wrong.run_to_exit()
+        assert code == 2
+        [line] = [line for line in wrong.log().splitlines() if line.startswith("kamen:")]
+        assert line == (
+            "kamen: SHARD_COUNT=3, but the processes running on this database serve 2 shards:"
+            " give every process the same SHARD_COUNT (to change it, stop them all first)."
+        )
 
 
 @pytest.mark.asyncio
@@ -269,13 +321,46 @@ async def test_one_process_serves_both_shards(tmp_path: Path, database_url: str)
 
 
 @pytest.mark.asyncio
-async def test_a_tournament_due_while_one_process_is_down_is_started_by_the_other_once(
+async def test_a_tournament_on_each_shard_is_run_by_its_own_process(
     tmp_path: Path, database_url: str
 ) -> None:
-    # The tournaments' upkeep was shard 0's process's alone: with it down, nothing started.
+    # The tournaments' upkeep was one process's, for every server: it could not open the
+    # games of a server on another process's shard, and every pass failed.
+    async with sharded_world(tmp_path, database_url, [(0,), (1,)]) as world:
+        fake = world.fake
+
+        def rounds(table: Table) -> list[Message]:
+            return [m for m in fake.messages(table.games) if " · round 1 of" in m.text]
+
+        for table in world.tables.values():
+            reply = await fake.slash(
+                table.guild.owner, table.games, "tournament create",
+                game="oska", format="round-robin", name="Cup", starts="1h",
+            )  # fmt: skip
+            assert reply.message is not None, reply.text
+            for user in (table.ann, table.bob, table.carol, table.guild.owner):
+                await fake.click(user, reply.message, "Join")
+        world.advance(timedelta(hours=2))
+
+        def opened() -> bool:
+            return all(
+                rounds(table) and len(fake.threads(table.games)) == 2
+                for table in world.tables.values()
+            )
+
+        await fake.wait_for(opened, what="each server's first round told, its games opened")
+        await settle(fake)
+        for table in world.tables.values():
+            assert len(rounds(table)) == 1 and len(fake.threads(table.games)) == 2
+
+
+@pytest.mark.asyncio
+async def test_a_tournament_due_while_its_process_is_down_starts_when_it_is_back(
+    tmp_path: Path, database_url: str
+) -> None:
     async with sharded_world(tmp_path, database_url, [(0,), (1,)]) as world:
         fake, one = world.fake, world.tables[1]
-        first, second = world.processes
+        second = world.processes[1]
         reply = await fake.slash(
             one.guild.owner, one.games, "tournament create",
             game="oska", format="round-robin", name="Pebble Cup", starts="1h",
@@ -283,23 +368,16 @@ async def test_a_tournament_due_while_one_process_is_down_is_started_by_the_othe
         assert reply.message is not None, reply.text
         for user in (one.ann, one.bob, one.carol):
             await fake.click(user, reply.message, "Join")
-        await first.kill()  # perhaps holding the tournaments' claim: it lapses
+        await second.kill()
         world.advance(timedelta(hours=2))
 
         def rounds() -> list[Message]:
             told = "**Pebble Cup** · round 1 of"
             return [m for m in fake.messages(one.games) if m.text.startswith(told)]
 
+        await second.start()  # its shard's work waited for it
         await fake.wait_for(lambda: bool(rounds()), what="the first round, told")
         await fake.wait_for(lambda: len(fake.threads(one.games)) == 1, what="its game opened")
-        [thread] = fake.threads(one.games)
-        await first.start()  # back: it takes the upkeep over, and does nothing twice
-        # The upkeep's first pass in a process looks for its games' threads, and shard 1's
-        # threads are not in shard 0's cache: it asks Discord (answered a moment late).
-        asked = fake.fail("GET", rf"/channels/{thread.id}$", None, delay=0.01)
-        await second.kill()  # the claim lapses: shard 0's process is the one to run the upkeep
-        world.advance(timedelta(minutes=1))
-        await fake.wait_for(lambda: asked.hits == 1, timeout=30, what="the upkeep's pass")
         await settle(fake)
         assert len(rounds()) == 1
         assert len(fake.threads(one.games)) == 1

@@ -62,6 +62,16 @@ AUDIENCES = (
         "self-hoster's stderr, before Discord (and any player) is reached",
     ),
     Audience(
+        "matches/runner.py",
+        "the background work's log lines and the reasons `/healthz` gives when it is stalled"
+        " (`Runner.troubles`): read by the operator, never shown in Discord",
+    ),
+    Audience(
+        "matches/leases.py",
+        "a process's shard leases: its log lines, and the one line on the self-hoster's stderr"
+        " when it is refused (another SHARD_COUNT) or replaced; never shown in Discord",
+    ),
+    Audience(
         "matches/recompute.py",
         "the differences `python -m store recompute` prints for the self-hoster who checks "
         "or rebuilds the ratings; never shown in Discord",

@@ -371,6 +371,7 @@ async def test_the_raw_gateway_speaks_zlib_stream_and_plain_json_and_closes_on_m
     fake: FakeDiscord,
 ) -> None:
     fake.add_guild("Stone Club")
+    fake.hub.max_concurrency = 2  # a large bot's limit: shards 0 and 1 log in at once
     inflate = zlib.decompressobj()
 
     def inflated(message: aiohttp.WSMessage) -> dict[str, Any]:

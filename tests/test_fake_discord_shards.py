@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import re
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -128,7 +129,8 @@ async def test_events_of_a_server_reach_only_its_shard() -> None:
 
 @pytest.mark.asyncio
 async def test_an_interaction_goes_to_the_connection_of_its_servers_shard() -> None:
-    async with FakeDiscord() as fake, aiohttp.ClientSession() as http:
+    # Both shards log in at once: a bot whose `max_concurrency` lets them.
+    async with FakeDiscord(max_concurrency=2) as fake, aiohttp.ClientSession() as http:
         zero, one = two_shard_world(fake)
         ann = fake.add_user("ann")
         headers = {"Authorization": f"Bot {fake.token}"}
@@ -220,7 +222,7 @@ async def test_discord_py_with_both_shards_in_one_client_sees_each_server_on_its
 
 @pytest.mark.asyncio
 async def test_two_discord_py_clients_one_shard_each_split_the_servers() -> None:
-    async with FakeDiscord(recommended_shards=2) as fake:
+    async with FakeDiscord(recommended_shards=2, max_concurrency=2) as fake:
         zero, one = two_shard_world(fake)
         restore = point_discord_py_at(fake)
         seen: dict[int, list[str]] = {0: [], 1: []}
@@ -243,3 +245,29 @@ async def test_two_discord_py_clients_one_shard_each_split_the_servers() -> None
                 await task
             restore()
         assert fake.violations == []
+
+
+@pytest.mark.asyncio
+async def test_logins_closer_than_discord_allows_in_one_bucket_are_a_violation() -> None:
+    async with FakeDiscord(max_concurrency=2, identify_every=5.0) as fake:
+        async with aiohttp.ClientSession() as http:
+
+            async def identify(shard: int) -> None:
+                async with http.ws_connect(fake.gateway_url + "?v=10&encoding=json") as ws:
+                    await ws.receive_json()  # HELLO
+                    await ws.send_json(
+                        {"op": 2, "d": {"token": fake.token, "intents": 1, "shard": [shard, 4]}}
+                    )
+                    assert (await ws.receive_json())["t"] == "READY"
+
+            await identify(0)
+            await identify(1)  # another bucket: allowed at once
+            assert fake.violations == []
+            await identify(2)  # bucket 0 again, within 5 s
+        [violation] = fake.violations
+        assert re.fullmatch(
+            r"IDENTIFY of shard \(2, 4\) 0\.\d\d s after another in bucket 0: one per 5 s"
+            r" \(max_concurrency 2\)",
+            violation,
+        ), violation
+        fake.core.violations.clear()

@@ -7,16 +7,27 @@ import os
 import re
 import sqlite3
 import sys
-from collections.abc import AsyncIterator
-from datetime import UTC, datetime
+from collections.abc import AsyncIterator, Callable
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import aiohttp
 import pytest
 
+from matches import Store, system_clock
+from matches.leases import Leases
+from matches.shards import Shards
 from runtime.environment import health_address
-from runtime.health import Check, Health, HealthServer, gateway_check, probe_url, store_check
+from runtime.health import (
+    Check,
+    Health,
+    HealthServer,
+    gateway_check,
+    probe_url,
+    store_check,
+    work_check,
+)  # fmt: skip
 from runtime.metrics import CONTENT_TYPE, Metrics
 from store import open_store
 
@@ -110,14 +121,10 @@ async def test_metrics_are_prometheus_text(served: Any) -> None:
     gateway.value = False
     status, content_type, _, text = await get(base + "/metrics")
     assert status == 200 and content_type == CONTENT_TYPE
-    samples = {}
     for line in text.splitlines():
         if line.startswith("#"):
             assert re.match(r"^# (HELP|TYPE) kamen_[a-z_]+ .+$", line), line
-            continue
-        assert SAMPLE.match(line), line
-        name, value = line.rsplit(" ", 1)
-        samples[name] = float(value)
+    samples = samples_of(text, metrics.process)
     assert samples["kamen_games_active"] == 3
     assert samples['kamen_moves_total{game="oska"}'] == 2
     assert samples['kamen_moves_total{game="oware"}'] == 1
@@ -133,6 +140,62 @@ async def test_metrics_are_prometheus_text(served: Any) -> None:
     types = dict(re.findall(r"^# TYPE (\S+) (\S+)$", text, re.M))
     assert types["kamen_moves_total"] == "counter"
     assert types["kamen_interaction_seconds"] == "histogram"
+
+
+def samples_of(text: str, process: str) -> dict[str, float]:
+    """The samples of a /metrics page by name and labels, each one checked to carry
+    `process` (left out of the name, so that it reads as the metric does; prometheus_client
+    writes the labels in alphabetical order)."""
+    samples = {}
+    for line in text.splitlines():
+        if line.startswith("#") or not line:
+            continue
+        assert SAMPLE.match(line), line
+        name, value = line.rsplit(" ", 1)
+        assert f'process="{process}"' in name, line
+        name = re.sub(r',?process="[^"]*"', "", name).replace("{,", "{").replace("{}", "")
+        samples[name] = float(value)
+    return samples
+
+
+async def test_what_the_operator_watches_has_a_process_and_shard_label(
+    served: Any, tmp_path: Path
+) -> None:
+    """Gateway latency by shard, REST 429s and errors by route, store and AI queue times,
+    the sweeper's lag, failed passes and leases held: each sample names its process."""
+    health, _, _, base = served
+    metrics: Metrics = health.metrics
+    route = "POST /channels/{channel_id}/messages"
+    metrics.rest_answer(route, 429)
+    metrics.rest_answer(route, 429)
+    metrics.rest_answer(route, 503)
+    metrics.rest_answer(route, 200)
+    metrics.ai_waited("move", 0.03)
+    metrics.swept(1, "timeout", 2.5)
+    metrics.pass_failed("tournaments")
+    metrics.on_scrape(lambda: metrics.set_latency(1, 0.042))
+    metrics.on_scrape(lambda: metrics.set_lease(1, True))
+    metrics.on_scrape(lambda: metrics.set_ai_depth("move", 2))
+    store = await open_store(f"sqlite:///{tmp_path / 'kamen.db'}")
+    try:
+        metrics.time_store(store)
+        await store.last_beat()
+    finally:
+        await store.close()
+    _, _, _, text = await get(base + "/metrics")
+    samples = samples_of(text, metrics.process)
+    assert samples[f'kamen_rest_rate_limited_total{{route="{route}"}}'] == 2
+    assert samples[f'kamen_rest_errors_total{{route="{route}",status="503"}}'] == 1
+    assert not any('status="200"' in name for name in samples)
+    assert samples['kamen_ai_queue_wait_seconds_count{lane="move"}'] == 1
+    assert samples['kamen_ai_queue_depth{lane="move"}'] == 2
+    assert samples['kamen_sweeper_lag_seconds_bucket{kind="timeout",le="5.0",shard="1"}'] == 1
+    assert samples['kamen_sweeper_lag_seconds_bucket{kind="timeout",le="2.0",shard="1"}'] == 0
+    assert samples['kamen_pass_failures_total{job="tournaments"}'] == 1
+    assert samples['kamen_errors_total{kind="pass:tournaments"}'] == 1
+    assert samples['kamen_gateway_latency_seconds{shard="1"}'] == 0.042
+    assert samples['kamen_leases_held{shard="1"}'] == 1
+    assert samples['kamen_store_seconds_count{operation="last_beat"}'] == 1
 
 
 def test_the_address_comes_from_the_environment() -> None:
@@ -235,10 +298,41 @@ async def test_the_gateway_check(client: Any, connected: bool) -> None:
     assert await gateway_check(client).probe() is connected
 
 
+def leased(store: Store, moment: Callable[[], datetime]) -> Leases:
+    return Leases(store, moment, Shards(), "this process", timedelta(seconds=30))
+
+
+class Troubled:
+    """A runner with `troubles` to say."""
+
+    def __init__(self, *troubles: str) -> None:
+        self.said = list(troubles)
+
+    def troubles(self) -> list[str]:
+        return self.said
+
+
+async def test_the_work_check_says_what_keeps_the_background_work_from_going_on() -> None:
+    runner: Troubled | None = None
+    health = Health([work_check(lambda: runner)])
+    assert (await health.readiness()).checks == {"work": "starting"}
+    runner = Troubled()
+    assert (await health.readiness()).ready
+    runner.said = [
+        "waiting for shard 1 of 2: served by another process (host:12:ab)",
+        "the tournaments pass for tournament #4 has failed 6 times since 12:00:00",
+    ]
+    readiness = await health.readiness()
+    assert not readiness.ready
+    assert readiness.checks["work"] == "; ".join(runner.said)
+
+
 async def test_the_store_check_writes_the_heartbeat(tmp_path: Path) -> None:
     store = await open_store(f"sqlite:///{tmp_path / 'kamen.db'}")
     moment = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
-    health = Health([store_check(store, lambda: moment)])
+    leases = leased(store, lambda: moment)
+    assert await leases.take()
+    health = Health([store_check(leases.renew)])
     assert await store.last_beat() is None
     assert (await health.readiness()).ready
     assert await store.last_beat() == moment
@@ -276,7 +370,9 @@ async def test_a_write_lock_held_longer_than_the_check_makes_it_unready(tmp_path
     """Reads still answer, but a move would wait: the store is not ready."""
     path = tmp_path / "kamen.db"
     store = await open_store(f"sqlite:///{path}")
-    health = Health([store_check(store)], timeout=0.5)
+    leases = leased(store, system_clock)
+    assert await leases.take()
+    health = Health([store_check(leases.renew)], timeout=0.5)
     try:
         assert (await health.readiness()).ready
         other = sqlite3.connect(path, isolation_level=None)

@@ -162,12 +162,13 @@ async def test_the_runners_sweeper_announces_what_it_finds(tmp_path: Path) -> No
         heard: list[SweepEvent] = []
         done = asyncio.Event()
 
-        async def announce(events: list[SweepEvent]) -> None:
-            heard.extend(events)
+        async def announce(event: SweepEvent) -> None:
+            heard.append(event)
             done.set()
 
         runner = Runner(service, sweep_every=0.01)
         runner.sweeper.listen(announce)
+        assert await runner.lease()
         runner.start()
         await asyncio.wait_for(done.wait(), timeout=5)
         await runner.stop()

@@ -34,6 +34,7 @@ from matches import (
 )
 from matches.inputs import LIVE_CONTROLS, time_control
 from matches.live_clocks import LiveControl, clock_text
+from matches.runner import Runner
 from store import open_store
 from store.schema import migrations
 from tests.matches_support import refused
@@ -241,15 +242,19 @@ async def test_a_short_base_is_warned_at_a_fifth_of_it(tmp_path: Path) -> None:
 async def test_kamen_away_does_not_count_on_a_live_clock(tmp_path: Path) -> None:
     path, clock = tmp_path / "k.db", ManualClock()
     async with running(path, clock) as service:
+        runner = Runner(service)
+        assert await runner.leases.take()
         game = await live_game(service)
-        await service.beat()
+        await runner.leases.renew()
         clock.advance(30)  # 30 s of Alice's 5 minutes
-        await service.beat()
+        await runner.leases.renew()
         before = await service.store.get_game(game.id)
         assert before is not None and before.deadline is not None
     clock.advance(6 * MINUTE)  # Kamen is down
     async with running(path, clock) as service:
-        [(credited, away)] = await service.credit_downtime()
+        runner = Runner(service)
+        assert await runner.leases.take()
+        [(credited, away)] = await runner.credit_downtime()
         assert (credited.id, away) == (game.id, 6 * MINUTE)
         assert credited.deadline == before.deadline + 6 * MINUTE
         assert credited.row.remind_at == before.remind_at + 6 * MINUTE  # type: ignore[operator]

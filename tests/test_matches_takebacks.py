@@ -4,12 +4,14 @@ at `easy`, where it is granted at once; and a finished game's thread keeps its g
 
 from __future__ import annotations
 
+import asyncio
 import random
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 
+from games.base import GameState
 from matches import (
     FirstLegalMove,
     GameView,
@@ -139,3 +141,45 @@ async def test_a_finished_games_channel_keeps_its_game(service: MatchService) ->
     # A new game there is the channel's game again.
     again = await start(service)
     assert (await service.view_here(channel_id=CHANNEL)).id == again.id
+
+
+class Pondering:
+    """Kamen's picker, held in thought until `done` is set: the positions it was asked
+    about, and the first legal move of each."""
+
+    def __init__(self) -> None:
+        self.thinking, self.done = asyncio.Event(), asyncio.Event()
+        self.asked: list[tuple[str, ...]] = []
+
+    async def pick(self, state: GameState, level: str) -> str:
+        self.asked.append(state.moves)
+        self.thinking.set()
+        await self.done.wait()
+        return state.legal_moves()[0]
+
+
+async def test_a_takeback_while_kamen_thinks_makes_it_think_again(tmp_path: Path) -> None:
+    store = await open_store(f"sqlite:///{tmp_path / 'kamen.db'}")
+    try:
+        picker = Pondering()
+        service = MatchService(
+            store, bot_user_id=BOT, picker=picker, clock=ManualClock(), rng=random.Random(3)
+        )
+        game = await service.challenge(
+            guild_id=GUILD, channel_id=CHANNEL, challenger_id=ALICE, game="lasca",
+            opponent_id=BOT, first="challenger", level="easy",
+        )  # fmt: skip
+        await service.move(ALICE, "a3-b4", game_id=game.id)  # Kamen's one reply: c5xa3
+        thinking = asyncio.create_task(service.play_bot_move(game.id, expected_ply=1))
+        await picker.thinking.wait()
+        taken = await service.ask_takeback(ALICE, game_id=game.id)
+        assert taken.taken == ("a3-b4",)
+        await service.move(ALICE, "c3-b4", game_id=game.id)  # now its one reply is a5xc3
+        picker.done.set()
+        moved = await thinking
+        assert moved is not None and moved.move == "a5xc3"
+        assert picker.asked == [("a3-b4",), ("c3-b4",)]  # thought again about the new one
+        now = await service.view(game_id=game.id)
+        assert now.moves == ("c3-b4", "a5xc3") and now.to_move_id == ALICE
+    finally:
+        await store.close()

@@ -121,6 +121,36 @@ async def test_deferred_jobs_start_only_when_no_move_waits() -> None:
     assert await asyncio.gather(first, *later) == ["done move 1", "done move 2", "done move 3"]
 
 
+async def test_the_queue_tells_its_depth_by_lane_and_how_long_each_job_waited() -> None:
+    """What /metrics shows of it: kamen_ai_queue_depth{lane}, kamen_ai_queue_wait_seconds."""
+    pool = ManualPool()
+    queue = FairQueue(lambda: pool, 1)
+    waits: list[tuple[str, float]] = []
+    queue.on_start = lambda lane, seconds: waits.append((lane, seconds))
+    loop = asyncio.get_running_loop()
+    asked = loop.time()
+    first = asyncio.create_task(queue.submit(1, str, "move 1"))
+    await settle()
+    second_asked = loop.time()
+    later = [
+        asyncio.create_task(queue.submit(2, str, "move 2")),
+        asyncio.create_task(queue.submit_deferred(str, "review")),
+    ]
+    await settle()
+    assert queue.depth() == {"move": 1, "deferred": 1, "ponder": 0}
+    waited = loop.time()
+    pool.finish("move 1")
+    await settle()
+    assert queue.depth() == {"move": 0, "deferred": 1, "ponder": 0}
+    pool.finish("move 2")
+    await settle()
+    pool.finish("review")
+    await asyncio.gather(first, *later)
+    assert [lane for lane, _ in waits] == ["move", "move", "deferred"]
+    assert all(0 <= seconds <= loop.time() - asked for _, seconds in waits)
+    assert waits[1][1] >= waited - second_asked  # the second move waited for the first's end
+
+
 async def test_deferred_jobs_leave_a_worker_to_the_moves() -> None:
     pool = ManualPool()
     queue = FairQueue(lambda: pool, 2)

@@ -18,11 +18,12 @@ import pytest
 
 from matches import BadInput, FirstLegalMove, GameView, ManualClock, MatchService
 from matches.seasons import FinalTable
+from matches.shards import Shards
 from matches.storage import Store
 from store import open_store
 from tests import store_support
 
-GUILD, OTHER_GUILD = 1, 2
+GUILD, OTHER_GUILD = 1, 1 << 22  # on shards 0 and 1 of 2
 ALICE, BOB, CAROL, BOT = 100, 200, 300, 999
 MANAGER = 50
 CHANNEL = 77
@@ -191,7 +192,7 @@ async def test_two_processes_at_the_date_end_it_once(env: Env, store_url: str) -
         # A process that does not serve the server leaves its seasons alone.
         await service.seasons.start(OTHER_GUILD, "Elsewhere", "1d", CHANNEL, MANAGER)
         clock.advance(timedelta(days=2))
-        handed = await other.seasons.due(serves=lambda guild: guild == GUILD)
+        handed = await other.seasons.due(shards=Shards.of(2, [0]))
         assert [s.guild_id for s in handed] == [GUILD] * len(handed)
         assert await other_store.running_season(OTHER_GUILD) is not None
     finally:

@@ -158,10 +158,45 @@ def test_the_bot_waits_for_a_healthy_postgres_and_uses_it(postgres_file: dict[st
     assert type(store_for(resolved)).__name__ == "PostgresStore"
 
 
-def test_no_secret_in_either_file() -> None:
-    for name in ("compose.yaml", "compose.postgres.yaml"):
+def test_no_secret_in_any_file() -> None:
+    for name in COMPOSE_FILES:
         text = (ROOT / name).read_text()
         assert not TOKEN_SHAPE.search(text) and "DISCORD_TOKEN=" not in text, name
         for line in text.splitlines():
             if "PASSWORD" in line and not line.lstrip().startswith("#"):
                 assert "${POSTGRES_PASSWORD" in line or "POSTGRES_PASSWORD in .env" in line, line
+
+
+COMPOSE_FILES = ("compose.yaml", "compose.postgres.yaml", "compose.shards.yaml")
+
+
+def test_every_file_is_one_compose_v2_and_debian_12s_docker_compose_1_29_both_read() -> None:
+    """docker-compose 1.29 refuses a top-level `name:` (it has no `version:` to ask for:
+    1.27 and later read the Compose Specification without one, and v2 calls it obsolete).
+    CI's Docker part runs `docker-compose config` on them for real (.ci/docker/compose.sh)."""
+    for name in COMPOSE_FILES:
+        document = read_yaml((ROOT / name).read_text())
+        assert set(document) <= {"services", "volumes"}, name
+    # The project's name (the volumes are named after it) comes from .env instead.
+    example = (ROOT / ".env.example").read_text().splitlines()
+    assert "COMPOSE_PROJECT_NAME=kamen" in example
+
+
+def test_the_shards_example_runs_two_processes_one_shard_each_on_postgres(
+    compose: dict[str, Any], postgres_file: dict[str, Any]
+) -> None:
+    shards = read_yaml((ROOT / "compose.shards.yaml").read_text())["services"]
+    first, second = shards["bot"], shards["bot-shard-1"]
+    assert first["environment"] == {"SHARD_COUNT": "2", "SHARD_IDS": "0"}
+    assert {key: second["environment"][key] for key in ("SHARD_COUNT", "SHARD_IDS")} == {
+        "SHARD_COUNT": "2",
+        "SHARD_IDS": "1",
+    }
+    # The second process is the first one's twin: the same image, database and checks.
+    bot = compose["services"]["bot"]
+    same = ("build", "image", "pull_policy", "env_file", "restart", "init", "healthcheck")
+    assert {key: second[key] for key in same} == {key: bot[key] for key in same}
+    on_postgres = postgres_file["services"]["bot"]
+    assert second["environment"]["DATABASE_URL"] == on_postgres["environment"]["DATABASE_URL"]
+    assert second["depends_on"] == on_postgres["depends_on"]
+    assert "volumes" not in second, "its database is PostgreSQL's: no SQLite volume"

@@ -179,13 +179,28 @@ async def test_shift_clocks_moves_every_running_clock(store: Store) -> None:
     assert await store.get_game(challenge.id) == challenge  # only games being played
 
 
-async def test_the_heartbeat_is_one_row_read_back(store: Store) -> None:
+async def test_a_shards_lease_is_one_holders_and_its_renewal_is_the_shards_beat(
+    store: Store,
+) -> None:
+    hold = timedelta(seconds=30)
     assert await store.last_beat() is None
-    await store.beat(NOW)
-    await store.beat(NOW + timedelta(seconds=10))
-    assert await store.last_beat() == NOW + timedelta(seconds=10)
-    # Readable by whoever opens the file.
-    assert await stored_column(store, "SELECT at FROM heartbeat") == ["2026-03-01T12:00:10+00:00"]
+    assert await store.take_shard(0, 2, "first", NOW, NOW + hold) == ("first", None)
+    # Held: another process is refused it, and told by whom.
+    assert await store.take_shard(0, 2, "second", NOW, NOW + hold) == ("first", None)
+    assert await store.take_shard(1, 2, "second", NOW, NOW + hold) == ("second", None)
+    assert await store.live_shard_counts(NOW) == {2}
+    later = NOW + timedelta(seconds=10)
+    assert await store.renew_shards([0, 1], "first", later, later + hold) == [0]
+    assert await store.last_beat() == later
+    # The first process dies: its lease lapses, and the next holder learns its last beat.
+    lapsed = later + hold
+    assert await store.take_shard(0, 2, "second", lapsed, lapsed + hold) == ("second", later)
+    assert await store.renew_shards([0], "first", lapsed, lapsed + hold) == []  # lost
+    # A clean stop lets the lease lapse at once; its beat stays.
+    await store.drop_shards([0, 1], "second")
+    assert await store.live_shard_counts(lapsed) == set()
+    assert await store.take_shard(0, 4, "third", lapsed, lapsed + hold) == ("third", later)
+    assert await store.live_shard_counts(lapsed) == {4}
 
 
 async def test_user_settings_default_then_saved(store: Store) -> None:

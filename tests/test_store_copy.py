@@ -13,11 +13,13 @@ import random
 import sqlite3
 from collections.abc import AsyncIterator
 from contextlib import closing
+from datetime import timedelta
 from pathlib import Path
 
 import asyncpg  # type: ignore[import-untyped]  # asyncpg ships no type hints
 import pytest
 
+import store.copy as store_copy
 from matches import FirstLegalMove, ManualClock, MatchService
 from matches.ratings import Season
 from matches.storage import Store
@@ -68,7 +70,8 @@ async def played(url: str) -> dict[str, int]:
         await service.set_threads(GUILD, False)
         await service.set_server_language(GUILD, "cs")
         await service.set_user_language(ALICE, "cs")
-        await store.beat(clock())
+        await store.take_shard(0, 1, "a process", clock(), clock() + timedelta(seconds=30))
+        await store.renew_shards([0], "a process", clock(), clock() + timedelta(seconds=30))
         return {"going": going.id, "won": won.id, "season": season.id, "tournament": tid}
     finally:
         await store.close()
@@ -128,6 +131,31 @@ async def test_a_played_database_moves_whole_and_plays_on(
     finally:
         await before.close()
         await after.close()
+
+
+async def test_tables_larger_than_a_batch_go_over_whole_a_batch_at_a_time(
+    tmp_path: Path, postgres: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The copy streams each table in batches (its memory flat in the database's size,
+    `python -m bench.store_copy`): with batches of two rows every table of a few rows
+    goes over in several, and arrives whole, checked, and in the same order."""
+    sqlite = f"sqlite:///{tmp_path / 'kamen.db'}"
+    ids = await played(sqlite)
+    with closing(sqlite3.connect(tmp_path / "kamen.db")) as db:
+        games = db.execute("SELECT count(*) FROM games").fetchone()[0]
+    assert games > 4
+    monkeypatch.setattr(store_copy, "_CHUNK", 2)
+    checks = {check.table: check for check in await store_copy.copy(sqlite, postgres)}
+    assert all(check.matches for check in checks.values()), checks
+    assert checks["games"].copied == checks["games"].target_rows == games
+    before, after = await open_store(sqlite), await open_store(postgres)
+    try:
+        assert await everything(after, ids) == await everything(before, ids)
+    finally:
+        await before.close()
+        await after.close()
+    again = await store_copy.copy(sqlite, postgres)
+    assert all(check.matches and check.copied == 0 for check in again)
 
 
 async def test_a_second_copy_changes_nothing_and_still_checks(
@@ -214,7 +242,7 @@ async def test_the_copy_reads_the_tables_their_keys_and_order_from_the_schema(
     assert tables["rating_changes"] == (("seq",), ("seq",))
     assert tables["tournament_pairings"] == (("id",), ("id",))
     assert tables["puzzle_answers"] == (("guild_id", "user_id", "puzzle"), ())
-    assert "schema_migrations" not in tables and len(tables) == 14
+    assert "schema_migrations" not in tables and len(tables) == 16
     order = list(tables)
     for child, parent in [("rating_changes", "games"), ("season_scores", "seasons"),
                           ("tournament_pairings", "tournaments"),

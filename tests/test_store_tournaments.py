@@ -107,8 +107,9 @@ async def test_tournaments_due_to_start_or_end(store: Store) -> None:
 async def test_a_forgotten_player_leaves_the_tournaments_too(store: Store) -> None:
     made = await store.create_tournament(new())
     await store.join_tournament(made.id, 5, NOW)
-    await store.join_tournament(made.id, 6, NOW)
-    written = await store.update_tournament(made, [StoredPairing(made.id, 1, 5, 6)])
+    joined = await store.join_tournament(made.id, 6, NOW)
+    assert joined is not None and joined.version == made.version + 2  # each join wrote it
+    written = await store.update_tournament(joined, [StoredPairing(made.id, 1, 5, 6)])
     assert written is not None
     anonymous = await store.forget_user(6)
     assert anonymous is not None and anonymous < 0

@@ -10,12 +10,13 @@ import asyncio
 import dataclasses
 import random
 from collections import Counter
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from datetime import timedelta
 from pathlib import Path
 
 import pytest
 
+import words
 from matches import FirstLegalMove, GameView, ManualClock, MatchService
 from matches.errors import BadInput
 from matches.storage import Store
@@ -274,13 +275,13 @@ async def test_standings_kept_between_results_count_a_late_result_in_its_place(
     ended: an arena's doubled wins follow that order."""
     service, clock, store = env
     now = clock()
-    arena = Tournament(
-        GUILD, CHANNEL, "Arena", "oska", Format.ARENA, OWNER, now,
-        minutes=60, stage=Stage.RUNNING, started_at=now,
-    )  # fmt: skip
-    made = await store.create_tournament(arena)
+    arena = Tournament(GUILD, CHANNEL, "Arena", "oska", Format.ARENA, OWNER, now, minutes=60)
+    signup = await store.create_tournament(arena)
     for user in (1, 2, 3, 4, 5):
-        await store.join_tournament(made.id, user, now)
+        await store.join_tournament(signup.id, user, now)
+    joined = await store.tournament(signup.id)
+    assert joined is not None
+    made = dataclasses.replace(joined, stage=Stage.RUNNING, started_at=now)
     at = [now + timedelta(minutes=m) for m in range(5)]
     games = [
         StoredPairing(made.id, 0, 1, 2, score=1.0, ended_at=at[1]),
@@ -304,20 +305,24 @@ async def test_standings_kept_between_results_count_a_late_result_in_its_place(
     assert await points_of(3) == 2
 
 
+def before_next(store: Store, method: str, other: Callable[[], Awaitable[object]]) -> None:
+    """The store's next call of `method` comes second: `other` runs just before it (as
+    another player's press, or another process's write, landing in between)."""
+    real = getattr(store, method)
+
+    async def racing(*args: object, **kwargs: object) -> object:
+        setattr(store, method, real)  # once
+        await other()
+        return await real(*args, **kwargs)
+
+    setattr(store, method, racing)
+
+
 def race_once(store: Store, found: Tournament, **change: object) -> None:
     """The store's next tournament write comes second: another write of `found`, with
     `change`, lands just before it (as when the bot records a message meanwhile)."""
-    real_update = store.update_tournament
-    raced = False
-
-    async def racing(tournament: Tournament, pairings: object = ()) -> object:
-        nonlocal raced
-        if not raced:
-            raced = True
-            await real_update(dataclasses.replace(found, **change))  # type: ignore[arg-type]
-        return await real_update(tournament, pairings)  # type: ignore[arg-type]
-
-    store.update_tournament = racing  # type: ignore[method-assign, assignment]
+    changed = dataclasses.replace(found, **change)  # type: ignore[arg-type]
+    before_next(store, "update_tournament", lambda: store.update_tournament(changed))
 
 
 async def test_a_cancel_that_races_another_write_of_the_tournament_still_cancels(
@@ -345,3 +350,117 @@ async def test_a_message_remembered_while_another_write_races_keeps_both(env: En
     assert [t.id for t in await service.tournaments.of_server(GUILD)] == [tid]
     with pytest.raises(BadInput):
         await service.tournaments.latest(GUILD + 1)  # a server without any
+
+
+# ------------------------------------------------------------ sign-up racing the start
+# Join, Leave and Start are each one transaction on the tournament's row: whichever lands
+# first, the pairings the start makes are those of the players as they are when it lands.
+
+
+def paired(pairings: list[StoredPairing]) -> set[int]:
+    return {u for p in pairings for u in (p.first_id, p.second_id) if u is not None}
+
+
+async def playing(service: MatchService, tid: int) -> set[int]:
+    return {e.user_id for e in await service.tournaments.entrants(tid) if e.playing}
+
+
+@pytest.mark.parametrize("format", ["swiss", "round-robin"])
+async def test_a_join_landing_while_the_start_pairs_is_paired_too(env: Env, format: str) -> None:
+    service, _, store = env
+    tid = await signed_up(service, [1, 2, 3, 4], format=format, rounds=3)
+    # The start has read the four players; player 5 joins before it writes.
+    before_next(store, "update_tournament", lambda: service.tournaments.join(GUILD, tid, 5))
+    started = await service.tournaments.start(GUILD, tid)
+    assert await playing(service, tid) == {1, 2, 3, 4, 5}
+    assert paired(list(started.new)) == {1, 2, 3, 4, 5}  # nobody left without a game or bye
+    assert paired(await store.pairings(tid)) == {1, 2, 3, 4, 5}
+
+
+async def test_a_join_landing_after_the_start_is_refused(env: Env) -> None:
+    service, _, store = env
+    tid = await signed_up(service, [1, 2, 3, 4], format="swiss", rounds=3)
+    # Player 5 pressed Join while it was open; the start lands before the join is written.
+    starting: list[Progress] = []
+
+    async def start() -> None:
+        starting.append(await service.tournaments.start(GUILD, tid))
+
+    before_next(store, "join_tournament", start)
+    with pytest.raises(BadInput) as refused:
+        await service.tournaments.join(GUILD, tid, 5)
+    assert refused.value.code == "tournament.closed"
+    assert words.explain(refused.value) == "**Cup** has already started: joining is closed."
+    assert await playing(service, tid) == {1, 2, 3, 4}  # not a player with no game
+    [started] = starting
+    assert paired(await store.pairings(tid)) == {1, 2, 3, 4} == paired(list(started.new))
+    # No bye point for a player who never played: 5 is not in the standings.
+    assert 5 not in {line.player for line in await service.tournaments.standings(tid)}
+
+
+async def test_a_leave_landing_while_the_start_pairs_is_never_paired(env: Env) -> None:
+    service, _, store = env
+    tid = await signed_up(service, [1, 2, 3, 4], format="round-robin")
+    # The start has read the four players; player 4 leaves (from the sign-up) before it writes.
+    before_next(
+        store, "update_tournament", lambda: service.tournaments.leave(GUILD, tid, 4, signup=True)
+    )
+    started = await service.tournaments.start(GUILD, tid)
+    assert started.tournament.stage is Stage.RUNNING
+    assert await playing(service, tid) == {1, 2, 3}
+    assert 4 not in paired(await store.pairings(tid))
+
+
+async def test_a_withdrawal_landing_after_the_start_forfeits_the_pairing_it_made(
+    env: Env,
+) -> None:
+    service, _, store = env
+    tid = await signed_up(service, [1, 2, 3, 4], format="round-robin")
+    starting: list[Progress] = []
+
+    async def start() -> None:
+        starting.append(await service.tournaments.start(GUILD, tid))
+
+    # Player 4 asked to leave while the sign-up was open; the start lands first.
+    before_next(store, "leave_tournament", start)
+    left = await service.tournaments.leave(GUILD, tid, 4)
+    assert left.tournament.stage is Stage.RUNNING  # a withdrawal, as the leave landed
+    [started] = starting
+    [theirs] = [p for p in started.new if 4 in (p.first_id, p.second_id)]
+    [now] = [p for p in await store.pairings(tid) if p.id == theirs.id]
+    assert now.done and now.forfeit and now.score == (0.0 if now.first_id == 4 else 1.0)
+    assert now.game_id is None  # never played
+    assert await playing(service, tid) == {1, 2, 3}
+
+
+async def test_leave_on_the_sign_up_after_the_start_is_refused_and_says_how(env: Env) -> None:
+    service, _, store = env
+    tid = await signed_up(service, [1, 2, 3, 4], format="round-robin")
+    before_next(store, "leave_tournament", lambda: service.tournaments.start(GUILD, tid))
+    with pytest.raises(BadInput) as refused:
+        await service.tournaments.leave(GUILD, tid, 4, signup=True)
+    assert refused.value.code == "tournament.leave-started"
+    assert await playing(service, tid) == {1, 2, 3, 4}  # still in, still paired
+    assert 4 in paired([p for p in await store.pairings(tid) if not p.done])
+    await service.tournaments.cancel(GUILD, tid, "rain")
+    with pytest.raises(BadInput) as over:
+        await service.tournaments.join(GUILD, tid, 6)
+    assert over.value.code == "tournament.over"
+
+
+async def test_joins_and_leaves_at_once_with_the_start_leave_no_one_unpaired(env: Env) -> None:
+    service, _, store = env
+    tid = await signed_up(service, list(range(1, 11)), format="swiss", rounds=3)
+    presses: list[Awaitable[object]] = [
+        service.tournaments.join(GUILD, tid, user) for user in range(11, 21)
+    ]
+    presses += [service.tournaments.leave(GUILD, tid, user, signup=True) for user in (2, 4, 6)]
+    results = await asyncio.gather(
+        service.tournaments.start(GUILD, tid), *presses, return_exceptions=True
+    )
+    refusals = [r for r in results if isinstance(r, BaseException)]
+    assert all(isinstance(r, BadInput) and r.code in ("tournament.closed",
+               "tournament.leave-started") for r in refusals), refusals  # fmt: skip
+    assert not isinstance(results[0], BaseException)
+    everyone = await playing(service, tid)
+    assert paired(await store.pairings(tid)) == everyone

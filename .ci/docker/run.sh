@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # CI's docker part (.ci/run calls it): Kamen's image built and run for real.
-#   1. a Docker engine: Debian's docker.io installed if dockerd is missing, dockerd started in the
-#      background if none answers (and stopped again at the end);
+#   1. a Docker engine: Debian's docker.io (and docker-compose 1.29) installed if missing, dockerd
+#      started in the background if none answers (and stopped again at the end); the compose
+#      files read by docker-compose 1.29 and Compose v2 where it is there (.ci/docker/compose.sh);
 #   2. the stand-in base kamen-base:py311 (.ci/docker/base.sh; kept between runs);
 #   3. docker build --build-arg BASE=kamen-base:py311 -t kamen:ci .
 #   4. the container check (.ci/docker/check.py): healthy, not root, plays, keeps its database
-#      in the volume across a restart.
+#      in the volume across a restart;
+#   5. the README's Docker backup and restore commands for SQLite, run as written there
+#      (.ci/docker/backups.py).
 # Needs root (apt-get, dockerd, debootstrap), Debian's mirror and PyPI (the build stage's pip),
 # and a kernel that lets dockerd make namespaces and cgroups. Whatever is missing fails the run
 # with a message saying what: nothing here is skipped.
@@ -28,11 +31,12 @@ die() {
 }
 
 # ---------------------------------------------------------------- 1. the engine
-if ! command -v dockerd >/dev/null || ! command -v docker >/dev/null; then
+if ! command -v dockerd >/dev/null || ! command -v docker >/dev/null \
+    || ! command -v docker-compose >/dev/null; then
     [ "$(id -u)" = 0 ] || die "no Docker engine, and installing Debian's docker.io needs root"
-    echo "[docker] installing Debian's docker.io (and debootstrap)"
-    { apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q docker.io debootstrap; } \
-        >"$LOGS/apt.log" 2>&1 || { tail -20 "$LOGS/apt.log" >&2; die "apt-get install docker.io failed"; }
+    echo "[docker] installing Debian's docker.io, docker-compose (and debootstrap)"
+    { apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q docker.io docker-compose debootstrap; } \
+        >"$LOGS/apt.log" 2>&1 || { tail -20 "$LOGS/apt.log" >&2; die "apt-get install docker.io docker-compose failed"; }
 fi
 
 started_pid=
@@ -66,6 +70,8 @@ if ! docker info >/dev/null 2>&1; then
 fi
 echo "[docker] engine: $(docker version --format 'client {{.Client.Version}}, server {{.Server.Version}}')"
 lap "the engine"
+bash .ci/docker/compose.sh || die "the compose files (.ci/docker/compose.sh)"
+lap "the compose files"
 
 # ---------------------------------------------------------------- 2. the stand-in base
 bash .ci/docker/base.sh "$BASE_IMAGE"
@@ -85,4 +91,8 @@ lap "the image's build"
 # ---------------------------------------------------------------- 4. the container check
 .venv/bin/python .ci/docker/check.py "$IMAGE" || die "the container check (.ci/docker/check.py)"
 lap "the container check"
+
+# ---------------------------------------------------------------- 5. the README's backups
+.venv/bin/python .ci/docker/backups.py "$IMAGE" || die "the README's backups (.ci/docker/backups.py)"
+lap "the README's Docker backups"
 echo "[docker] all of the docker part: $((SECONDS - began)) s"

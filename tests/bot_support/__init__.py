@@ -35,7 +35,14 @@ ROOT = Path(__file__).resolve().parents[2]
 MENTION = re.compile(r"<@!?(\d+)>")
 # Quick sweeps, so that expiries and timeouts show within a test's patience.
 # Health endpoints off: parallel bot processes would all want port 8080.
-FAST = {"KAMEN_SWEEP_INTERVAL": "0.1", "LOG_LEVEL": "INFO", "HEALTH_PORT": "off"}
+# Passes often; the heartbeat too, so that a killed process's shard lease (held for three
+# beats) lapses within a second and a half for the test's next start.
+FAST = {
+    "KAMEN_SWEEP_INTERVAL": "0.1",
+    "KAMEN_HEARTBEAT_INTERVAL": "0.5",
+    "LOG_LEVEL": "INFO",
+    "HEALTH_PORT": "off",
+}
 
 
 def shared_database_url(tmp: Path, name: str = "kamen.db") -> str:
@@ -77,9 +84,30 @@ class BotProcess:
         self.took: list[float] = []  # the seconds each start took
 
     async def start(self, *, timeout: float = 30.0) -> float:
-        """Start the bot and wait until it has identified and synced; the seconds it took."""
+        """Start the bot and wait until it has identified (its commands synced, by it or by a
+        process before it: each list is synced once); the seconds it took."""
         loop = asyncio.get_running_loop()
         began = loop.time()
+        await self._spawn()
+        self.starts += 1
+        fake = self.fake
+        before = {session.id for session in fake.sessions}
+        wanted = set(self.shards)
+
+        def ready() -> bool:
+            new = [s for s in fake.hub.live_sessions() if s.id not in before]
+            identified = {s.shard for s in new} >= wanted if wanted else bool(new)
+            return identified and fake.core.command_syncs > 0
+
+        # Shards of one bucket identify `identify_every` apart (Discord's limit, the fake's pace).
+        spaced = fake.hub.identify_every * len(wanted)
+        await fake.wait_for(
+            ready, timeout=timeout + spaced, what="the bot process to identify and sync"
+        )
+        self.took.append(loop.time() - began)
+        return self.took[-1]
+
+    async def _spawn(self) -> None:
         env = {
             **os.environ,
             **FAST,
@@ -93,23 +121,12 @@ class BotProcess:
             sys.executable, "-m", "bot", cwd=ROOT, env=env, stdout=log, stderr=log
         )
         log.close()
-        self.starts += 1
-        fake = self.fake
-        before = {session.id for session in fake.sessions}
-        syncs = fake.core.command_syncs
-        wanted = set(self.shards)
 
-        def ready() -> bool:
-            new = [s for s in fake.hub.live_sessions() if s.id not in before]
-            identified = {s.shard for s in new} >= wanted if wanted else bool(new)
-            return identified and fake.core.command_syncs > syncs
-
-        # Shards after the first identify 5 s apart (discord.py's pace for Discord's limit).
-        await fake.wait_for(
-            ready, timeout=timeout + 5 * len(wanted), what="the bot process to identify and sync"
-        )
-        self.took.append(loop.time() - began)
-        return self.took[-1]
+    async def run_to_exit(self, timeout: float = 30.0) -> int:
+        """Start the bot and wait for it to stop by itself (refused at start); its exit status."""
+        await self._spawn()
+        assert self.process is not None
+        return await asyncio.wait_for(self.process.wait(), timeout)
 
     async def kill(self) -> None:
         """SIGKILL: no goodbye, no flush; then wait until the fake sees the connection gone."""

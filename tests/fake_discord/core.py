@@ -52,6 +52,8 @@ class Core:
         self.world.users[self.developer.id] = self.developer
         self.allowed_intents = sum(PRIVILEGED[name] for name in privileged_intents)
         self.violations: list[str] = []
+        #: The bot's messages by the nonce they were sent with (`enforce_nonce`).
+        self.nonces: dict[str, Message] = {}
         self.requests: list[str] = []
         self.commands: dict[int | None, list[JSON]] = {}
         self._command_ids: dict[tuple[int | None, int, str], int] = {}

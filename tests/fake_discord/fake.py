@@ -37,6 +37,11 @@ class FakeDiscord(Driver):
             reply = await fake.slash(ann, guild.channel("games"), "oska challenge", opponent=bob)
             reply = await fake.click(bob, reply.message, "Accept")
             assert fake.violations == []
+
+    Logins (IDENTIFY) are limited as Discord limits them, one per bucket of
+    `max_concurrency` at a time, but a quarter of a second apart rather than
+    Discord's 5 s (`identify_every`), so that a test's bot restarts at once;
+    `env()` tells a bot process the fake's spacing.
     """
 
     def __init__(
@@ -46,6 +51,8 @@ class FakeDiscord(Driver):
         privileged_intents: Iterable[str] = (),
         heartbeat_interval: float = 41.25,
         recommended_shards: int = 1,
+        max_concurrency: int = 1,
+        identify_every: float = 0.25,
     ) -> None:
         self.core = Core(bot_name=bot_name, privileged_intents=frozenset(privileged_intents))
         self.world = self.core.world
@@ -53,6 +60,8 @@ class FakeDiscord(Driver):
             self.core,
             heartbeat_interval_ms=int(heartbeat_interval * 1000),
             recommended_shards=recommended_shards,
+            max_concurrency=max_concurrency,
+            identify_every=identify_every,
         )
         self.core.hub = self.hub
         self.router = Router(self.core)
@@ -140,6 +149,8 @@ class FakeDiscord(Driver):
             "DISCORD_API_BASE": self.api_base,
             "DISCORD_GATEWAY_URL": self.gateway_url,
             "DISCORD_TOKEN": self.token,
+            # The spacing of logins this fake allows (Discord's 5 s would slow each restart).
+            "KAMEN_IDENTIFY_INTERVAL": str(self.hub.identify_every),
         }
 
     # ------------------------------------------------------------ what happened

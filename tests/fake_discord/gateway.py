@@ -168,11 +168,22 @@ class Session:
 
 class GatewayHub:
     def __init__(
-        self, core: Core, *, heartbeat_interval_ms: int = 41250, recommended_shards: int = 1
+        self,
+        core: Core,
+        *,
+        heartbeat_interval_ms: int = 41250,
+        recommended_shards: int = 1,
+        max_concurrency: int = 1,
+        identify_every: float = 5.0,
     ) -> None:
         self.core = core
         self.heartbeat_interval_ms = heartbeat_interval_ms
         self.recommended_shards = recommended_shards
+        # Discord's session start limit: one IDENTIFY per `identify_every` seconds in each
+        # bucket (`shard_id % max_concurrency`), whatever process sends it.
+        self.max_concurrency = max_concurrency
+        self.identify_every = identify_every
+        self._identified_at: dict[int, float] = {}
         self.sessions: dict[str, Session] = {}
         self.connections: list[Connection] = []
         self.identifies = 0
@@ -375,6 +386,16 @@ class GatewayHub:
                 await self._refuse(conn, 4010, f"invalid shard {shard!r}")
                 return False
             shard_pair = (shard[0], shard[1])
+        bucket = (shard_pair[0] if shard_pair else 0) % self.max_concurrency
+        now = asyncio.get_running_loop().time()
+        last = self._identified_at.get(bucket)
+        if last is not None and now - last < self.identify_every:
+            self.core.violation(
+                f"IDENTIFY of shard {shard_pair} {now - last:.2f} s after another in bucket"
+                f" {bucket}: one per {self.identify_every:g} s (max_concurrency"
+                f" {self.max_concurrency})"
+            )
+        self._identified_at[bucket] = now
         session = Session(
             id=secrets.token_hex(16),
             intents=intents,

@@ -30,6 +30,10 @@ if TYPE_CHECKING:
 CHANNEL_MESSAGE_FLAGS = (1 << 2) | (1 << 12) | (1 << 15)
 
 
+# How long Discord remembers a message's nonce for `enforce_nonce` ("a few minutes").
+NONCE_MINUTES = 5
+
+
 class Rest:
     def __init__(self, core: Core, hub: GatewayHub, router: Router) -> None:
         self.core = core
@@ -238,7 +242,7 @@ class Rest:
                     "total": 1000,
                     "remaining": 999,
                     "reset_after": 14_400_000,
-                    "max_concurrency": 1,
+                    "max_concurrency": self.hub.max_concurrency,
                 },
             }
         )
@@ -459,7 +463,18 @@ class Rest:
         flags = int(body.get("flags") or 0) & CHANNEL_MESSAGE_FLAGS
         if channel.is_thread and channel.archived and not channel.locked:
             channel.archived = False
+        # `enforce_nonce`: a message sent again with the nonce of one created in the last
+        # few minutes is not created twice; the first is returned (404 if it was deleted).
+        nonce = str(body.get("nonce") or "")
+        if nonce and body.get("enforce_nonce"):
+            sent = self.core.nonces.get(nonce)
+            if sent is not None and self.world.now() - sent.created_at < NONCE_MINUTES * 60:
+                if sent.deleted:
+                    raise ApiError(404, 10008, "Unknown Message")
+                return Response(body=sent.payload(self._guild_of(channel)))
         message = self.core.create_message(channel, self.world.bot, body, req.uploads, flags=flags)
+        if nonce:
+            self.core.nonces[nonce] = message
         return Response(body=message.payload(self._guild_of(channel)))
 
     async def get_message(self, req: Request) -> Response:

@@ -176,7 +176,12 @@ class Router:
         try:
             if route.auth:
                 self._check_auth(request)
-            body, uploads = await self._read_body(request)
+            try:
+                body, uploads = await self._read_body(request)
+            except ConnectionResetError:
+                # The bot went away (killed) before its request was read: Discord never got it.
+                self.core.log_request(method, route.pattern, 0)
+                return json_response({"message": "connection lost", "code": 0}, 400)
             req = Request(
                 method,
                 path,

@@ -16,8 +16,12 @@ import asyncio
 import resource
 import signal
 import sys
+from datetime import timedelta
 from pathlib import Path
 
+from matches import system_clock
+from matches.leases import Leases
+from matches.shards import Shards
 from runtime.health import Health, HealthServer, store_check
 from store import open_store
 
@@ -31,9 +35,11 @@ def fill_disk(path: Path) -> None:
 
 async def main(path: Path) -> None:
     store = await open_store(f"sqlite:///{path}")
+    leases = Leases(store, system_clock, Shards(), "this process", timedelta(seconds=30))
+    await leases.take()
     loop = asyncio.get_running_loop()
     try:
-        async with HealthServer(Health([store_check(store)]), "127.0.0.1", 0) as server:
+        async with HealthServer(Health([store_check(leases.renew)]), "127.0.0.1", 0) as server:
             print(server.port, flush=True)
             while line := await loop.run_in_executor(None, sys.stdin.readline):
                 if line.strip() == "full":

@@ -42,6 +42,7 @@ TEXTS: dict[str, str | Plural] = {
     "match.challenge-repeated": (
         "You already made this same challenge (game #{id}): it is still open."
     ),
+    "match.rematch-exists": "Game #{of} already has its rematch: game #{id}.",
     "match.game-already-here": (
         "A game is already being played here: finish it, or play in another channel."
     ),

@@ -19,6 +19,9 @@ TEXTS: dict[str, str | Plural] = {
     "tournament.over": "**{name}** is over.",
     "tournament.not-playing": "You are not playing in **{name}**.",
     "tournament.already-started": "**{name}** has already started.",
+    "tournament.leave-started": (
+        "**{name}** has already started: to withdraw from it, use `/tournament leave`."
+    ),
     "tournament.too-few": plural(
         "count",
         "A tournament of this format needs at least {least} players; {count} has joined.",
@@ -99,6 +102,10 @@ TEXTS: dict[str, str | Plural] = {
     "tournament.game.starter": "**{name}** · round {round}: {first} – {second}",
     "tournament.game.starter.arena": "**{name}** · arena: {first} – {second}",
     "tournament.game.thread": "{name}: {first} – {second}",
+    "tournament.needs-threads": (
+        "{organiser}: Kamen cannot open the games of **{name}**: it needs the permission"
+        " *Create Public Threads* in this channel. Give it, and the games open within a minute."
+    ),
     "tournament.game.ping": "{first} {second}: your game of **{name}**, round {round}.",
     "tournament.game.ping.arena": "{first} {second}: your game of **{name}**.",
     "tournament.game.reopened": (
