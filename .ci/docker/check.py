@@ -168,7 +168,8 @@ async def check_kernels() -> None:
 async def check_healthz(port: int) -> None:
     out = await docker("exec", NAME, "python", "-m", "runtime.health")
     health = json.loads(out)
-    if health.get("status") != "ok" or health.get("checks") != {"gateway": "ok", "store": "ok"}:
+    wanted = {"gateway": "ok", "store": "ok", "work": "ok"}
+    if health.get("status") != "ok" or health.get("checks") != wanted:
         raise CheckFailed(f"/healthz on port {port}: {out.strip()}")
 
 
