@@ -222,7 +222,9 @@ class KamenMixin:
         ]
         digest = hashlib.sha256(json.dumps(listed, sort_keys=True).encode()).hexdigest()
         where = "globally" if guild_id is None else f"server {guild_id}"
-        key = f"commands:{guild_id or 'global'}:{digest[:32]}"
+        # Per application: a database moved to another bot syncs that bot's list too.
+        app = self.application_id  # type: ignore[attr-defined]
+        key = f"commands:{app}:{guild_id or 'global'}:{digest[:32]}"
         if not await service.claims.once(key):
             log.info("the %d commands are synced already (%s)", len(listed), where)
             return
