@@ -318,6 +318,7 @@ async def test_one_process_serves_both_shards(tmp_path: Path, database_url: str)
         await move(one, board1)
         await move(zero, board0)
         assert len(said(fake, thread, REMINDED)) == 1
+        assert fake.core.command_syncs == 1  # the list synced once, not at every start
 
 
 @pytest.mark.asyncio
