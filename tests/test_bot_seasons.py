@@ -13,6 +13,7 @@ announcement says so and nothing breaks.
 
 from __future__ import annotations
 
+import asyncio
 import io
 from datetime import timedelta
 from pathlib import Path
@@ -184,6 +185,43 @@ async def test_a_season_whose_date_passes_while_kamen_is_stopped_is_announced_on
         assert crashed.attachments == []
         await bot.stop()
         await bot.start()
+        await settled(fake)
+        assert len(announcements(table, table.games)) == 1
+
+
+@pytest.mark.asyncio
+async def test_killed_after_posting_the_tables_before_recording_them_posts_them_once(
+    tmp_path: Path,
+) -> None:
+    async with process_table(tmp_path) as table:
+        fake, ann, bob = table.fake, table.ann, table.bob
+        owner = table.guild.owner
+        await fake.slash(owner, table.games, "kamen season start", name="Once")
+        await play_one(table, ann, bob)
+        # Discord posts the tables; Kamen is killed before it hears so, and records nothing.
+        held = fake.fail("POST", rf"/channels/{table.games.id}/messages$", None, delay=5.0,
+                         carried_out=True)  # fmt: skip
+        await fake.slash(owner, table.games, "kamen season end")
+        await fake.wait_for(lambda: held.hits == 1 and bool(announcements(table, table.games)),
+                            what="the tables posted")  # fmt: skip
+        bot = table.bot
+        assert isinstance(bot, BotProcess)
+        await bot.kill()
+        fake.clear_faults()
+        await bot.start()
+        # Its claim on announcing lapses (the clock moved on a minute at a time), and the
+        # season is announced by a pass: recorded so, with the one message.
+        store = await open_store(table.database_url)
+        try:
+            for _ in range(200):
+                [season] = await store.seasons(table.guild.id)
+                if season.announced:
+                    break
+                table.advance(timedelta(minutes=1))
+                await asyncio.sleep(0.1)
+        finally:
+            await store.close()
+        assert season.announced
         await settled(fake)
         assert len(announcements(table, table.games)) == 1
 
