@@ -502,6 +502,10 @@ class Tournaments:
             await self.service.tournaments.thread_made(pairing.id, thread_id)
             await self._thread_on(tournament, pairing, thread_id)
         view = await self.service.tournaments.start_game(pairing.id, tournament.id, thread_id)
+        if view is None:  # a player withdrew while it was being opened: nothing to play
+            log.info("tournament #%s: pairing %s was settled before its game opened",
+                     tournament.id, pairing.id)  # fmt: skip
+            return
         await self._post_board(tournament, pairing, view, "tournament.game.ping")
 
     async def thread_gone(self, channel_id: int) -> int:

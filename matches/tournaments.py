@@ -275,12 +275,17 @@ class Tournaments:
                 return Progress(written[0], tuple(written[1]))
         raise BadInput("tournament.busy")
 
-    async def start_game(self, pairing_id: int, tournament_id: int, channel_id: int) -> GameView:
-        """Open the game of a pairing in `channel_id` (once: again, it is the same game)."""
+    async def start_game(
+        self, pairing_id: int, tournament_id: int, channel_id: int
+    ) -> GameView | None:
+        """Open the game of a pairing in `channel_id` (once: again, it is the same game);
+        None if the pairing was settled without it (a player withdrew meanwhile)."""
         tournament = await self.find(None, tournament_id)
         found = {p.id: p for p in await self.store.pairings(tournament.id)}[pairing_id]
         if found.game_id is not None:
             return self.ledger.view_of(await self.ledger.find(Where(game_id=found.game_id)))
+        if found.done:
+            return None
         assert found.second_id is not None, "a bye has no game"
         spec = GAMES[tournament.game]
         state, _ = transitions.settle(spec.start(variant_of(spec, tournament.variant)))

@@ -64,6 +64,7 @@ async def opened_and_moved(service: MatchService, pairing: StoredPairing) -> Gam
     """The pairing's game opened, and each side's first move played."""
     channels = 1000 + pairing.id
     view = await service.tournaments.start_game(pairing.id, pairing.tournament_id, channels)
+    assert view is not None
     for _ in range(2):
         mover = view.to_move_id
         assert mover is not None
@@ -99,6 +100,9 @@ async def run_to_the_end(service: MatchService, progress: Progress, seed: int) -
     waiting = [p for p in progress.new if not p.done]
     while waiting:
         pairing = waiting.pop(0)
+        now = {p.id: p for p in await service.tournaments.pairings(pairing.tournament_id)}
+        if now[pairing.id].done:  # settled meanwhile (a withdrawal): no game to play
+            continue
         await play(service, pairing, chooser)
         progress = await heard(service, told)
         [game] = [p for p in progress.new if p.id == pairing.id] or [
@@ -431,6 +435,20 @@ async def test_a_withdrawal_landing_after_the_start_forfeits_the_pairing_it_made
     assert now.done and now.forfeit and now.score == (0.0 if now.first_id == 4 else 1.0)
     assert now.game_id is None  # never played
     assert await playing(service, tid) == {1, 2, 3}
+
+
+async def test_a_withdrawal_while_its_game_is_being_opened_opens_no_game(env: Env) -> None:
+    service, _, store = env
+    tid = await signed_up(service, [1, 2, 3, 4], format="round-robin")
+    started = await service.tournaments.start(GUILD, tid)
+    [theirs] = [p for p in started.new if 4 in (p.first_id, p.second_id)]
+    # The adapter made the game's thread; player 4 withdraws before the game is opened in it.
+    await service.tournaments.thread_made(theirs.id, 777)
+    await service.tournaments.leave(GUILD, tid, 4)
+    assert await service.tournaments.start_game(theirs.id, tid, 777) is None
+    [now] = [p for p in await store.pairings(tid) if p.id == theirs.id]
+    assert now.done and now.forfeit and now.game_id is None
+    assert await store.open_games_in(777) == []
 
 
 async def test_leave_on_the_sign_up_after_the_start_is_refused_and_says_how(env: Env) -> None:
