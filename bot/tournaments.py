@@ -644,7 +644,7 @@ class Tournaments:
         lines = await self.service.tournaments.standings(tournament.id)
         names = {line.player: await self.table.display_name(line.player) for line in lines}
         embed = discord.Embed(
-            title=words.say("tournament.standings.title", locale, name=tournament.name),
+            title=words.say("tournament.standings.title", locale, name=_name(tournament)),
             description=standings_text(tournament, lines, locale),
             colour=replies.COLOUR,
         )
@@ -727,7 +727,9 @@ def signup_message(tournament: Tournament, entrants: list[Entrant], locale: str)
     """The sign-up message: what the tournament is, who plays, and Join/Leave while open."""
     playing = [e.user_id for e in entrants if e.playing]
     embed = discord.Embed(
-        title=words.say("tournament.signup.title", locale, name=tournament.name, id=tournament.id),
+        title=words.say(
+            "tournament.signup.title", locale, name=_name(tournament), id=tournament.id
+        ),
         colour=replies.COLOUR,
         description=words.say(f"tournament.signup.{tournament.stage}", locale),
     )
