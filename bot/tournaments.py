@@ -322,6 +322,8 @@ class Tournaments:
         if role is not None:
             if not isinstance(role, discord.Role) or role.guild.id != guild_id:
                 raise BadInput("tournament.organisers.bad", value=options.given(role))
+            if role.is_default() or role.managed:  # every member, or a bot's or app's own
+                raise BadInput("tournament.organisers.unassignable", role=role.id)
             await self.service.set_organiser_role(guild_id, role.id)
             said = words.say("tournament.organisers.set", locale, role=role.mention)
             await answer.say(Outgoing(said, mentions=NO_MENTIONS))
