@@ -30,6 +30,7 @@ from matches import BadInput
 from matches.community import GameProfile, Leaderboard, Profile, SeasonTable
 from matches.glicko2 import PROVISIONAL_RD
 from matches.records import StoredGame
+from matches.seasons import MAX_SEASON_NAME
 from render.charts import ChartImage, RatingPoint, RatingSeries, chart_png
 from render.tables import Column, TableImage, table_png
 from words.games import title
@@ -128,7 +129,7 @@ class Community:
                 "community.season.title",
                 locale,
                 title=title(game, locale),
-                season=table.season.name,
+                season=replies.markdown_safe(table.season.name, MAX_SEASON_NAME * 2),
             ),
             colour=replies.COLOUR,
             description=_season_text(table, locale) or words.say("community.nobody", locale),

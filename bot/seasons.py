@@ -458,11 +458,11 @@ def _givable(answer: Answer, guild: discord.Guild, role: object) -> discord.Role
     if not isinstance(role, discord.Role) or role.guild.id != guild.id:
         raise BadInput("season.role.bad", value=options.given(role))
     if role.is_default() or role.managed:
-        raise BadInput("season.role.unassignable", role=role.mention)
+        raise BadInput("season.role.unassignable", role=role.id)
     user = answer.interaction.user
     if user.id == guild.owner_id:
         return role
     allowed = answer.interaction.permissions.manage_roles
     if not allowed or not isinstance(user, discord.Member) or not role < user.top_role:
-        raise BadInput("season.role.not-yours", role=role.mention)
+        raise BadInput("season.role.not-yours", role=role.id)
     return role

@@ -322,6 +322,8 @@ class Tournaments:
         if role is not None:
             if not isinstance(role, discord.Role) or role.guild.id != guild_id:
                 raise BadInput("tournament.organisers.bad", value=options.given(role))
+            if role.is_default() or role.managed:  # every member, or a bot's or app's own
+                raise BadInput("tournament.organisers.unassignable", role=role.id)
             await self.service.set_organiser_role(guild_id, role.id)
             said = words.say("tournament.organisers.set", locale, role=role.mention)
             await answer.say(Outgoing(said, mentions=NO_MENTIONS))
@@ -648,7 +650,7 @@ class Tournaments:
         lines = await self.service.tournaments.standings(tournament.id)
         names = {line.player: await self.table.display_name(line.player) for line in lines}
         embed = discord.Embed(
-            title=words.say("tournament.standings.title", locale, name=tournament.name),
+            title=words.say("tournament.standings.title", locale, name=_name(tournament)),
             description=standings_text(tournament, lines, locale),
             colour=replies.COLOUR,
         )
@@ -731,7 +733,9 @@ def signup_message(tournament: Tournament, entrants: list[Entrant], locale: str)
     """The sign-up message: what the tournament is, who plays, and Join/Leave while open."""
     playing = [e.user_id for e in entrants if e.playing]
     embed = discord.Embed(
-        title=words.say("tournament.signup.title", locale, name=tournament.name, id=tournament.id),
+        title=words.say(
+            "tournament.signup.title", locale, name=_name(tournament), id=tournament.id
+        ),
         colour=replies.COLOUR,
         description=words.say(f"tournament.signup.{tournament.stage}", locale),
     )

@@ -6,8 +6,9 @@ changes and season lines through those games, on the rating tables' own keys,
 so nothing is scanned.
 
 Forgetting is one transaction: the user's id becomes one fresh negative
-number in every row that holds it (games, ratings, rating changes as player
-and as opponent, season lines, tournaments) and their settings and puzzle
+number in every row that holds it (games, a takeback asked for among them,
+ratings, rating changes as player and as opponent, season lines, tournaments
+joined, played and made) and their settings and puzzle
 answers are deleted. It holds the user's lock, so that two forgettings of one
 user never draw two ids; the check that they have nothing open is made inside
 the transaction, so that no challenge slips in between. Ratings stay consistent
@@ -54,7 +55,8 @@ _FORGET = (
         WHERE game_id IN ({_GAMES_OF}) AND :old IN (user_id, opponent_id)""",
     # Every id column of the game; the version grows, as for any change of a game.
     f"""UPDATE games SET {_swap("challenger_id")}, {_swap("opponent_id")}, {_swap("first_id")},
-        {_swap("second_id")}, {_swap("draw_offer_by")}, version = version + 1
+        {_swap("second_id")}, {_swap("draw_offer_by")}, {_swap("takeback_by")},
+        version = version + 1
         WHERE id IN ({_GAMES_OF})""",
     "DELETE FROM user_settings WHERE user_id = :old",
     "DELETE FROM puzzle_answers WHERE user_id = :old",
@@ -62,6 +64,9 @@ _FORGET = (
     "UPDATE tournament_players SET user_id = :new WHERE user_id = :old",
     "UPDATE tournament_pairings SET first_id = :new WHERE first_id = :old",
     "UPDATE tournament_pairings SET second_id = :new WHERE second_id = :old",
+    # The tournaments they made (a server has few: read without an index). The version
+    # grows, so that a write of the tournament read before cannot put the old id back.
+    "UPDATE tournaments SET created_by = :new, version = version + 1 WHERE created_by = :old",
 )
 
 

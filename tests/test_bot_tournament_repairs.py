@@ -178,3 +178,36 @@ def _number(signup: Message) -> int:
     """The tournament's number, from its sign-up message's title (`... · tournament #N`)."""
     title = str(signup.embeds[0]["title"])
     return int(title.rsplit("#", 1)[1])
+
+
+@pytest.mark.asyncio
+async def test_everyone_and_a_bots_own_role_are_refused_for_organisers_and_champions(
+    tmp_path: Path,
+) -> None:
+    async with process_table(tmp_path) as table:
+        fake, owner = table.fake, table.guild.owner
+        kamens = next(r for r in table.guild.roles.values() if r.bot_id == fake.bot.id)
+        for role in (table.guild.everyone, kamens):
+            refused = await fake.slash(owner, table.games, "tournament organisers", role=role)
+            assert refused.ephemeral
+            assert ephemeral_text(refused) == (
+                f"<@&{role.id}> cannot be the organisers' role (it is @everyone, which every "
+                "member has, or a bot's own role): choose a role the server gives to its "
+                "organisers."
+            )
+            champions = await fake.slash(owner, table.games, "kamen season role", role=role)
+            assert ephemeral_text(champions).startswith(f"<@&{role.id}> cannot be given to anyone")
+        # Nothing was set: only managers run tournaments, and champions get no role.
+        shown = await fake.slash(owner, table.games, "tournament organisers")
+        assert "Name a role with `role:`" in ephemeral_text(shown)
+        assert "Season champions get no role" in ephemeral_text(
+            await fake.slash(owner, table.games, "kamen season role")
+        )
+        # In Czech too, for a manager whose Discord speaks Czech.
+        fake.set_locale(owner, "cs")
+        czech = await fake.slash(owner, table.games, "tournament organisers", role=kamens)
+        assert ephemeral_text(czech) == (
+            f"Role <@&{kamens.id}> nemůže být rolí pořadatelů (je to @everyone, kterou má každý "
+            "člen, nebo vlastní role nějakého bota): vyber roli, kterou server dává svým "
+            "pořadatelům."
+        )

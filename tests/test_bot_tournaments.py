@@ -292,3 +292,26 @@ async def test_a_swiss_of_five_gives_a_bye_each_round_and_ends_after_three(
         [final] = [m for m in fake.messages(table.games) if m.content.startswith(TROPHY)]
         assert final.content.startswith("🏆 **Swiss Open** is over!")
         assert "Buchholz" in str(final.embeds[0]["description"])
+
+
+@pytest.mark.asyncio
+async def test_names_a_user_typed_are_escaped_in_embed_titles_too(tmp_path: Path) -> None:
+    """A tournament's and a season's name are shown as typed, never as markdown: in the
+    sign-up's and the standings' embed titles, and in a season table's."""
+    async with process_table(tmp_path) as table:
+        fake, owner = table.fake, table.guild.owner
+        typed, shown = "*Cup*_x_", r"\*Cup\*\_x\_"
+        signup = await create(table, owner, game="oska", format="round-robin", name=typed)
+        assert signup.embeds[0]["title"].startswith(f"🏆 {shown} · tournament #")
+        standings = await fake.slash(table.ann, table.games, "tournament standings")
+        assert standings.message is not None
+        assert standings.message.embeds[0]["title"] == f"{shown} · standings"
+        listed = await fake.slash(table.ann, table.games, "tournament list")
+        assert shown in ephemeral_text(listed) or shown in listed.text
+
+        begun = await fake.slash(owner, table.games, "kamen season start", name=typed)
+        assert shown in (begun.text or ephemeral_text(begun))
+        board = await fake.slash(table.ann, table.games, "leaderboard", game="oska", season=typed)
+        assert board.message is not None
+        assert shown in board.message.embeds[0]["title"]
+        assert typed not in board.message.embeds[0]["title"]

@@ -180,6 +180,54 @@ async def test_forgetting_puts_one_anonymous_id_in_every_row_and_nothing_else_ch
     assert (await service.user_settings(ALICE)).language is None  # Alice's are gone
 
 
+async def test_forgetting_leaves_the_id_in_no_column_of_any_table(env: Env) -> None:
+    """Every table and column the database's own catalogue lists, on both engines: the id
+    is in none of them once forgotten, however the person took part (a takeback still
+    asked when the game ended, a tournament made, joined and played, a season)."""
+    service, clock, store, db = env
+    await community(service, clock, store)
+    # A takeback Alice asked for (in an unrated game), pending when the game ended.
+    offered = await service.challenge(
+        guild_id=GUILD, channel_id=70, challenger_id=ALICE, game="oska", opponent_id=CAROL,
+        first="challenger", rated=False,
+    )  # fmt: skip
+    view = await service.accept(offered.id, CAROL)
+    await service.move(ALICE, view.state.legal_moves()[0], game_id=view.id)
+    await service.ask_takeback(ALICE, game_id=view.id)
+    await service.resign(CAROL, game_id=view.id)
+    # A tournament Alice made and played in, and one made by Bob that she joined.
+    made = await service.tournaments.create(
+        guild_id=GUILD, channel_id=71, by=ALICE, game="oska", format="round-robin", name="Cup"
+    )
+    joined = await service.tournaments.create(
+        guild_id=GUILD, channel_id=72, by=BOB, game="oska", format="round-robin", name="Open"
+    )
+    for user in (ALICE, BOB):
+        await service.tournaments.join(GUILD, made.id, user)
+    await service.tournaments.join(GUILD, joined.id, ALICE)
+    await service.tournaments.start(GUILD, made.id)
+    [pairing] = await service.tournaments.pairings(made.id)
+    game = await service.tournaments.start_game(pairing.id, made.id, 73)
+    await service.resign(ALICE, game_id=game.id)
+    assert {
+        "games.takeback_by", "tournaments.created_by", "tournament_players.user_id",
+        "season_scores.user_id",
+    } <= set(await holding(db, ALICE))  # fmt: skip
+    assert {"tournament_pairings.first_id", "tournament_pairings.second_id"} & set(
+        await holding(db, ALICE)
+    )
+
+    stale = await service.tournaments.find(GUILD, made.id)
+
+    anonymous = await service.people.forget(ALICE)
+
+    assert await holding(db, ALICE) == []
+    assert (await service.tournaments.find(GUILD, made.id)).created_by == anonymous
+    assert await store.update_tournament(stale) is None  # a write read before puts nothing back
+    assert (await service.tournaments.find(GUILD, joined.id)).created_by == BOB
+    assert (await store.get_game(view.id)).takeback_by == anonymous  # type: ignore[union-attr]
+
+
 async def test_after_forgetting_the_ratings_rebuilt_from_the_games_are_exact(env: Env) -> None:
     service, clock, store, _ = env
     await community(service, clock, store)

@@ -60,12 +60,12 @@ TEXTS: dict[str, str | Plural] = {
     ),
     "season.role.bad": "`{value}` is not a role of this server.",
     "season.role.unassignable": (
-        "{role} cannot be given to anyone (it is @everyone or a bot's own role): "
+        "<@&{role}> cannot be given to anyone (it is @everyone or a bot's own role): "
         "choose another role."
     ),
     "season.role.not-yours": (
         "You can only choose a role you could give yourself: you need Manage Roles, and "
-        "{role} must be below your highest role."
+        "<@&{role}> must be below your highest role."
     ),
     # ------------------------------------------------------------ replies
     "season.started": (

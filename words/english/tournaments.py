@@ -36,6 +36,10 @@ TEXTS: dict[str, str | Plural] = {
         "Only members with <@&{role}> or who may Manage Server create and run tournaments here."
     ),
     "tournament.organisers.bad": "`{value}` is not a role of this server.",
+    "tournament.organisers.unassignable": (
+        "<@&{role}> cannot be the organisers' role (it is @everyone, which every member has, "
+        "or a bot's own role): choose a role the server gives to its organisers."
+    ),
     "tournament.organisers.set": (
         "Members with {role} may now create and run tournaments here, as managers can."
     ),
