@@ -208,6 +208,7 @@ async def test_forgetting_leaves_the_id_in_no_column_of_any_table(env: Env) -> N
     await service.tournaments.start(GUILD, made.id)
     [pairing] = await service.tournaments.pairings(made.id)
     game = await service.tournaments.start_game(pairing.id, made.id, 73)
+    assert game is not None
     await service.resign(ALICE, game_id=game.id)
     assert {
         "games.takeback_by", "tournaments.created_by", "tournament_players.user_id",
