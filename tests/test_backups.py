@@ -6,9 +6,9 @@ written. Here the ones without Docker: a backup taken while Kamen's store is ope
 (its last writes still in SQLite's WAL), a game added after it, then the restore,
 which must bring back the games of the backup and only those. The SQLite backup is
 restored from a folder the restoring user cannot write, as Docker's `:ro` mount
-is. The Docker blocks of SQLite are run by CI's Docker part (`.ci/docker/backups.py`,
-which needs a Docker engine); the last test here checks that every Docker block exists
-beside its plain counterpart.
+is. The Docker blocks, SQLite's and PostgreSQL's, are run by CI's Docker part
+(`.ci/docker/backups.py`, which needs a Docker engine); the last test here checks that every
+Docker block exists beside its plain counterpart.
 """
 
 from __future__ import annotations

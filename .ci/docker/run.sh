@@ -7,8 +7,11 @@
 #   3. docker build --build-arg BASE=kamen-base:py311 -t kamen:ci .
 #   4. the container check (.ci/docker/check.py): healthy, not root, plays, keeps its database
 #      in the volume across a restart;
-#   5. the README's Docker backup and restore commands for SQLite, run as written there
-#      (.ci/docker/backups.py).
+#   5. the stand-in for postgres:16 (Debian's PostgreSQL on the stand-in base), tagged postgres:16
+#      in this dockerd so that compose.postgres.yaml runs unchanged (.ci/docker/postgres.sh;
+#      kept between runs);
+#   6. the README's Docker backup and restore commands for SQLite and for PostgreSQL, run as
+#      written there (.ci/docker/backups.py).
 # Needs root (apt-get, dockerd, debootstrap), Debian's mirror and PyPI (the build stage's pip),
 # and a kernel that lets dockerd make namespaces and cgroups. Whatever is missing fails the run
 # with a message saying what: nothing here is skipped.
@@ -92,7 +95,12 @@ lap "the image's build"
 .venv/bin/python .ci/docker/check.py "$IMAGE" || die "the container check (.ci/docker/check.py)"
 lap "the container check"
 
-# ---------------------------------------------------------------- 5. the README's backups
+# ---------------------------------------------------------------- 5. the stand-in postgres:16
+LOGS=$LOGS bash .ci/docker/postgres.sh "$BASE_IMAGE" || die "the stand-in for postgres:16 (.ci/docker/postgres.sh)"
+docker image ls --format '[docker] {{.Repository}}:{{.Tag}} {{.Size}}' postgres:16
+lap "the stand-in postgres:16"
+
+# ---------------------------------------------------------------- 6. the README's backups
 .venv/bin/python .ci/docker/backups.py "$IMAGE" || die "the README's backups (.ci/docker/backups.py)"
 lap "the README's Docker backups"
 echo "[docker] all of the docker part: $((SECONDS - began)) s"
