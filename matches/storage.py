@@ -429,6 +429,11 @@ class Store(Protocol):
         """Everyone who signed up, in order of joining (those who left too)."""
         ...
 
+    async def left_unpaired(self, tournament_id: int) -> set[int]:
+        """The entrants who left without ever being paired (before the start, most often):
+        they took no part, and no standings list them."""
+        ...
+
     async def pairings(self, tournament_id: int) -> list[StoredPairing]:
         """Every pairing, in the order made."""
         ...
