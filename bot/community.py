@@ -28,7 +28,6 @@ from bot.table import Table, guarded, guild_id_of
 from games.base import GameSpec
 from matches import BadInput
 from matches.community import GameProfile, Leaderboard, Profile, SeasonTable
-from matches.glicko2 import PROVISIONAL_RD
 from matches.records import StoredGame
 from matches.seasons import MAX_SEASON_NAME
 from render.charts import ChartImage, RatingPoint, RatingSeries, chart_png
@@ -255,17 +254,13 @@ class Community:
 
 def _leaderboard_text(board: Leaderboard, locale: str) -> str:
     lines: list[str] = []
-    apart = False
     for line in board.lines:
         standing = line.standing
-        if line.rank is None and not apart:
-            apart = True
-            lines.append(words.say("community.provisional", locale, rd=round(PROVISIONAL_RD)))
         lines.append(
             words.say(
                 "community.leaderboard.line",
                 locale,
-                rank=f"{line.rank}." if line.rank is not None else NONE,
+                rank=f"{line.rank}.",
                 player=replies.mention(standing.user_id, locale),
                 rating=replies.rating_text(standing.rating, standing.rd),
                 rd=round(standing.rd),
@@ -279,7 +274,7 @@ def _leaderboard_text(board: Leaderboard, locale: str) -> str:
 def _leaderboard_image(board: Leaderboard, names: dict[int, str], locale: str) -> TableImage:
     rows = tuple(
         (
-            str(line.rank) if line.rank is not None else NONE,
+            str(line.rank),
             names.get(line.standing.user_id, str(line.standing.user_id)),
             replies.rating_text(line.standing.rating, line.standing.rd),
             str(round(line.standing.rd)),
@@ -288,7 +283,7 @@ def _leaderboard_image(board: Leaderboard, names: dict[int, str], locale: str) -
         )
         for line in board.lines
     )
-    muted = frozenset(i for i, line in enumerate(board.lines) if line.rank is None)
+    muted = frozenset(i for i, line in enumerate(board.lines) if line.standing.provisional)
     return TableImage(
         title=words.say("community.leaderboard.title", locale, title=title(board.game, locale)),
         columns=_columns("rank", "player", "rating", "rd", "games", "record", locale=locale),

@@ -320,13 +320,17 @@ def announcement(season: Season, tables: list[FinalTable], crowned: str | None, 
         )
     ]
     for table in tables:
-        lines = [
-            words.say(
+        if table.champion is not None:
+            heading = words.say(
                 "season.over.game", locale, game=table.game,
                 champion=f"<@{table.champion}>", games=table.games,
-            ),
-            words.say("season.over.legend", locale),
-        ]  # fmt: skip
+            )  # fmt: skip
+        else:  # its leader played too few games of it to be crowned
+            heading = words.say(
+                "season.over.game.too-few", locale, game=table.game,
+                minimum=table.minimum, played=table.lines[0].games,
+            )  # fmt: skip
+        lines = [heading, words.say("season.over.legend", locale)]
         for rank, line in enumerate(table.lines[:TEXT_LINES], start=1):
             lines.append(
                 words.say(
@@ -361,7 +365,7 @@ def _performance(value: float | None) -> str:
 
 
 def table_image(season: Season, table: FinalTable, names: Sequence[str], locale: str) -> TableImage:
-    """A game's final table as the image shows it, its champion's line highlighted."""
+    """A game's final table as the image shows it, its champion's line (if any) highlighted."""
     columns = (
         Column(words.say("community.column.rank", locale), "right"),
         Column(words.say("community.column.player", locale)),
@@ -386,7 +390,7 @@ def table_image(season: Season, table: FinalTable, names: Sequence[str], locale:
         subtitle=words.say("season.table.subtitle", locale, count=len(table.lines)),
         columns=columns,
         rows=rows,
-        highlight=frozenset({0}),
+        highlight=frozenset({0}) if table.champion is not None else frozenset(),
     )
 
 

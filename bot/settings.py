@@ -1,4 +1,5 @@
-"""`/kamen settings`: how Kamen plays on a server (threads per game, the server's language).
+"""`/kamen settings`: how Kamen plays on a server (threads per game, the server's language,
+the rated games a season's champion needs).
 
 Seen by anyone Discord lets run the command, changed only by a member who may
 manage the server, whatever Discord's command permissions say (a server may
@@ -11,11 +12,14 @@ from __future__ import annotations
 
 from typing import Annotated
 
+from discord.app_commands import Range
+
 import words
 from bot import declare, options
 from bot.answers import Answer
 from bot.declare import LANGUAGE_AUTO, LANGUAGE_CHOICES, language_name
 from bot.table import Table, guarded, require_manager
+from matches.seasons import MAX_CHAMPION_GAMES
 
 
 class ServerSettings:
@@ -26,9 +30,14 @@ class ServerSettings:
         self.service = table.service
 
     def command(self) -> declare.Command:
-        about = {"threads": "command.about.threads", "language": "command.about.server-language"}
+        about = {
+            "threads": "command.about.threads",
+            "language": "command.about.server-language",
+            "champion_games": "command.about.champion-games",
+        }
         choices = {"language": declare.language_choices()}
-        return declare.command("settings", self.settings, about=about, choices=choices)
+        names = {"champion_games": "command.option.champion-games"}
+        return declare.command("settings", self.settings, about=about, choices=choices, names=names)
 
     @guarded
     async def settings(
@@ -36,8 +45,10 @@ class ServerSettings:
         answer: Answer,
         threads: Annotated[object, bool | None] = None,
         language: Annotated[object, str | None] = None,
+        champion_games: Annotated[object, Range[int, 1, MAX_CHAMPION_GAMES] | None] = None,
     ) -> None:
-        """See or change how Kamen plays here: threads per game, the server's language."""
+        """See or change how Kamen plays here: threads per game, the server's language, the
+        rated games a season's champion needs."""
         interaction = answer.interaction
         guild_id = require_manager(interaction, "bot.refuse.manage-server")
         on = options.flag("threads", threads)
@@ -49,6 +60,11 @@ class ServerSettings:
         if chosen is not None:
             current = await self.service.set_server_language(guild_id, language_chosen(chosen))
             languages.choose_for_server(guild_id, current.language)
+        if champion_games is not None:
+            current = await self.service.seasons.set_champion_games(
+                guild_id,
+                champion_games,  # type: ignore[arg-type]  # the service checks it
+            )
         locale = answer.locale
         code = "bot.settings.threads.on" if current.threads else "bot.settings.threads.off"
         if current.language is not None:
@@ -60,11 +76,18 @@ class ServerSettings:
         lines = [
             changed(words.say(code, locale), on, before.threads != current.threads, locale),
             changed(said, chosen, before.language != current.language, locale),
+            changed(
+                words.say("bot.settings.champion-games", locale, games=current.champion_games),
+                champion_games,
+                before.champion_games != current.champion_games,
+                locale,
+            ),
         ]
-        if on is None and chosen is None:
+        if on is None and chosen is None and champion_games is None:
             lines.append(
                 words.say("bot.settings.how", locale, threads=option_name("threads", locale),
-                          language=option_name("language", locale))
+                          language=option_name("language", locale),
+                          champion_games=option_name("champion-games", locale))
             )  # fmt: skip
         await answer.say("\n".join(lines))
 

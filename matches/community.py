@@ -22,15 +22,19 @@ RECENT = 5  # games on a profile
 
 @dataclass(frozen=True, slots=True)
 class Line:
-    """One line of a leaderboard: the rank (None for a provisional rating) and the standing."""
+    """One line of a leaderboard: the rank and the standing (its `?` if provisional).
 
-    rank: int | None
+    Every rated player is ranked, provisional or not: a small server's players
+    stay provisional for many games and would otherwise have no rank at all.
+    """
+
+    rank: int
     standing: Standing
 
 
 @dataclass(frozen=True, slots=True)
 class Leaderboard:
-    """One page of a pool's leaderboard: established ratings ranked, provisional ones apart."""
+    """One page of a pool's leaderboard: every rated player, best rating first."""
 
     guild_id: int
     game: str
@@ -84,20 +88,10 @@ class Community:
         total = established + provisional
         pages = max(1, -(-total // PAGE))
         page = _page(page, pages)
-        start, end = page * PAGE, min(page * PAGE + PAGE, total)
-        lines: list[Line] = []
-        if start < established:
-            ranked = await self.store.leaderboard(
-                guild, name, provisional=False, offset=start, limit=min(end, established) - start
-            )
-            lines += [Line(start + index + 1, standing) for index, standing in enumerate(ranked)]
-        if end > established:
-            offset = max(0, start - established)
-            apart = await self.store.leaderboard(
-                guild, name, provisional=True, offset=offset, limit=end - max(start, established)
-            )
-            lines += [Line(None, standing) for standing in apart]
-        return Leaderboard(guild, name, page, pages, established, provisional, tuple(lines))
+        start = page * PAGE
+        found = await self.store.leaderboard(guild, name, offset=start, limit=PAGE)
+        lines = tuple(Line(start + index + 1, standing) for index, standing in enumerate(found))
+        return Leaderboard(guild, name, page, pages, established, provisional, lines)
 
     async def profile(self, guild_id: int, user_id: int) -> Profile:
         guild, user = snowflake(guild_id, "server"), snowflake(user_id, "user")
@@ -114,9 +108,7 @@ class Community:
                 beaten = next(
                     (c.opponent_id for c in history if c.game_id == standing.best_win_game), None
                 )
-            found.append(
-                GameProfile(name, standing, rank, beaten, tuple(recent), tuple(history))
-            )
+            found.append(GameProfile(name, standing, rank, beaten, tuple(recent), tuple(history)))
         return Profile(guild, user, tuple(found))
 
     async def games_of(

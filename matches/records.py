@@ -121,6 +121,9 @@ class StoredGame:
         return self.first_id, self.second_id
 
 
+CHAMPION_GAMES = 5  # a server's default minimum of rated games for a season's champion
+
+
 @dataclass(frozen=True, slots=True)
 class GuildSettings:
     """A server's choices; a server that never chose has the defaults."""
@@ -130,6 +133,8 @@ class GuildSettings:
     language: str | None = None  # its public messages' language; None: Discord's locale
     champion_role_id: int | None = None  # given to each season's champions, if set
     organiser_role_id: int | None = None  # its members create and run tournaments, if set
+    # The rated games in a game a season's leader needs there to be its champion.
+    champion_games: int = CHAMPION_GAMES
 
 
 @dataclass(frozen=True, slots=True)

@@ -29,6 +29,7 @@ from matches.shards import Shards
 MAX_SEASON_NAME = 50
 LONGEST = timedelta(days=731)  # a season may be set to end at most two years ahead
 LISTED = 25  # the seasons `list` gives, latest first
+MAX_CHAMPION_GAMES = 100  # the most rated games a server may ask of a season's champion
 ANNOUNCING = timedelta(minutes=1)  # how long a claim on announcing a season's end holds
 
 _DATE = re.compile(r"^(\d{4})-(\d{1,2})-(\d{1,2})$")
@@ -41,14 +42,27 @@ ENDS_EXAMPLES = ("2027-03-31", "2027-03-31 18:00", "30d", "2w")
 
 @dataclass(frozen=True, slots=True)
 class FinalTable:
-    """A season's table for one game, best first; the champion heads it (None: no games)."""
+    """A season's table for one game, best first.
+
+    Its leader is the champion if they played at least `minimum` rated games of
+    it in the season (the server's `champion_games`): one lucky game crowns
+    nobody. None: no games, or a leader with too few.
+    """
 
     game: str
     lines: tuple[SeasonScore, ...]
+    minimum: int = 1
 
     @property
     def champion(self) -> int | None:
-        return self.lines[0].user_id if self.lines else None
+        if not self.lines or self.lines[0].games < self.minimum:
+            return None
+        return self.lines[0].user_id
+
+    @property
+    def too_few(self) -> bool:
+        """Whether the table has a leader who played too few games to be its champion."""
+        return bool(self.lines) and self.champion is None
 
     @property
     def games(self) -> int:
@@ -212,14 +226,16 @@ class Seasons:
     async def final(self, season: Season, *, limit: int | None = None) -> list[FinalTable]:
         """The season's table of each game, in the registry's order (the first `limit` lines).
 
-        A game nobody played in the season has an empty table and no champion.
+        A game nobody played in the season has an empty table and no champion; nor has
+        one whose leader played fewer rated games of it than the server's minimum.
         """
         store = self.ledger.store
         played = set(await store.season_games(season.id))
+        minimum = (await store.guild_settings(season.guild_id)).champion_games
         tables = []
         for game in registry.GAMES:
             lines = await store.season_table(season.id, game, limit=limit) if game in played else []
-            tables.append(FinalTable(game, tuple(lines)))
+            tables.append(FinalTable(game, tuple(lines), minimum))
         return tables
 
     async def champions(self, season: Season) -> dict[str, int]:
@@ -248,6 +264,22 @@ class Seasons:
             raise BadInput("season.role.bad", value=repr(role_id))
         current = await store.guild_settings(guild_id)
         settings = dataclasses.replace(current, champion_role_id=role_id)
+        return await store.save_guild_settings(settings, self.ledger.clock())
+
+    async def set_champion_games(self, guild_id: int, games: int) -> GuildSettings:
+        """The fewest rated games in a game a season's leader needs to be its champion."""
+        store = self.ledger.store
+        guild_id = snowflake(guild_id, "server")
+        if (
+            isinstance(games, bool)
+            or not isinstance(games, int)
+            or not 1 <= games <= MAX_CHAMPION_GAMES
+        ):
+            raise BadInput(
+                "season.champion-games.bad", value=repr(games), low=1, high=MAX_CHAMPION_GAMES
+            )
+        current = await store.guild_settings(guild_id)
+        settings = dataclasses.replace(current, champion_games=games)
         return await store.save_guild_settings(settings, self.ledger.clock())
 
     async def list(self, guild_id: int) -> list[SeasonSummary]:

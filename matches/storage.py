@@ -271,9 +271,16 @@ class Store(Protocol):
         ...
 
     async def leaderboard(
-        self, guild_id: int, game: str, *, provisional: bool, offset: int, limit: int
+        self,
+        guild_id: int,
+        game: str,
+        *,
+        provisional: bool | None = None,
+        offset: int,
+        limit: int,
     ) -> list[Standing]:
-        """Rated players of a pool, best rating first: established or provisional ones.
+        """Rated players of a pool, best rating first: all of them (the ranking), or only
+        the established or only the provisional ones.
 
         Forgotten players (negative ids) are never listed.
         """
@@ -284,7 +291,7 @@ class Store(Protocol):
         ...
 
     async def rank(self, guild_id: int, game: str, user_id: int) -> int | None:
-        """A player's place among the established ratings of the pool (1 is first)."""
+        """A player's place among every rating of the pool, provisional ones too (1 is first)."""
         ...
 
     async def rating_changes(
@@ -420,6 +427,11 @@ class Store(Protocol):
 
     async def entrants(self, tournament_id: int) -> list[Entrant]:
         """Everyone who signed up, in order of joining (those who left too)."""
+        ...
+
+    async def left_unpaired(self, tournament_id: int) -> set[int]:
+        """The entrants who left without ever being paired (before the start, most often):
+        they took no part, and no standings list them."""
         ...
 
     async def pairings(self, tournament_id: int) -> list[StoredPairing]:

@@ -492,7 +492,13 @@ class Tournaments:
         A running tournament's are kept and only the results since the last one counted
         are read and applied (issue 14's 50 ms for a result in a 1,000-player tournament);
         a finished one's are counted once more from the start and not kept.
+
+        Only players who took part are counted: one who left before ever being paired
+        (pressed Leave before the start) is in no standings.
         """
+        absent = await self.store.left_unpaired(tournament.id)
+        if absent:
+            players = [player for player in players if player not in absent]
         kept = self._kept.get(tournament.id)
         if kept is not None and kept.players != tuple(players):
             kept = None  # someone joined: counted again

@@ -87,12 +87,18 @@ class RatingTables(Tables):
         )
 
     async def leaderboard(
-        self, guild_id: int, game: str, *, provisional: bool, offset: int, limit: int
+        self,
+        guild_id: int,
+        game: str,
+        *,
+        provisional: bool | None = None,
+        offset: int,
+        limit: int,
     ) -> list[Standing]:
+        kind = "" if provisional is None else f" AND rd {'>' if provisional else '<='} :rd"
         sql = (
             f"SELECT {STANDING} FROM ratings INDEXED BY ratings_ranked"
-            f" WHERE guild_id = :guild AND game = :game AND {_LISTED}"
-            f" AND rd {'>' if provisional else '<='} :rd"
+            f" WHERE guild_id = :guild AND game = :game AND {_LISTED}{kind}"
             " ORDER BY rating DESC, user_id LIMIT :limit OFFSET :offset"
         )
         params = {"guild": guild_id, "game": game, "rd": PROVISIONAL_RD}
@@ -109,15 +115,14 @@ class RatingTables(Tables):
 
     async def rank(self, guild_id: int, game: str, user_id: int) -> int | None:
         mine = await self.standing(guild_id, game, user_id)
-        if mine is None or mine.provisional or user_id <= 0:
+        if mine is None or user_id <= 0:
             return None
         sql = (
             "SELECT count(*) FROM ratings INDEXED BY ratings_ranked"
-            " WHERE guild_id = :guild AND game = :game AND rd <= :rd"
+            " WHERE guild_id = :guild AND game = :game"
             f" AND {_LISTED} AND (rating > :rating OR (rating = :rating AND user_id < :user))"
         )
-        params = {"guild": guild_id, "game": game, "rd": PROVISIONAL_RD,
-                  "rating": mine.rating, "user": user_id}  # fmt: skip
+        params = {"guild": guild_id, "game": game, "rating": mine.rating, "user": user_id}
         return int((await self.db.read(sql, params))[0][0]) + 1
 
     async def rating_changes(

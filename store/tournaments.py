@@ -131,6 +131,17 @@ class TournamentTables(Tables):
         )
         return await self._all(ENTRANTS.read, sql, tournament=tournament_id)
 
+    async def left_unpaired(self, tournament_id: int) -> set[int]:
+        sql = (
+            "SELECT user_id FROM tournament_players AS tp"
+            " WHERE tournament_id = :tournament AND left_at IS NOT NULL"
+            " AND NOT EXISTS (SELECT 1 FROM tournament_pairings AS p"
+            "   WHERE p.first_id = tp.user_id AND p.tournament_id = tp.tournament_id)"
+            " AND NOT EXISTS (SELECT 1 FROM tournament_pairings AS p"
+            "   WHERE p.second_id = tp.user_id AND p.tournament_id = tp.tournament_id)"
+        )
+        return set(await self._all(lambda row: int(row[0]), sql, tournament=tournament_id))
+
     async def pairings(self, tournament_id: int) -> list[StoredPairing]:
         sql = f"SELECT {PAIRING} FROM tournament_pairings WHERE tournament_id = :id ORDER BY id"
         return await self._all(PAIRINGS.read, sql, id=tournament_id)

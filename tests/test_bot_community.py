@@ -100,16 +100,17 @@ async def test_a_dozen_rated_games_then_the_leaderboard_and_the_profiles(shared:
         lines = [line for line in text.splitlines() if "<@" in line]
         ordered = sorted(want.values(), key=lambda s: -s.rating)
         assert len(lines) == 4
-        for line, standing in zip(lines, ordered, strict=True):
+        for rank, (line, standing) in enumerate(zip(lines, ordered, strict=True), start=1):
             mark = "?" if standing.provisional else ""
-            assert f"<@{standing.user_id}>" in line
+            assert line.startswith(f"`{rank}.` <@{standing.user_id}>")
             assert f"**{round(standing.rating)}{mark}** ±{round(standing.rd)}" in line
             assert (
                 DASH.join(str(n) for n in (standing.wins, standing.draws, standing.losses)) in line
             )
             assert f" {standing.games} " in line
-        # Everyone has played six games: still provisional (RD above 110), listed apart.
-        assert "Provisional" in text
+        # Everyone has played six games: still provisional (RD above 110), and ranked all the same.
+        assert all(standing.provisional for standing in ordered)
+        assert "Provisional" not in text and f"`{DASH}`" not in text
 
         pictured = await fake.slash(table.ann, table.games, "leaderboard", game="oska", image=True)
         [png] = pictured.attachments
@@ -120,6 +121,9 @@ async def test_a_dozen_rated_games_then_the_leaderboard_and_the_profiles(shared:
         [field] = embed["fields"]
         ann = want["ann"]
         assert f"{round(ann.rating)}?" in field["name"] and f"±{round(ann.rd)}" in field["name"]
+        # Her profile gives her place on the leaderboard, provisional or not.
+        ann_rank = [s.user_id for s in ordered].index(table.ann.id) + 1
+        assert field["name"].endswith(f"#{ann_rank} here")
         said = DASH.join(str(n) for n in (ann.wins, ann.draws, ann.losses))
         assert f"{ann.games} rated games · {said}" in field["value"]
         assert "Last games:" in field["value"] and field["value"].count("discord.com") == 5
@@ -171,10 +175,12 @@ async def test_leaderboard_pages_turn_with_buttons_and_bad_pages_are_refused(
         await asyncio.sleep(0)
         second = str(reply.message.embeds[0]["description"])
         assert "`11.`" in second and "Page 2 of 3" in str(reply.message.embeds[0]["footer"])
-        # 60 + 5n > 110 from n = 11: those 12 are provisional, after the 11 established.
-        assert "Provisional" in second
+        # 60 + 5n > 110 from n = 11: provisional ratings are ranked among the others, by rating.
+        assert f"`12.` <@{users[11].id}> **1510?** ±115" in second
+        assert f"`13.` <@{users[10].id}> **1500** ±110" in second
         pictured = await fake.click(table.bob, reply.message, "Next ▶")
         last = str(reply.message.embeds[0]["description"])
-        assert pictured.type == 7 and "**1510?** ±115" in last and f"`{DASH}` <@" in last
+        assert pictured.type == 7 and f"`23.` <@{users[0].id}> **1400** ±60" in last
+        assert f"`{DASH}`" not in first + second + last
         refused = await fake.slash(table.ann, table.games, "leaderboard", game="oska", page=9)
         assert ephemeral_text(refused) == "There is no page 9: this list has 3."

@@ -59,6 +59,14 @@ def champion_role(table: Table, *, below_bot: bool = True) -> Role:
     return role
 
 
+async def champion_after(table: Table, games: int) -> None:
+    """The server's managers ask `games` rated games of a season's champion."""
+    said = await table.fake.slash(
+        table.guild.owner, table.games, "kamen settings", options={"champion-games": games}
+    )
+    assert "Season champions:" in ephemeral_text(said)
+
+
 def holds(table: Table, user: User, role: Role) -> bool:
     return role.id in table.guild.members[user.id].roles
 
@@ -82,6 +90,7 @@ async def test_a_manager_starts_and_ends_a_season_and_its_tables_are_posted(
         )
         assert "has already passed" in ephemeral_text(past)
 
+        await champion_after(table, 2)
         begun = await fake.slash(owner, table.games, "kamen season start", name=" Spring  2027 ")
         assert not begun.ephemeral
         assert begun.text.startswith("🏁 Season **Spring 2027** has begun!")
@@ -137,6 +146,7 @@ async def test_a_season_whose_date_passes_while_kamen_is_stopped_is_announced_on
         fake, ann, bob = table.fake, table.ann, table.bob
         owner = table.guild.owner
         quiet = table.guild.channel("quiet")
+        await champion_after(table, 1)
         begun = await fake.slash(
             owner, table.games, "kamen season start", name="Blitz", ends="2d", channel=quiet
         )
@@ -226,6 +236,54 @@ async def test_killed_after_posting_the_tables_before_recording_them_posts_them_
         assert len(announcements(table, table.games)) == 1
 
 
+@pytest.mark.asyncio
+async def test_a_leader_of_one_game_is_no_champion_and_the_table_says_why(tmp_path: Path) -> None:
+    async with process_table(tmp_path) as table:
+        fake, ann, bob = table.fake, table.ann, table.bob
+        owner = table.guild.owner
+        fake.set_bot_permissions(table.guild, perms.BOT_DEFAULT | perms.MANAGE_ROLES)
+        role = champion_role(table)
+        await fake.slash(owner, table.games, "kamen season role", role=role)
+        shown = ephemeral_text(await fake.slash(owner, table.games, "kamen settings"))
+        assert "at least 5 rated games of it in the season" in shown  # the default
+        assert "`champion-games:`" in shown
+
+        await fake.slash(owner, table.games, "kamen season start", name="Lucky")
+        await play_one(table, ann, bob)  # one game: Ann leads with a performance of 2300
+        await fake.slash(owner, table.games, "kamen season end")
+        message = await announced(table, table.games)
+        text = message.content
+        assert (
+            "**Oska**: no champion: a champion needs at least 5 rated games of it in the season,"
+            " and the leader played 1." in text
+        )
+        assert "🥇" not in text and "now holds" not in text
+        assert f"1. {mention(ann)}: **1** · 1 · 1–0–0 · 2300" in text  # the table is posted
+        assert [image.filename for image in message.attachments] == ["season-oska.png"]
+        assert message not in fake.notifications(ann)  # nobody crowned, nobody pinged
+        assert not holds(table, ann, role)
+        listed = ephemeral_text(await fake.slash(ann, table.games, "kamen season list"))
+        assert "**Lucky**" in listed and "Champions:" not in listed
+
+        # Managers may ask fewer games of a champion (and only a manager may).
+        refused = await fake.slash(
+            ann, table.games, "kamen settings", options={"champion-games": 1}
+        )
+        assert "Manage Server" in ephemeral_text(refused)
+        changed = await fake.slash(
+            owner, table.games, "kamen settings", options={"champion-games": 1}
+        )
+        assert "✅ Changed. Season champions: the leader of a game's table, after at least 1" in (
+            ephemeral_text(changed)
+        )
+        await fake.slash(owner, table.games, "kamen season start", name="Next")
+        await play_one(table, ann, bob)
+        await fake.slash(owner, table.games, "kamen season end")
+        second = await announced(table, table.games, 2)
+        assert f"**Oska**: champion {mention(ann)} 🥇 (1 rated game)" in second.content
+        assert holds(table, ann, role)
+
+
 # ---------------------------------------------------------------- the champions' role
 
 
@@ -259,6 +317,7 @@ async def test_the_champions_role_goes_to_the_new_champion_and_leaves_the_last(
         assert "cannot be given to anyone" in ephemeral_text(everyone)
         chosen = await fake.slash(owner, table.games, "kamen season role", role=role)
         assert ephemeral_text(chosen) == f"Each season's champions get <@&{role.id}>."
+        await champion_after(table, 1)
 
         for count, (name, winner, loser) in enumerate((("One", ann, bob), ("Two", bob, carol))):
             await fake.slash(owner, table.games, "kamen season start", name=name)
@@ -314,6 +373,7 @@ async def test_a_role_grant_discord_fails_is_tried_again_at_once_and_the_last_ch
         fake.set_bot_permissions(table.guild, perms.BOT_DEFAULT | perms.MANAGE_ROLES)
         role = champion_role(table)
         await fake.slash(owner, table.games, "kamen season role", role=role)
+        await champion_after(table, 1)
         await fake.slash(owner, table.games, "kamen season start", name="One")
         await play_one(table, ann, bob)
         await fake.slash(owner, table.games, "kamen season end")
@@ -343,6 +403,7 @@ async def test_the_announcement_is_in_the_servers_language(tmp_path: Path) -> No
         fake, ann, bob = table.fake, table.ann, table.bob
         owner = table.guild.owner
         await fake.slash(owner, table.games, "kamen settings", language="cs")
+        await champion_after(table, 1)
         begun = await fake.slash(owner, table.games, "kamen season start", name="Jaro")
         assert begun.text.startswith("🏁 Sezóna **Jaro** začala!")
         await play_one(table, ann, bob, czech=True)

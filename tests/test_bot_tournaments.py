@@ -315,3 +315,43 @@ async def test_names_a_user_typed_are_escaped_in_embed_titles_too(tmp_path: Path
         assert board.message is not None
         assert shown in board.message.embeds[0]["title"]
         assert typed not in board.message.embeds[0]["title"]
+
+
+@pytest.mark.asyncio
+async def test_a_player_who_pressed_leave_before_the_start_is_in_no_standings(
+    tmp_path: Path,
+) -> None:
+    async with process_table(tmp_path) as table:
+        fake, owner = table.fake, table.guild.owner
+        eve = fake.add_user("eve")
+        people = [table.ann, table.bob, table.carol]
+        players = {user.id: user for user in people}
+        signup = await create(table, owner, game="oska", format="round-robin", name="Small Cup")
+        for user in [*people, eve]:
+            await fake.click(user, signup, "Join")
+        left = await fake.click(eve, signup, "Leave")  # before the start
+        assert left.type == 7
+        assert signup_players(signup) == ("Players (3)", [u.id for u in people])
+        await fake.slash(owner, table.games, "tournament start")
+        seen = 0
+        for number in (1, 2, 3):  # three players: one game and a bye each round
+            threads = await wait_threads(table, number)
+            for thread in threads[seen:]:
+                await play_game(table, players, thread)
+            seen = len(threads)
+        await fake.wait_for(
+            lambda: any(m.content.startswith(TROPHY) for m in fake.messages(table.games)),
+            what="the final standings",
+        )
+        await settle(fake)
+        [final] = [m for m in fake.messages(table.games) if m.content.startswith(TROPHY)]
+        description = str(final.embeds[0]["description"])
+        assert f"<@{eve.id}>" not in description and eve.username not in description
+        assert sorted(mentions(description)) == sorted(players)
+        # Nor in any version of the standings message, from the first result to the last.
+        [standing] = standings_messages(table)[:1]
+        for embeds in [standing.embeds, *(version.embeds for version in standing.versions)]:
+            if embeds:
+                assert f"<@{eve.id}>" not in str(embeds[0].get("description", ""))
+        shown = ephemeral_text(await fake.slash(table.bob, table.games, "tournament standings"))
+        assert f"<@{eve.id}>" not in shown and "Small Cup · standings" in shown

@@ -203,3 +203,26 @@ def test_rate_game_refuses_a_game_without_a_result() -> None:
     read = RatingInputs((Standing(GUILD, "oska", ALICE), Standing(GUILD, "oska", BOB)))
     with pytest.raises(ValueError):
         rate_game(row, read)
+
+
+async def test_five_players_after_ten_games_are_all_ranked(env: Env) -> None:
+    # A small server: each of five players meets each other once, ten games in all.
+    service, _, store = env
+    players = [ALICE, BOB, CAROL, 400, 500]
+    channel = 20
+    for index, one in enumerate(players):
+        for two in players[index + 1 :]:
+            view = await both_move(service, await begin(service, one, two, channel))
+            await service.resign(two, game_id=view.id)
+            channel += 1
+    board = await service.community.leaderboard(GUILD, "oska")
+    # Everyone is still provisional (RD above 110), and everyone is ranked all the same.
+    assert all(line.standing.provisional for line in board.lines)
+    assert [line.rank for line in board.lines] == [1, 2, 3, 4, 5]
+    assert [line.standing.user_id for line in board.lines] == players  # ALICE won all four
+    ratings = [line.standing.rating for line in board.lines]
+    assert ratings == sorted(ratings, reverse=True)
+    for line in board.lines:
+        assert await store.rank(GUILD, "oska", line.standing.user_id) == line.rank
+    [game] = (await service.community.profile(GUILD, 500)).games
+    assert game.rank == 5

@@ -206,6 +206,7 @@ async def test_the_final_table_counts_only_rated_games_ended_during_the_season(
     env: Env,
 ) -> None:
     service, clock, _ = env
+    await service.seasons.set_champion_games(GUILD, 2)  # a champion after two games
     await play(service, ALICE, BOB)  # before the season: not in it
     clock.advance(timedelta(hours=1))
     season = await service.seasons.start(GUILD, "Spring", "7d", CHANNEL, MANAGER)
@@ -233,6 +234,7 @@ async def test_the_final_table_counts_only_rated_games_ended_during_the_season(
 
 async def test_past_seasons_stay_listed_with_their_champions(env: Env) -> None:
     service, clock, _ = env
+    await service.seasons.set_champion_games(GUILD, 1)  # a champion after one game
     winter = await service.seasons.start(GUILD, "Winter", None, CHANNEL, MANAGER)
     clock.advance(60)
     await play(service, ALICE, BOB)
@@ -263,3 +265,33 @@ async def test_the_champions_role_is_a_server_setting(env: Env) -> None:
     with pytest.raises(BadInput) as refused:
         await service.seasons.set_champion_role(GUILD, -3)
     assert refused.value.code == "season.role.bad"
+
+
+async def test_a_leader_with_fewer_games_than_the_servers_minimum_is_no_champion(
+    env: Env,
+) -> None:
+    service, clock, store = env
+    assert (await service.settings(GUILD)).champion_games == 5  # the default
+    season = await service.seasons.start(GUILD, "Spring", "7d", CHANNEL, MANAGER)
+    clock.advance(timedelta(hours=1))
+    await play(service, ALICE, BOB)  # one lucky game: Alice leads with 2300
+    clock.advance(timedelta(days=8))
+    [ended] = await service.seasons.due()
+    oska, _, _ = await service.seasons.final(ended)
+    assert lines(oska) == [(ALICE, 1.0, 1, 1, 0, 0), (BOB, 0.0, 1, 0, 0, 1)]
+    assert oska.champion is None and oska.too_few and oska.minimum == 5
+    assert await service.seasons.champions(season) == {}
+    assert [s.champions for s in await service.seasons.list(GUILD)] == [()]
+
+    # The server asks one game of its champions: the same table crowns Alice.
+    await service.seasons.set_champion_games(GUILD, 1)
+    oska, _, _ = await service.seasons.final(ended)
+    assert oska.champion == ALICE and not oska.too_few
+    assert await service.seasons.champions(season) == {"oska": ALICE}
+    # Another server keeps its own minimum.
+    assert (await service.settings(OTHER_GUILD)).champion_games == 5
+    for bad in (0, 101, -1, True, "3"):
+        with pytest.raises(BadInput) as refused:
+            await service.seasons.set_champion_games(GUILD, bad)  # type: ignore[arg-type]
+        assert refused.value.code == "season.champion-games.bad"
+    assert (await store.guild_settings(GUILD)).champion_games == 1

@@ -415,6 +415,34 @@ async def test_a_leave_landing_while_the_start_pairs_is_never_paired(env: Env) -
     assert 4 not in paired(await store.pairings(tid))
 
 
+@pytest.mark.parametrize("format", ["round-robin", "swiss", "arena"])
+async def test_a_player_who_left_before_the_start_is_in_no_standings(env: Env, format: str) -> None:
+    service, _, _ = env
+    options: dict[str, object] = {"format": format}
+    if format == "swiss":
+        options["rounds"] = 2
+    if format == "arena":
+        options["minutes"] = 30
+    tid = await signed_up(service, [1, 2, 3, 4, 5], **options)
+    await service.tournaments.leave(GUILD, tid, 5, signup=True)  # Leave, before the start
+    assert {line.player for line in await service.tournaments.standings(tid)} == {1, 2, 3, 4}
+    started = await service.tournaments.start(GUILD, tid)
+    # While it runs, and once it is over: the four who played, ranked 1 to 4 at most.
+    lines = await service.tournaments.standings(tid)
+    assert {line.player for line in lines} == {1, 2, 3, 4}
+    if format != "arena":
+        end = await run_to_the_end(service, started, 3)
+        assert end.finished
+        lines = await service.tournaments.standings(tid)
+        assert {line.player for line in lines} == {1, 2, 3, 4}
+        assert all(line.games > 0 and 1 <= line.rank <= 4 for line in lines)
+    # A player who withdrew after the start took part: they stay, their games lost.
+    tid = await signed_up(service, [1, 2, 3, 4], format="round-robin")
+    await service.tournaments.start(GUILD, tid)
+    await service.tournaments.leave(GUILD, tid, 4)
+    assert {line.player for line in await service.tournaments.standings(tid)} == {1, 2, 3, 4}
+
+
 async def test_a_withdrawal_landing_after_the_start_forfeits_the_pairing_it_made(
     env: Env,
 ) -> None:

@@ -130,6 +130,13 @@ TEXTS: dict[str, str | Plural] = {
     "bot.settings.language.auto": (
         "Language of public messages: as this server's Discord language ({language} now)."
     ),
+    "bot.settings.champion-games": plural(
+        "games",
+        "Season champions: the leader of a game's table, after at least {games} rated game"
+        " of it in the season.",
+        "Season champions: the leader of a game's table, after at least {games} rated games"
+        " of it in the season.",
+    ),
     "bot.settings.threads.on": "Threads per game: on: each accepted game gets a thread.",
     "bot.settings.threads.off": (
         "Threads per game: off: games are played in the channel where they were challenged."

@@ -33,6 +33,7 @@ TEXTS: dict[str, str] = {
     "command.option.record": "record",
     "command.option.file": "file",
     "command.option.threads": "threads",
+    "command.option.champion-games": "champion-games",
     "command.option.pings": "pings",
     "command.option.language": "language",
     "command.option.oska.capture": "capture",
@@ -97,6 +98,9 @@ TEXTS: dict[str, str] = {
     ),
     "command.about.threads": (
         "On: each accepted game opens a thread (default). Off: games stay in the channel."
+    ),
+    "command.about.champion-games": (
+        "The fewest rated games of a game in a season its champion needs (default 5)."
     ),
     "command.about.pings": "On: Kamen pings you when it is your move (default). Off: it does not.",
     "command.about.server-language": (

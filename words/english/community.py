@@ -13,7 +13,6 @@ TEXTS: dict[str, str | Plural] = {
     # ------------------------------------------------------------ leaderboards
     "community.leaderboard.title": "{title} leaderboard",
     "community.leaderboard.line": ("`{rank}` {player} **{rating}** ±{rd} · {games} · {record}"),
-    "community.provisional": "**Provisional** (still settling: RD above {rd})",
     "community.nobody": (
         "Nobody has a rated game here yet: a finished challenge between two players counts."
     ),

@@ -46,8 +46,7 @@ TEXTS: dict[str, str | Plural] = {
     "review.source.tables": "Exact: every move checked against the endgame tables.",
     "review.source.search": "Each move checked by a search of a fixed depth.",
     "review.source.mixed": (
-        "The end checked exactly against the endgame tables, the rest by a search of a fixed"
-        " depth."
+        "The end checked exactly against the endgame tables, the rest by a search of a fixed depth."
     ),
     "review.chart.title": "Review of {game}: {first} vs {second}",
     "review.chart.x": "move",

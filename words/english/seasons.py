@@ -59,6 +59,10 @@ TEXTS: dict[str, str | Plural] = {
         "attach files there. Choose another channel, or give Kamen those permissions."
     ),
     "season.role.bad": "`{value}` is not a role of this server.",
+    "season.champion-games.bad": (
+        "`{value}` is not a number of games from {low} to {high}: a season's champion needs"
+        " at least that many rated games of their game."
+    ),
     "season.role.unassignable": (
         "<@&{role}> cannot be given to anyone (it is @everyone or a bot's own role): "
         "choose another role."
@@ -105,6 +109,15 @@ TEXTS: dict[str, str | Plural] = {
         "games",
         "**{game:title}**: champion {champion} 🥇 ({games} rated game)",
         "**{game:title}**: champion {champion} 🥇 ({games} rated games)",
+    ),
+    # A game's table whose leader played fewer rated games of it than the server asks of a
+    # champion (`/kamen settings champion-games:`): it is posted, with nobody crowned.
+    "season.over.game.too-few": plural(
+        "minimum",
+        "**{game:title}**: no champion: a champion needs at least {minimum} rated"
+        " game of it in the season, and the leader played {played}.",
+        "**{game:title}**: no champion: a champion needs at least {minimum} rated"
+        " games of it in the season, and the leader played {played}.",
     ),
     "season.over.legend": "-# points · games · won–drawn–lost · performance",
     "season.over.line": "{rank}. {player}: **{points}** · {games} · {record} · {performance}",
