@@ -19,7 +19,7 @@ import inspect
 import os
 import socket
 import time
-from collections.abc import Awaitable, Callable, Iterator, Mapping
+from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
 from importlib import metadata
 from typing import Any
 
@@ -63,6 +63,11 @@ class Metrics:
         def counter(name: str, text: str, *labels: str) -> Counter:
             return Counter(name, text, (p, *labels), registry=at)
 
+        def histogram(
+            name: str, text: str, *labels: str, buckets: Sequence[float] = BUCKETS
+        ) -> Histogram:
+            return Histogram(name, text, (p, *labels), buckets=buckets, registry=at)
+
         self.info = gauge("kamen_info", "The running version of Kamen.", "version")
         self.start_time = gauge("kamen_start_time_seconds", "When the bot started, in Unix time.")
         self.gateway = gauge("kamen_gateway_connected", "1 when connected to the Discord gateway.")
@@ -70,12 +75,10 @@ class Metrics:
         self.games_active = gauge("kamen_games_active", "Games being played.")
         self.moves = counter("kamen_moves_total", "Moves played, by game.", "game")
         self.errors = counter("kamen_errors_total", "Errors, by kind.", "kind")
-        self.interactions = Histogram(
+        self.interactions = histogram(
             "kamen_interaction_seconds",
             "Time from an interaction's arrival to the end of its handling, by kind.",
-            (p, "kind"),
-            buckets=BUCKETS,
-            registry=at,
+            "kind",
         )
         self.latency = gauge(
             "kamen_gateway_latency_seconds",
@@ -93,29 +96,26 @@ class Metrics:
             "route",
             "status",
         )
-        self.store_calls = Histogram(
+        self.store_calls = histogram(
             "kamen_store_seconds",
             "Time of a call of the store (one or a few statements), by operation.",
-            (p, "operation"),
+            "operation",
             buckets=STORE_BUCKETS,
-            registry=at,
         )
         self.ai_depth = gauge(
             "kamen_ai_queue_depth", "Jobs waiting for an AI worker, by lane.", "lane"
         )
-        self.ai_wait = Histogram(
+        self.ai_wait = histogram(
             "kamen_ai_queue_wait_seconds",
             "Time a job waited for an AI worker, by lane.",
-            (p, "lane"),
-            buckets=BUCKETS,
-            registry=at,
+            "lane",
         )
-        self.sweeper_lag = Histogram(
+        self.sweeper_lag = histogram(
             "kamen_sweeper_lag_seconds",
             "How late the sweeper acted on a deadline (a reminder, an expiry, a loss on time).",
-            (p, "shard", "kind"),
+            "shard",
+            "kind",
             buckets=LAG_BUCKETS,
-            registry=at,
         )
         self.pass_failures = counter(
             "kamen_pass_failures_total", "Failed items of a background pass, by job.", "job"
