@@ -14,7 +14,7 @@ TEXTS: dict[str, str | Plural] = {
     "bot.settings.changed": "✅ Changed. {line}",
     "bot.settings.same": "{line} (It already was: nothing changed.)",
     "bot.settings.how": "To change one, give `{threads}:`, `{language}:` or `{champion_games}:`.",
-    "bot.me.how": "To change one, give `{pings}:` or `{language}:`.",
+    "bot.me.how": "To change one, give `{pings}:`, `{language}:` or `{challenges}:`.",
     "bot.challenge-repeated.link": "It is here: {link}",
     # ------------------------------------------------------------ no game here: yours are there
     "bot.your-games.head": plural(
