@@ -40,8 +40,8 @@ async def refused_challenge(table: Table, challenger: User, opponent: User) -> s
 
 
 async def posted_challenge(table: Table, challenger: User, opponent: User | None) -> Message:
-    options = {} if opponent is None else {"opponent": opponent}
-    reply = await table.fake.slash(challenger, table.games, "oska challenge", **options)
+    chosen = {} if opponent is None else {"opponent": opponent}
+    reply = await table.fake.slash(challenger, table.games, "oska challenge", chosen)
     assert reply.message is not None and not reply.ephemeral, reply.text
     return reply.message
 
