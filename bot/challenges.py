@@ -26,7 +26,7 @@ from bot import components, declare, options, replies
 from bot.answers import Answer
 from bot.declare import t
 from bot.options import CHALLENGE_TIMES, FIRSTS, MAX_RECORD_OPTION
-from bot.table import ARCHIVE_MINUTES, Table, channel_id_of, guarded, guild_id_of
+from bot.table import ARCHIVE_MINUTES, Table, channel_id_of, guarded, guild_id_of, roles_of
 from games.ai.levels import level_rating
 from games.base import GameSpec, VariantOption
 from matches import LEVELS, BadInput, FirstChoice, GameView, MatchError, Status
@@ -141,6 +141,7 @@ class Challenges:
                 first=choice,
                 level=level,
                 rated=terms.rated,
+                challenger_roles=roles_of(interaction),
             )
 
         opponent_id = opponent.id if opponent is not None else None
@@ -183,6 +184,7 @@ class Challenges:
                 challenger_id=user, game=spec.name, opponent_id=opponent_id,
                 variant=str(old.state.variant), time=replies.time_option(old),
                 first=choice, level=old.ai_level, rated=old.row.rated, rematch_of=old.id,
+                challenger_roles=roles_of(interaction),
             )  # fmt: skip
 
         if self.service.starts_at_once(opponent_id):  # against Kamen: it starts at once
@@ -360,6 +362,7 @@ class Challenges:
                 time=terms.time,
                 first=choice,
                 level=terms.level,
+                challenger_roles=roles_of(interaction),
             )
 
         opponent = terms.opponent

@@ -49,6 +49,15 @@ def user(option: str, value: object) -> discord.User | discord.Member | None:
     return value
 
 
+def role(option: str, value: object) -> discord.Role | None:
+    """A role Discord resolved (one of the server's), or None when left empty."""
+    if value is None:
+        return None
+    if not isinstance(value, discord.Role):
+        raise BadInput("bot.refuse.option.role", option=option, given=given(value))
+    return value
+
+
 def game_id(option: str, value: object) -> int | None:
     """A game's number, or None when left empty."""
     if value is None:

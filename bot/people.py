@@ -1,5 +1,9 @@
-"""`/kamen me settings`, `export` and `forget`: a player's own settings and data, answered
-only to them.
+"""`/kamen me settings`, `block`, `unblock`, `export` and `forget`: a player's own settings,
+limits and data, answered only to them.
+
+Who may challenge them and whom they block are theirs across every server
+(`matches.limits` decides and refuses); `settings` shows both, the blocks as
+mentions that ping nobody, so that each can be undone.
 
 The export is one `.txt` file of records (`matches.people`), sent privately:
 every game of the player, from every server, since only they see it. A file
@@ -29,15 +33,17 @@ from bot import declare, options
 from bot.answers import Answer
 from bot.components import PREFIX, stopped
 from bot.declare import LANGUAGE_CHOICES, language_name
-from bot.replies import Outgoing
+from bot.replies import NO_MENTIONS, Outgoing
 from bot.settings import changed, language_chosen, option_name
 from bot.table import Table, guarded
-from matches import BadInput, GameView
+from matches import BadInput, ChallengesFrom, GameView, UserSettings
+from matches.limits import MAX_BLOCKS
 
 MAX_FILE = 25 * 1024 * 1024  # bytes: the most Discord takes in one attachment, anywhere
 MAX_PART = 1000  # the `part` option's declared range, 1 to this
 CONFIRM_MINUTES = 10  # how long the confirmation's buttons work
 MAX_LISTED = 10  # open games named in a refusal to forget
+CHALLENGES = tuple(str(choice) for choice in ChallengesFrom)  # the `challenges:` choices
 
 _USER = r"(?P<user>[0-9]{1,20})"
 _UNTIL = r"(?P<until>[0-9]{1,12})"
@@ -73,17 +79,28 @@ class People:
         self.service = table.service
 
     def commands(self) -> app_commands.Group:
-        """`/kamen me settings`, `export` and `forget`."""
+        """`/kamen me settings`, `block`, `unblock`, `export` and `forget`."""
         group = declare.group("me", "command.me-group")
         about = {
             "pings": "command.about.pings", "language": "command.about.my-language",
-            "part": "command.about.part",
+            "part": "command.about.part", "challenges": "command.about.challenges",
+            "role": "command.about.challenge-role",
         }  # fmt: skip
-        choices = {"language": declare.language_choices()}
+        challenges = [
+            declare.Choice(name=declare.t(f"bot.choice.challenges.{value}"), value=value)
+            for value in CHALLENGES
+        ]
+        choices = {"language": declare.language_choices(), "challenges": challenges}
         group.add_command(
             declare.command(
                 "settings", self.settings, about=about, choices=choices, described_by="command.me"
             )
+        )
+        group.add_command(
+            declare.command("block", self.block, about={"user": "command.about.block-user"})
+        )
+        group.add_command(
+            declare.command("unblock", self.unblock, about={"user": "command.about.unblock-user"})
         )
         group.add_command(declare.command("export", self.export, about=about))
         group.add_command(declare.command("forget", self.ask_forget))
@@ -97,11 +114,15 @@ class People:
         answer: Answer,
         pings: Annotated[object, bool | None] = None,
         language: Annotated[object, str | None] = None,
+        challenges: Annotated[object, str | None] = None,
+        role: Annotated[object, discord.Role | None] = None,
     ) -> None:
-        """Your own settings: turn pings, and the language Kamen answers you in (only for you)."""
+        """Your own settings: pings, the language Kamen answers you in, who may challenge you."""
         interaction = answer.interaction
         on = options.flag("pings", pings)
         chosen = options.choice("language", language, LANGUAGE_CHOICES)
+        who = options.choice("challenges", challenges, CHALLENGES)
+        picked = options.role("role", role)
         languages = self.table.languages
         user = interaction.user.id
         before = mine = await self.service.user_settings(user)
@@ -111,6 +132,11 @@ class People:
             mine = await self.service.set_user_language(user, language_chosen(chosen))
             languages.choose_for_player(user, mine.language)
             answer.locale = languages.player(interaction)  # answered in it at once
+        limits = who is not None or picked is not None
+        if limits:
+            mine = await self.service.limits.set_challenges(
+                user, who, picked.id if picked is not None else None
+            )
         locale = answer.locale
         turns = words.say("bot.pings.on" if mine.pings else "bot.pings.off", locale)
         code = "bot.me.language" if mine.language is not None else "bot.me.language.auto"
@@ -118,13 +144,45 @@ class People:
         lines = [
             changed(turns, on, before.pings != mine.pings, locale),
             changed(said, chosen, before.language != mine.language, locale),
+            changed(
+                _challenges(mine, locale),
+                True if limits else None,
+                (before.challenges, before.challenge_role_id)
+                != (mine.challenges, mine.challenge_role_id),
+                locale,
+            ),
+            _blocks(await self.service.limits.blocks(user), locale),
         ]
-        if on is None and chosen is None:
+        if on is None and chosen is None and not limits:
             lines.append(
                 words.say("bot.me.how", locale, pings=option_name("pings", locale),
-                          language=option_name("language", locale))
+                          language=option_name("language", locale),
+                          challenges=option_name("challenges", locale))
             )  # fmt: skip
-        await answer.say("\n".join(lines))
+        await answer.say(Outgoing("\n".join(lines), mentions=NO_MENTIONS))
+
+    # ---------------------------------------------------------------- blocks
+
+    @guarded
+    async def block(self, answer: Answer, user: Annotated[object, discord.User]) -> None:
+        """Refuse someone's challenges to you, in every server (only for you; they are not told)."""
+        other = _someone(user)
+        me = answer.interaction.user.id
+        blocked = await self.service.limits.block(me, other.id)
+        locale = answer.locale
+        undo = command_text(locale, "unblock", user="")
+        said = words.say("limits.blocked", locale, user=other.mention, command=undo)
+        await answer.say(Outgoing(f"{said}\n{_blocks(blocked, locale)}", mentions=NO_MENTIONS))
+
+    @guarded
+    async def unblock(self, answer: Answer, user: Annotated[object, discord.User]) -> None:
+        """Take back a block: their challenges reach you again (only for you)."""
+        other = _someone(user)
+        me = answer.interaction.user.id
+        blocked = await self.service.limits.unblock(me, other.id)
+        locale = answer.locale
+        said = words.say("limits.unblocked", locale, user=other.mention)
+        await answer.say(Outgoing(f"{said}\n{_blocks(blocked, locale)}", mentions=NO_MENTIONS))
 
     # ---------------------------------------------------------------- export
 
@@ -213,6 +271,30 @@ class People:
         """**Cancel**: nothing is forgotten."""
         _asker(answer, user_id)
         await answer.update(Outgoing(words.say("people.forget.kept", answer.locale)))
+
+
+def _someone(user: object) -> discord.User | discord.Member:
+    """The required `user:` option, as Discord resolved it."""
+    found = options.user("user", user)
+    if found is None:
+        raise BadInput("bot.refuse.option.user", option="user")
+    return found
+
+
+def _challenges(mine: UserSettings, locale: str) -> str:
+    """Who may challenge the player, as their settings say."""
+    if mine.challenges is ChallengesFrom.ROLE:
+        return words.say("limits.challenges.role", locale, role=f"<@&{mine.challenge_role_id}>")
+    return words.say(f"limits.challenges.{mine.challenges}", locale)
+
+
+def _blocks(blocked: list[int], locale: str) -> str:
+    """Whom the player blocks (at most `MAX_BLOCKS`, each a mention that pings nobody)."""
+    if not blocked:
+        return words.say("limits.blocks.none", locale)
+    undo = command_text(locale, "unblock", user="")
+    people = ", ".join(f"<@{user_id}>" for user_id in blocked[:MAX_BLOCKS])
+    return words.say("limits.blocks", locale, count=len(blocked), people=people, command=undo)
 
 
 def _people(interaction: discord.Interaction) -> People:

@@ -196,6 +196,16 @@ def guild_id_of(interaction: discord.Interaction) -> int:
     return interaction.guild_id
 
 
+def roles_of(interaction: discord.Interaction) -> tuple[int, ...]:
+    """The ids of the asker's roles in the server the interaction comes from (@everyone's
+    too), as Discord sent them with it; none in a direct message. The service decides what
+    they allow (`matches.limits`)."""
+    user = interaction.user
+    if not isinstance(user, discord.Member):
+        return ()
+    return tuple(role.id for role in user.roles)
+
+
 def channel_id_of(interaction: discord.Interaction) -> int:
     """The channel an interaction comes from."""
     if interaction.channel_id is None:

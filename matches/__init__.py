@@ -21,6 +21,7 @@ from matches.errors import (
     NoGameHere,
     NotAPlayer,
     NotChallenged,
+    NotTakingChallenges,
     NotYourTurn,
     OutOfTime,
     StaleAction,
@@ -30,7 +31,14 @@ from matches.ledger import Ledger
 from matches.picker import LEVELS, FirstLegalMove, MovePicker, RandomMove
 from matches.play import ordered_moves, origin
 from matches.positions import ReplayError
-from matches.records import FirstChoice, GuildSettings, Status, StoredGame, UserSettings
+from matches.records import (
+    ChallengesFrom,
+    FirstChoice,
+    GuildSettings,
+    Status,
+    StoredGame,
+    UserSettings,
+)
 from matches.service import MatchService
 from matches.storage import ChannelBusy, Store, StoreError
 from matches.takebacks import TakebackEvent, TakebackResult
@@ -52,6 +60,7 @@ __all__ = [
     "ChallengeClosed",
     "ChallengeExpired",
     "ChallengeRepeated",
+    "ChallengesFrom",
     "ChannelBusy",
     "Clock",
     "DrawError",
@@ -78,6 +87,7 @@ __all__ = [
     "NoGameHere",
     "NotAPlayer",
     "NotChallenged",
+    "NotTakingChallenges",
     "NotYourTurn",
     "OutOfTime",
     "RandomMove",

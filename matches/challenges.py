@@ -9,7 +9,7 @@ to move can only pass, the pass is played for them.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import replace
 from datetime import timedelta
 
@@ -40,6 +40,7 @@ from matches.inputs import (
     variant_of,
 )
 from matches.ledger import ATTEMPTS, Draft, Ledger, Loaded, Race, Where
+from matches.limits import Limits
 from matches.live_clocks import LiveControl
 from matches.picker import DEFAULT_LEVEL, MovePicker
 from matches.records import FirstChoice, Status, StoredGame
@@ -58,8 +59,10 @@ class Challenges:
         picker: MovePicker | None = None,
         rng: random.Random,
         challenge_ttl: timedelta,
+        limits: Limits | None = None,
     ) -> None:
         self.ledger = ledger
+        self.limits = limits or Limits(ledger, bot_user_id=bot_user_id)
         self.bot_user_id = bot_user_id
         self.picker = picker
         self.rng = rng
@@ -89,15 +92,18 @@ class Challenges:
         level: str | None,
         rated: bool = True,
         rematch_of: int | None = None,
+        challenger_roles: Collection[int] = (),
     ) -> GameView:
         """`time`: none, a limit per move (`5m`, `1d`) or a live clock (`5+3`); `rematch_of`:
-        the game this is a rematch of, which has one live rematch at a time."""
+        the game this is a rematch of, which has one live rematch at a time;
+        `challenger_roles`: the challenger's roles in the server (`Limits.may_challenge`)."""
         spec = game_spec(game)
         start = spec.start(variant_of(spec, variant))
         return await self._open(
             guild_id, channel_id, challenger_id, opponent_id, spec, start,
             time_control(time), first_choice(first), level, rated=rated,
             rematch_of=snowflake(rematch_of, "game") if rematch_of is not None else None,
+            roles=challenger_roles,
         )  # fmt: skip
 
     async def import_record(
@@ -112,6 +118,7 @@ class Challenges:
         time: str | timedelta | LiveControl | None,
         first: str | FirstChoice,
         level: str | None,
+        challenger_roles: Collection[int] = (),
     ) -> GameView:
         spec, state = self.check_record(text, game)
         control, choice = time_control(time), first_choice(first)
@@ -119,7 +126,7 @@ class Challenges:
             return await self._study(guild_id, channel_id, user_id, spec, state, control)
         return await self._open(
             guild_id, channel_id, user_id, opponent_id, spec, state, control, choice, level,
-            rated=False,
+            rated=False, roles=challenger_roles,
         )  # fmt: skip
 
     def check_record(self, text: str, game: str | None = None) -> tuple[GameSpec, GameState]:
@@ -151,6 +158,7 @@ class Challenges:
         *,
         rated: bool,
         rematch_of: int | None = None,
+        roles: Collection[int] = (),
     ) -> GameView:
         row = self._new_row(
             guild_id, channel_id, challenger_id, spec, state.variant, state, control
@@ -163,6 +171,8 @@ class Challenges:
             return await self._start_with_bot(row, spec, state, level)
         if level is not None:
             raise BadInput("match.level-without-bot")
+        if opponent_id is not None:  # the one check of the opponent's own limits
+            await self.limits.may_challenge(challenger_id, opponent_id, roles)
         store = self.ledger.store
         settings = await store.guild_settings(guild_id)
         if not settings.threads and await store.active_game_in(channel_id) is not None:
@@ -253,6 +263,7 @@ class Challenges:
         snowflake(user_id, "user")
         place = snowflake(channel_id, "channel") if channel_id is not None else None
         clock = self.ledger.clock
+        await self._not_blocked(where, user_id)
 
         def accepted(loaded: Loaded) -> Draft:
             row = loaded.row
@@ -274,7 +285,15 @@ class Challenges:
         if not checks.challenge_open(loaded.row, self.ledger.clock()):
             raise ChallengeExpired()
         checks.acceptor(loaded.row, user_id)
+        await self.limits.may_accept(loaded.row.challenger_id, user_id)
         return self.ledger.view(loaded)
+
+    async def _not_blocked(self, where: Where, user_id: int) -> None:
+        """Refuse the accept of someone the challenger blocks (`Limits.may_accept`)."""
+        row = (await self.ledger.load(where)).row
+        acceptor = row.challenger_id != user_id and row.opponent_id in (None, user_id)
+        if row.status is Status.CHALLENGE and acceptor:
+            await self.limits.may_accept(row.challenger_id, user_id)
 
     async def close(self, where: Where, user_id: int, status: Status) -> GameView:
         """Decline (the challenged user) or cancel (the challenger) a challenge."""

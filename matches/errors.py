@@ -82,6 +82,14 @@ class NotChallenged(MatchError):
     code = "match.not-challenged"
 
 
+class NotTakingChallenges(MatchError):
+    """A challenge the opponent's own limits refuse (`matches.limits`): their block of the
+    challenger, `challenges: nobody`, or a role the challenger lacks, all said alike, so
+    that nobody learns they were blocked; `match.cannot-accept` for an accept."""
+
+    code = "match.not-taking-challenges"
+
+
 class ChallengeClosed(MatchError):
     code = "match.challenge-closed"
 

@@ -137,6 +137,14 @@ class GuildSettings:
     champion_games: int = CHAMPION_GAMES
 
 
+class ChallengesFrom(enum.StrEnum):
+    """Who may challenge a person directly, as they chose (`/kamen me settings challenges:`)."""
+
+    EVERYONE = "everyone"
+    ROLE = "role"  # only members of their chosen role, in that role's server
+    NOBODY = "nobody"
+
+
 @dataclass(frozen=True, slots=True)
 class UserSettings:
     """A player's choices; a player who never chose has the defaults."""
@@ -144,3 +152,7 @@ class UserSettings:
     user_id: int
     pings: bool = True
     language: str | None = None  # their private answers' language; None: their client's
+    # Who may challenge them directly (`matches.limits`): everyone, only members of a role
+    # (`challenge_role_id`), or nobody; Kamen's own pairings are never refused.
+    challenges: ChallengesFrom = ChallengesFrom.EVERYONE
+    challenge_role_id: int | None = None

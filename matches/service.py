@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from datetime import datetime, timedelta
 
 from games.base import GameSpec, GameState
@@ -35,6 +35,7 @@ from matches.events import Events
 from matches.inputs import MAX_NAME, capped, known_language, snowflake
 from matches.leases import Lease
 from matches.ledger import Ledger, Where
+from matches.limits import Limits
 from matches.people import People
 from matches.picker import MovePicker
 from matches.play import Play
@@ -57,7 +58,7 @@ class MatchService:
     One door for an adapter (`bot/`, the web board): the games, their clocks,
     boards and upkeep, and the settings, through this façade's methods; the
     leagues and the rest through the parts `tournaments`, `seasons`,
-    `community`, `people`, `puzzles`, `reviews` and `claims`, and the domain
+    `community`, `people`, `limits`, `puzzles`, `reviews` and `claims`, and the domain
     `events`; never `store`, `ledger`, nor a part's store. The background work
     (sweeper, board repairs, heartbeat, season ends, tournament upkeep) is a
     `matches.runner.Runner` on the service, which the adapter starts, listens
@@ -86,12 +87,14 @@ class MatchService:
         self.ledger = Ledger(
             store, clock=clock, bot_user_id=bot_user_id, cache_size=cache_size, events=self.events
         )
+        self.limits = Limits(self.ledger, bot_user_id=bot_user_id)
         self.challenges = Challenges(
             self.ledger,
             bot_user_id=bot_user_id,
             picker=picker,
             rng=rng or random.Random(),
             challenge_ttl=challenge_ttl,
+            limits=self.limits,
         )
         self.play = Play(self.ledger, picker=picker, bot_user_id=bot_user_id)
         self.takebacks = Takebacks(self.ledger, bot_user_id=bot_user_id)
@@ -126,6 +129,7 @@ class MatchService:
         level: str | None = None,
         rated: bool = True,
         rematch_of: int | None = None,
+        challenger_roles: Collection[int] = (),
     ) -> GameView:
         """Challenge a user, anyone (no opponent), or the bot (which starts at once).
 
@@ -134,12 +138,14 @@ class MatchService:
         (challenger, opponent or random), `level` the bot's strength; `rated`
         False keeps a game between two players out of their ratings; `rematch_of`
         the game this challenge is a rematch of: a game has one live rematch at a
-        time, and a second is refused (`ChallengeRepeated`) with where the first is.
+        time, and a second is refused (`ChallengeRepeated`) with where the first is;
+        `challenger_roles` the challenger's roles in the server, for the opponent's own
+        limits (`matches.limits`: a refusal `NotTakingChallenges`).
         """
         return await self.challenges.challenge(
             guild_id=guild_id, channel_id=channel_id, challenger_id=challenger_id, game=game,
             opponent_id=opponent_id, variant=variant, time=time, first=first, level=level,
-            rated=rated, rematch_of=rematch_of,
+            rated=rated, rematch_of=rematch_of, challenger_roles=challenger_roles,
         )  # fmt: skip
 
     async def import_record(
@@ -154,16 +160,19 @@ class MatchService:
         time: str | timedelta | None = None,
         first: str | FirstChoice = FirstChoice.RANDOM,
         level: str | None = None,
+        challenger_roles: Collection[int] = (),
     ) -> GameView:
         """Start a game from a record's moves.
 
         Alone (no opponent) the user plays both sides at once, to study; with
         an opponent it is a challenge like any other, and against the bot it
         starts at once. A record whose game is over cannot be played on.
+        `challenger_roles`: as for `challenge`.
         """
         return await self.challenges.import_record(
             guild_id=guild_id, channel_id=channel_id, user_id=user_id, text=text, game=game,
             opponent_id=opponent_id, time=time, first=first, level=level,
+            challenger_roles=challenger_roles,
         )  # fmt: skip
 
     def check_record(self, text: str, game: str | None = None) -> tuple[GameSpec, GameState]:

@@ -248,6 +248,25 @@ class Store(Protocol):
 
     async def save_user_settings(self, settings: UserSettings, now: datetime) -> UserSettings: ...
 
+    # ---------------------------------------------------------------- a person's blocks
+
+    async def blocks_of(self, user_id: int) -> list[int]:
+        """The people the user blocks, in the order they blocked them."""
+        ...
+
+    async def block(self, user_id: int, blocked_id: int, now: datetime, most: int) -> bool:
+        """The user blocks `blocked_id` (already blocked: nothing changes). False, and nothing
+        written, when they already block `most` people and this one is new."""
+        ...
+
+    async def unblock(self, user_id: int, blocked_id: int) -> bool:
+        """The user no longer blocks `blocked_id`; False if they did not."""
+        ...
+
+    async def blocks(self, user_id: int, other_id: int) -> bool:
+        """Whether the user blocks `other_id`."""
+        ...
+
     # ---------------------------------------------------------------- people
 
     async def games_of_user(self, user_id: int) -> list[StoredGame]:
@@ -259,8 +278,8 @@ class Store(Protocol):
 
         Every id column of their games, their ratings, their rating changes (as
         player and as opponent) and their season lines get the same anonymous id,
-        which is returned. None, and nothing written, while they have a
-        challenge or a game open.
+        which is returned; their blocks, of others and by others, are deleted. None,
+        and nothing written, while they have a challenge or a game open.
         """
         ...
 

@@ -8,15 +8,18 @@ so nothing is scanned.
 Forgetting is one transaction: the user's id becomes one fresh negative
 number in every row that holds it (games, a takeback asked for among them,
 ratings, rating changes as player and as opponent, season lines, tournaments
-joined, played and made) and their settings and puzzle
-answers are deleted. It holds the user's lock, so that two forgettings of one
-user never draw two ids; the check that they have nothing open is made inside
-the transaction, so that no challenge slips in between. Ratings stay consistent
+joined, played and made) and their settings, puzzle answers and blocks (theirs
+of others, and others' of them) are deleted. It holds the user's lock, so that
+two forgettings of one user never draw two ids; the check that they have
+nothing open is made inside the transaction, so that no challenge slips in
+between. Ratings stay consistent
 with the games, so `python -m store recompute` still finds them exact, and
 negative ids are listed on no leaderboard or season table.
 """
 
 from __future__ import annotations
+
+from datetime import datetime
 
 from matches.records import StoredGame
 from store.database import Tables, Transaction
@@ -60,6 +63,9 @@ _FORGET = (
         WHERE id IN ({_GAMES_OF})""",
     "DELETE FROM user_settings WHERE user_id = :old",
     "DELETE FROM puzzle_answers WHERE user_id = :old",
+    # Whom they block, and who blocks them (through `user_blocks_by_blocked`).
+    "DELETE FROM user_blocks WHERE user_id = :old",
+    "DELETE FROM user_blocks WHERE blocked_id = :old",
     # Their sign-ups and pairings in tournaments (through the players' indexes).
     "UPDATE tournament_players SET user_id = :new WHERE user_id = :old",
     "UPDATE tournament_pairings SET first_id = :new WHERE first_id = :old",
@@ -103,6 +109,52 @@ class PeopleTables(Tables):
             return ids["new"]
 
         return await self._write(forget)
+
+    # ------------------------------------------------------------ blocks
+
+    async def blocks_of(self, user_id: int) -> list[int]:
+        sql = (
+            "SELECT blocked_id FROM user_blocks WHERE user_id = :user"
+            " ORDER BY created_at, blocked_id"
+        )
+        return [row[0] for row in await self.db.read(sql, {"user": user_id})]
+
+    async def block(self, user_id: int, blocked_id: int, now: datetime, most: int) -> bool:
+        async def block(tx: Transaction) -> bool:
+            # The user's lock: two blocks at once never pass the limit together.
+            await tx.lock(f"user:{user_id}")
+            ids = {"user": user_id, "blocked": blocked_id}
+            had = await tx.fetch(
+                "SELECT 1 FROM user_blocks WHERE user_id = :user AND blocked_id = :blocked", ids
+            )
+            if had:
+                return True
+            [(count,)] = await tx.fetch(
+                "SELECT COUNT(*) FROM user_blocks WHERE user_id = :user", {"user": user_id}
+            )
+            if count >= most:
+                return False
+            await tx.fetch(
+                "INSERT INTO user_blocks (user_id, blocked_id, created_at)"
+                " VALUES (:user, :blocked, :at)",
+                {**ids, "at": now.timestamp()},
+            )
+            return True
+
+        return await self._write(block)
+
+    async def unblock(self, user_id: int, blocked_id: int) -> bool:
+        found = await self._execute(
+            "DELETE FROM user_blocks WHERE user_id = :user AND blocked_id = :blocked"
+            " RETURNING blocked_id",
+            user=user_id,
+            blocked=blocked_id,
+        )
+        return bool(found)
+
+    async def blocks(self, user_id: int, other_id: int) -> bool:
+        sql = "SELECT 1 FROM user_blocks WHERE user_id = :user AND blocked_id = :other"
+        return bool(await self.db.read(sql, {"user": user_id, "other": other_id}))
 
 
 async def _fresh_anonymous(tx: Transaction) -> int:

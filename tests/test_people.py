@@ -210,9 +210,14 @@ async def test_forgetting_leaves_the_id_in_no_column_of_any_table(env: Env) -> N
     game = await service.tournaments.start_game(pairing.id, made.id, 73)
     assert game is not None
     await service.resign(ALICE, game_id=game.id)
+    # Her blocks and limits, and a block of her by Carol.
+    await service.limits.block(ALICE, DAVE)
+    await service.limits.block(CAROL, ALICE)
+    await service.limits.block(CAROL, DAVE)
+    await service.limits.set_challenges(ALICE, "role", 77)
     assert {
         "games.takeback_by", "tournaments.created_by", "tournament_players.user_id",
-        "season_scores.user_id",
+        "season_scores.user_id", "user_blocks.user_id", "user_blocks.blocked_id",
     } <= set(await holding(db, ALICE))  # fmt: skip
     assert {"tournament_pairings.first_id", "tournament_pairings.second_id"} & set(
         await holding(db, ALICE)
@@ -227,6 +232,9 @@ async def test_forgetting_leaves_the_id_in_no_column_of_any_table(env: Env) -> N
     assert await store.update_tournament(stale) is None  # a write read before puts nothing back
     assert (await service.tournaments.find(GUILD, joined.id)).created_by == BOB
     assert (await store.get_game(view.id)).takeback_by == anonymous  # type: ignore[union-attr]
+    # Carol's other block stays; Alice's and the one of her are gone, not anonymised.
+    assert await service.limits.blocks(CAROL) == [DAVE]
+    assert await store.blocks_of(anonymous) == []
 
 
 async def test_after_forgetting_the_ratings_rebuilt_from_the_games_are_exact(env: Env) -> None:

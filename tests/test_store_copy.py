@@ -70,6 +70,8 @@ async def played(url: str) -> dict[str, int]:
         await service.set_threads(GUILD, False)
         await service.set_server_language(GUILD, "cs")
         await service.set_user_language(ALICE, "cs")
+        await service.limits.set_challenges(ALICE, "role", 77)
+        await service.limits.block(ALICE, CAROL)
         await store.take_shard(0, 1, "a process", clock(), clock() + timedelta(seconds=30))
         await store.renew_shards([0], "a process", clock(), clock() + timedelta(seconds=30))
         return {"going": going.id, "won": won.id, "season": season.id, "tournament": tid}
@@ -90,6 +92,7 @@ async def everything(store: Store, ids: dict[str, int]) -> tuple[object, ...]:
         await store.entrants(ids["tournament"]),
         await store.guild_settings(GUILD),
         await store.user_settings(ALICE),
+        await store.blocks_of(ALICE),
         await store.player_languages(),
         await store.last_beat(),
         await store.leaderboard(GUILD, "oska", provisional=True, offset=0, limit=50),
@@ -242,7 +245,8 @@ async def test_the_copy_reads_the_tables_their_keys_and_order_from_the_schema(
     assert tables["rating_changes"] == (("seq",), ("seq",))
     assert tables["tournament_pairings"] == (("id",), ("id",))
     assert tables["puzzle_answers"] == (("guild_id", "user_id", "puzzle"), ())
-    assert "schema_migrations" not in tables and len(tables) == 16
+    assert tables["user_blocks"] == (("user_id", "blocked_id"), ())
+    assert "schema_migrations" not in tables and len(tables) == 17
     order = list(tables)
     for child, parent in [("rating_changes", "games"), ("season_scores", "seasons"),
                           ("tournament_pairings", "tournaments"),

@@ -190,6 +190,7 @@ TEXTS: dict[str, str | Plural] = {
     ),
     "bot.refuse.option.choice": "`{option}` is one of {allowed}, not `{given}`.",
     "bot.refuse.option.user": "`{option}` is a member of this server: pick one from the list.",
+    "bot.refuse.option.role": "`{option}` is a role of this server, not `{given}`.",
     "bot.refuse.option.game-id": (
         "`{option}` is a game's number, as its board shows it (#12), not `{given}`."
     ),

@@ -74,7 +74,7 @@ TEXTS: dict[str, str] = {
     ),
     "command.me-group": "You in Kamen: your own settings, and your data.",
     "command.me": (
-        "Your own settings: turn pings, and the language Kamen answers you in (only for you)."
+        "Your own settings: pings, the language Kamen answers you in, who may challenge you."
     ),
     # ------------------------------------------------------------ options
     "command.about.opponent": (

@@ -1,4 +1,4 @@
-"""English for a person's own data: `/kamen me export` and `/kamen me forget`.
+"""English for a person's own data and limits: `/kamen me export`, `forget`, `block`.
 
 The commands' names and descriptions (`command.*`, as in `commands`), and
 what the export and the forgetting say (`people.*`), from the service's
@@ -19,6 +19,71 @@ TEXTS: dict[str, str | Plural] = {
         "Take your Discord id out of everything Kamen keeps (you will be asked to confirm)."
     ),
     "command.about.part": "Which part of a large export (a file holds only so much); default: 1.",
+    "command.name.block": "block",
+    "command.name.unblock": "unblock",
+    "command.option.challenges": "challenges",
+    "command.option.role": "role",
+    "command.block": (
+        "Refuse someone's challenges to you, in every server (only for you; they are not told)."
+    ),
+    "command.unblock": "Take back a block: their challenges reach you again (only for you).",
+    "command.about.block-user": "Whom to block.",
+    "command.about.unblock-user": "Whom to unblock (`/kamen me settings` lists whom you block).",
+    "command.about.challenges": (
+        "Who may challenge you directly: everyone (default), members of a role, or nobody."
+    ),
+    "command.about.challenge-role": "With `challenges: role`: the role whose members may.",
+    "bot.choice.challenges.everyone": "everyone (default)",
+    "bot.choice.challenges.role": "role: only members of the role I choose",
+    "bot.choice.challenges.nobody": "nobody: only open challenges",
+    # ------------------------------------------------------------ a person's limits
+    "match.not-taking-challenges": (
+        "That player isn't taking challenges right now. Challenge someone else, or make an"
+        " open challenge (leave `opponent` empty) that anyone may accept."
+    ),
+    "match.cannot-accept": (
+        "You can't accept this challenge. Challenge someone else, or make an open challenge"
+        " of your own."
+    ),
+    "limits.block.yourself": "You cannot block yourself.",
+    "limits.block.kamen": (
+        "Kamen cannot be blocked: it plays only games you ask for (a challenge to it, a"
+        " tournament you join)."
+    ),
+    "limits.block.full": plural(
+        "most",
+        "You already block {most} person, the most Kamen keeps: unblock someone first.",
+        "You already block {most} people, the most Kamen keeps: unblock someone first.",
+    ),
+    "limits.unblock.not-blocked": "You don't block them: there is nothing to undo.",
+    "limits.challenges.bad": "`challenges` is one of {allowed}, not `{given}`.",
+    "limits.challenges.no-role": (
+        "`challenges: role` needs the role too: give `role:`, whose members alone may then"
+        " challenge you."
+    ),
+    "limits.challenges.role-without-role": (
+        "`role:` goes only with `challenges: role`, not with `challenges: {challenges}`."
+    ),
+    "limits.blocked": (
+        "Blocked {user}: their challenges to you are refused, without saying why, and they"
+        " cannot accept yours. `{command}` undoes it."
+    ),
+    "limits.unblocked": "{user} is no longer blocked: their challenges reach you again.",
+    "limits.blocks.none": "You block nobody.",
+    "limits.blocks": plural(
+        "count",
+        "You block {count} person: {people}. `{command}` undoes a block.",
+        "You block {count} people: {people}. `{command}` undoes a block.",
+    ),
+    "limits.challenges.everyone": "Anyone may challenge you.",
+    "limits.challenges.role": (
+        "Only members of {role} may challenge you directly (in that role's server; elsewhere"
+        " nobody may). You may still accept open challenges."
+    ),
+    "limits.challenges.nobody": (
+        "Nobody may challenge you directly. You may still accept open challenges, and"
+        " tournaments still pair you."
+    ),
     # ------------------------------------------------------------ export
     "people.export.none": "You have no games in Kamen: there is nothing to export.",
     "people.export.all": plural(

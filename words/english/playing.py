@@ -14,7 +14,7 @@ TEXTS: dict[str, str | Plural] = {
     "bot.settings.changed": "✅ Changed. {line}",
     "bot.settings.same": "{line} (It already was: nothing changed.)",
     "bot.settings.how": "To change one, give `{threads}:`, `{language}:` or `{champion_games}:`.",
-    "bot.me.how": "To change one, give `{pings}:` or `{language}:`.",
+    "bot.me.how": "To change one, give `{pings}:`, `{language}:` or `{challenges}:`.",
     "bot.challenge-repeated.link": "It is here: {link}",
     # ------------------------------------------------------------ no game here: yours are there
     "bot.your-games.head": plural(
@@ -68,7 +68,10 @@ TEXTS: dict[str, str | Plural] = {
         "Games between two people are rated: `/{leaderboard}`, `/{profile}`."
         " This server's tournaments: `/{tournament} {list}`."
     ),
-    "bot.help.settings": "/{kamen} {me} {settings}: your turn pings and your language.",
+    "bot.help.settings": (
+        "/{kamen} {me} {settings}: your turn pings, your language, who may challenge you and"
+        " whom you block."
+    ),
     # ------------------------------------------------------------ takebacks
     "match.takeback.already-asked": "You have already asked to take that move back.",
     "match.takeback.own": "You cannot answer your own request to take a move back.",
