@@ -41,6 +41,7 @@ from matches.inputs import (
 )
 from matches.ledger import ATTEMPTS, Draft, Ledger, Loaded, Race, Where
 from matches.live_clocks import LiveControl
+from matches.managers import Managers
 from matches.picker import DEFAULT_LEVEL, MovePicker
 from matches.records import FirstChoice, Status, StoredGame
 from matches.storage import RematchExists
@@ -54,12 +55,14 @@ class Challenges:
         self,
         ledger: Ledger,
         *,
+        managers: Managers,
         bot_user_id: int | None = None,
         picker: MovePicker | None = None,
         rng: random.Random,
         challenge_ttl: timedelta,
     ) -> None:
         self.ledger = ledger
+        self.managers = managers
         self.bot_user_id = bot_user_id
         self.picker = picker
         self.rng = rng
@@ -159,6 +162,10 @@ class Challenges:
         if opponent_id is not None and snowflake(opponent_id, "user") == challenger_id:
             raise CannotChallengeYourself()
         row = replace(row, opponent_id=opponent_id, first_choice=choice)
+        await self.managers.gate(
+            row.guild_id, row.channel_id, row.challenger_id,
+            with_person=not self.starts_at_once(opponent_id),
+        )  # fmt: skip
         if self.starts_at_once(opponent_id):
             return await self._start_with_bot(row, spec, state, level)
         if level is not None:
@@ -238,6 +245,7 @@ class Challenges:
         control: TimeControl,
     ) -> GameView:
         row = self._new_row(guild_id, channel_id, user_id, spec, state.variant, state, control)
+        await self.managers.gate(row.guild_id, row.channel_id, row.challenger_id, with_person=False)
         return await self._start(replace(row, opponent_id=user_id), spec, state, (user_id, user_id))
 
     async def _start(
@@ -253,6 +261,8 @@ class Challenges:
         snowflake(user_id, "user")
         place = snowflake(channel_id, "channel") if channel_id is not None else None
         clock = self.ledger.clock
+        found = await self.ledger.find(where)
+        await self.managers.refuse_suspended(found.guild_id, user_id, "managers.accept.suspended")
 
         def accepted(loaded: Loaded) -> Draft:
             row = loaded.row
@@ -274,6 +284,8 @@ class Challenges:
         if not checks.challenge_open(loaded.row, self.ledger.clock()):
             raise ChallengeExpired()
         checks.acceptor(loaded.row, user_id)
+        guild = loaded.row.guild_id
+        await self.managers.refuse_suspended(guild, user_id, "managers.accept.suspended")
         return self.ledger.view(loaded)
 
     async def close(self, where: Where, user_id: int, status: Status) -> GameView:

@@ -210,9 +210,15 @@ async def test_forgetting_leaves_the_id_in_no_column_of_any_table(env: Env) -> N
     game = await service.tournaments.start_game(pairing.id, made.id, 73)
     assert game is not None
     await service.resign(ALICE, game_id=game.id)
+    # A manager's kit: Alice suspended Carol and voided a game; Bob suspended Alice.
+    voided = await rated(service, clock, BOB, CAROL)
+    await service.managers.void(GUILD, ALICE, voided, "checked")
+    await service.managers.suspend(GUILD, ALICE, CAROL, 1, "spam")
+    await service.managers.suspend(GUILD, BOB, ALICE, 1, "rude")
     assert {
         "games.takeback_by", "tournaments.created_by", "tournament_players.user_id",
-        "season_scores.user_id",
+        "season_scores.user_id", "audit_log.actor_id", "audit_log.user_id",
+        "suspensions.user_id", "suspensions.by_id",
     } <= set(await holding(db, ALICE))  # fmt: skip
     assert {"tournament_pairings.first_id", "tournament_pairings.second_id"} & set(
         await holding(db, ALICE)
