@@ -1,9 +1,9 @@
 """English for the manager's kit: voids, suspensions, the limits on challenges, the audit log.
 
-`managers.*` codes are what players and managers read: the refusals of the
-service (`matches.managers`) and the bot's replies, notices and audit lines
-(`bot/managers.py`, `bot/settings.py`). The commands' own names and
-descriptions are `command.*`, in `commands.py`.
+`command.*` codes name and describe the commands and options (at most 32 and
+100 characters); `managers.*` codes are what players and managers read: the
+refusals of the service (`matches.managers`) and the bot's replies, notices
+and audit lines (`bot/managers.py`, `bot/settings.py`).
 """
 
 from __future__ import annotations
@@ -11,6 +11,43 @@ from __future__ import annotations
 from words.grammar.plurals import Plural, plural
 
 TEXTS: dict[str, str | Plural] = {
+    # ------------------------------------------------------------ commands
+    "command.name.kamen-game": "game",
+    "command.kamen-game": "Managers: act on a game of this server.",
+    "command.name.void": "void",
+    "command.void": (
+        "Managers: annul a rated game's result; the ratings become as if it was never played."
+    ),
+    "command.name.suspend": "suspend",
+    "command.suspend": "Managers: keep a player from challenges, rated games and tournaments here.",
+    "command.name.unsuspend": "unsuspend",
+    "command.unsuspend": "Managers: lift a player's suspension on this server.",
+    "command.name.audit": "audit",
+    "command.audit": "Managers: what the managers did with Kamen on this server, newest first.",
+    "command.option.days": "days",
+    "command.about.void.game": "The number of the game to void (as its board and /history show).",
+    "command.about.manager-reason": "Why: written to the server's audit log.",
+    "command.about.suspend.user": "The player.",
+    "command.about.suspend.days": "For how many days.",
+    "command.about.audit-page": "Which page (10 lines a page; default: the newest).",
+    "command.option.log-channel": "log-channel",
+    "command.option.no-log-channel": "no-log-channel",
+    "command.option.challenge-cooldown": "challenge-cooldown",
+    "command.option.open-challenges": "open-challenges",
+    "command.option.channels": "channels",
+    "command.about.log-channel": "Where Kamen posts what managers do (the audit log).",
+    "command.about.no-log-channel": "True: the audit log is posted nowhere.",
+    "command.about.challenge-cooldown": (
+        "Seconds one person waits between two challenges (0: none, default)."
+    ),
+    "command.about.open-challenges": (
+        "How many open challenges one person may have (0: no limit, default)."
+    ),
+    "command.about.channels": (
+        "Where games may be started: add or remove this channel, or any channel."
+    ),
+    "command.channels.here": "this channel (add it, or remove it if listed)",
+    "command.channels.anywhere": "any channel (clear the list)",
     # ------------------------------------------------------------ refusals
     "managers.refuse.manage-server": (
         "Only members who may manage this server (Manage Server) can do this."
@@ -52,6 +89,7 @@ TEXTS: dict[str, str | Plural] = {
     "managers.settings.open": (
         "The open challenges limit is a number from 1 to {high}, or 0 for no limit."
     ),
+    "managers.settings.bad-channel": "Choose a text channel of this server for the audit log.",
     "managers.settings.channels-full": "At most {limit} channels can be game channels.",
     # ------------------------------------------------------------ replies
     "managers.void.done": "Game #{id} is voided: {reason}. Ratings in this game now:\n{lines}",
