@@ -306,3 +306,22 @@ async def test_the_audit_log_pages_newest_first_and_records_settings_changes(
     assert [e.reason for e in second.entries] == ["reason 2", "reason 1", "reason 0"]
     assert (await service.managers.audit(GUILD, 9)).page == 1  # past the last: the last
     assert (await service.managers.audit(OTHER_GUILD)).entries == ()
+
+
+async def test_removing_a_player_and_cancelling_a_tournament_are_in_the_audit_log(
+    env: Env,
+) -> None:
+    service, _, _ = env
+    cup = await service.tournaments.create(
+        guild_id=GUILD, channel_id=71, by=MANAGER, game="oska", format="round-robin", name="Cup"
+    )
+    for user in (ALICE, BOB, CAROL):
+        await service.tournaments.join(GUILD, cup.id, user)
+    await service.tournaments.leave(GUILD, cup.id, CAROL, reason="no-show", by=MANAGER)
+    await service.tournaments.leave(GUILD, cup.id, BOB)  # Bob himself: not a manager's act
+    await service.tournaments.cancel(GUILD, cup.id, "rain", by=MANAGER)
+    entries = (await service.managers.audit(GUILD)).entries
+    assert [(e.action, e.actor_id, e.user_id, e.reason, e.details) for e in entries] == [
+        (AuditAction.TOURNAMENT_CANCEL, MANAGER, None, "rain", f"tournament={cup.id}"),
+        (AuditAction.TOURNAMENT_REMOVE, MANAGER, CAROL, "no-show", f"tournament={cup.id}"),
+    ]
