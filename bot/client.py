@@ -41,6 +41,7 @@ from bot import (
     commands,
     community,
     components,
+    managers,
     people,
     playing,
     puzzles,
@@ -176,6 +177,7 @@ class KamenMixin:
         # orphaned clicks too (components.route_orphan).
         components.register(
             *community.DYNAMIC_ITEMS,
+            *managers.DYNAMIC_ITEMS,
             *people.DYNAMIC_ITEMS,
             *tournaments.DYNAMIC_ITEMS,
             *playing.DYNAMIC_ITEMS,

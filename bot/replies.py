@@ -233,15 +233,20 @@ def result_line(view: GameView, locale: str) -> str:
     """`@ann wins (Blue): all of Blue's stones are home.` or `Drawn: ...`."""
     reason = reason_text(view, locale)
     if view.winner is None:
-        return words.say("bot.result.draw", locale, result=view.result, reason=reason)
-    return words.say(
-        "bot.result.win",
-        locale,
-        winner=mention(view.winner_id, locale),
-        side=side(view, view.winner, locale),
-        result=view.result,
-        reason=reason,
-    )
+        line = words.say("bot.result.draw", locale, result=view.result, reason=reason)
+    else:
+        line = words.say(
+            "bot.result.win",
+            locale,
+            winner=mention(view.winner_id, locale),
+            side=side(view, view.winner, locale),
+            result=view.result,
+            reason=reason,
+        )
+    if view.row.voided is None:
+        return line
+    why = markdown_safe(view.row.voided)
+    return f"{line} {words.say('managers.view.voided', locale, reason=why)}"
 
 
 def _stamp(moment: datetime) -> int:

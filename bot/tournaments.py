@@ -259,7 +259,9 @@ class Tournaments:
         guild_id = await self._organiser(answer)
         found = await self._chosen(guild_id, tournament)
         why = options.text("reason", reason, low=1, high=MAX_REASON) or ""
-        cancelled = await self.service.tournaments.cancel(guild_id, found.id, why)
+        cancelled = await self.service.tournaments.cancel(
+            guild_id, found.id, why, by=answer.interaction.user.id
+        )
         answer.public = True
         text = words.say(
             "tournament.cancelled", answer.server_locale, name=_name(cancelled),
@@ -284,7 +286,9 @@ class Tournaments:
             raise BadInput("tournament.no-user")
         found = await self._chosen(guild_id, tournament)
         why = options.text("reason", reason, low=1, high=MAX_REASON) or "removed"
-        progress = await self.service.tournaments.leave(guild_id, found.id, who.id, reason=why)
+        progress = await self.service.tournaments.leave(
+            guild_id, found.id, who.id, reason=why, by=answer.interaction.user.id
+        )
         answer.public = True
         text = words.say(
             "tournament.removed", answer.server_locale, name=_name(found),

@@ -26,7 +26,7 @@ from matches.errors import (
     OutOfTime,
     StaleAction,
 )
-from matches.events import Event, Events, GameFinished, GameStarted, MovePlayed
+from matches.events import Audited, Event, Events, GameFinished, GameStarted, MovePlayed
 from matches.ledger import Ledger
 from matches.picker import LEVELS, FirstLegalMove, MovePicker, RandomMove
 from matches.play import ordered_moves, origin
@@ -54,6 +54,7 @@ from matches.views import (
 
 __all__ = [
     "LEVELS",
+    "Audited",
     "BadInput",
     "BadMove",
     "CannotChallengeYourself",

@@ -42,6 +42,7 @@ from matches.inputs import (
 from matches.ledger import ATTEMPTS, Draft, Ledger, Loaded, Race, Where
 from matches.limits import Limits
 from matches.live_clocks import LiveControl
+from matches.managers import Managers
 from matches.picker import DEFAULT_LEVEL, MovePicker
 from matches.records import FirstChoice, Status, StoredGame
 from matches.storage import RematchExists
@@ -55,6 +56,7 @@ class Challenges:
         self,
         ledger: Ledger,
         *,
+        managers: Managers,
         bot_user_id: int | None = None,
         picker: MovePicker | None = None,
         rng: random.Random,
@@ -63,6 +65,7 @@ class Challenges:
     ) -> None:
         self.ledger = ledger
         self.limits = limits or Limits(ledger, bot_user_id=bot_user_id)
+        self.managers = managers
         self.bot_user_id = bot_user_id
         self.picker = picker
         self.rng = rng
@@ -167,6 +170,10 @@ class Challenges:
         if opponent_id is not None and snowflake(opponent_id, "user") == challenger_id:
             raise CannotChallengeYourself()
         row = replace(row, opponent_id=opponent_id, first_choice=choice)
+        await self.managers.gate(
+            row.guild_id, row.channel_id, row.challenger_id,
+            with_person=not self.starts_at_once(opponent_id),
+        )  # fmt: skip
         if self.starts_at_once(opponent_id):
             return await self._start_with_bot(row, spec, state, level)
         if level is not None:
@@ -248,6 +255,7 @@ class Challenges:
         control: TimeControl,
     ) -> GameView:
         row = self._new_row(guild_id, channel_id, user_id, spec, state.variant, state, control)
+        await self.managers.gate(row.guild_id, row.channel_id, row.challenger_id, with_person=False)
         return await self._start(replace(row, opponent_id=user_id), spec, state, (user_id, user_id))
 
     async def _start(
@@ -263,7 +271,7 @@ class Challenges:
         snowflake(user_id, "user")
         place = snowflake(channel_id, "channel") if channel_id is not None else None
         clock = self.ledger.clock
-        await self._not_blocked(where, user_id)
+        await self._may_take(where, user_id)
 
         def accepted(loaded: Loaded) -> Draft:
             row = loaded.row
@@ -285,12 +293,16 @@ class Challenges:
         if not checks.challenge_open(loaded.row, self.ledger.clock()):
             raise ChallengeExpired()
         checks.acceptor(loaded.row, user_id)
+        guild = loaded.row.guild_id
+        await self.managers.refuse_suspended(guild, user_id, "managers.accept.suspended")
         await self.limits.may_accept(loaded.row.challenger_id, user_id)
         return self.ledger.view(loaded)
 
-    async def _not_blocked(self, where: Where, user_id: int) -> None:
-        """Refuse the accept of someone the challenger blocks (`Limits.may_accept`)."""
+    async def _may_take(self, where: Where, user_id: int) -> None:
+        """Refuse the accept of someone suspended on the server (`Managers`) or whom the
+        challenger blocks (`Limits.may_accept`)."""
         row = (await self.ledger.load(where)).row
+        await self.managers.refuse_suspended(row.guild_id, user_id, "managers.accept.suspended")
         acceptor = row.challenger_id != user_id and row.opponent_id in (None, user_id)
         if row.status is Status.CHALLENGE and acceptor:
             await self.limits.may_accept(row.challenger_id, user_id)

@@ -1,4 +1,4 @@
-"""Domain events: a game started, a move was played, a game finished.
+"""Domain events: a game started, a move was played, a game finished, a manager acted.
 
 The ledger produces them at the one place each happens (the commit of that
 change) and hands them to `Events.publish` only after the write has
@@ -25,10 +25,14 @@ import inspect
 import logging
 from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from games.base import Side, Termination
 from matches.ratings import RatingChange
+from matches.records import AuditEntry
+
+if TYPE_CHECKING:
+    from matches.views import GameView
 
 log = logging.getLogger(__name__)
 
@@ -77,7 +81,20 @@ class GameFinished:
     ratings: tuple[RatingChange, ...] = ()
 
 
-Event = GameStarted | MovePlayed | GameFinished
+@dataclass(frozen=True, slots=True)
+class Audited:
+    """A manager acted, and it is in the server's audit log (`matches.managers`).
+
+    `log_channel_id` is the server's log channel then (None: none); `game` the game
+    a void annulled, whose players are told.
+    """
+
+    entry: AuditEntry
+    log_channel_id: int | None
+    game: GameView | None = None
+
+
+Event = GameStarted | MovePlayed | GameFinished | Audited
 Subscriber = Callable[[Event], Awaitable[None] | None]
 
 

@@ -155,13 +155,14 @@ def counts(row: StoredGame) -> bool:
     """Whether a finished game is rated.
 
     Two different people, no Kamen, default rules, not imported and not
-    declared unrated (`row.rated`), not abandoned, with a result, and each
-    side made at least one move.
+    declared unrated (`row.rated`), not voided by a manager, not abandoned,
+    with a result, and each side made at least one move.
     """
     players = row.players
     return (
         row.status is Status.FINISHED
         and row.rated
+        and row.voided is None
         and players is not None
         and players[0] != players[1]
         and row.ai_level is None

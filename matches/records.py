@@ -96,6 +96,7 @@ class StoredGame:
     ping_message_id: int | None = None
     rated: bool = True  # may count for ratings (`matches.ratings.counts` decides at the end)
     rematch_of: int | None = None  # the game this one is a rematch of (one live at a time)
+    voided: str | None = None  # a manager voided its result, for this reason (`matches.managers`)
     id: int = 0
     version: int = 0
 
@@ -135,6 +136,10 @@ class GuildSettings:
     organiser_role_id: int | None = None  # its members create and run tournaments, if set
     # The rated games in a game a season's leader needs there to be its champion.
     champion_games: int = CHAMPION_GAMES
+    log_channel_id: int | None = None  # where the audit of managers' actions is posted
+    challenge_cooldown: int = 0  # seconds between two challenges by one person (0: none)
+    open_challenges: int | None = None  # challenges a person may have open at once (None: any)
+    game_channels: tuple[int, ...] = ()  # where games may be started (none: anywhere)
 
 
 class ChallengesFrom(enum.StrEnum):
@@ -156,3 +161,45 @@ class UserSettings:
     # (`challenge_role_id`), or nobody; Kamen's own pairings are never refused.
     challenges: ChallengesFrom = ChallengesFrom.EVERYONE
     challenge_role_id: int | None = None
+
+
+class AuditAction(enum.StrEnum):
+    """What a manager did, as the audit log keeps it (the words for it live at the edge)."""
+
+    VOID = "void"
+    SUSPEND = "suspend"
+    UNSUSPEND = "unsuspend"
+    SETTINGS = "settings"
+    TOURNAMENT_REMOVE = "tournament-remove"
+    TOURNAMENT_CANCEL = "tournament-cancel"
+
+
+@dataclass(frozen=True, slots=True)
+class AuditEntry:
+    """One line of a server's audit log: who did what, when, to whom or which game, why.
+
+    `details` are `key=value` pairs separated by spaces (a setting's new value, a
+    suspension's end as seconds since the epoch, a tournament's id).
+    """
+
+    guild_id: int
+    at: datetime
+    actor_id: int
+    action: AuditAction
+    user_id: int | None = None
+    game_id: int | None = None
+    reason: str | None = None
+    details: str = ""
+    id: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Suspension:
+    """A player kept from challenges, rated games and tournaments on one server until `until`."""
+
+    guild_id: int
+    user_id: int
+    until: datetime
+    by_id: int
+    at: datetime
+    reason: str | None = None

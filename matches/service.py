@@ -36,6 +36,7 @@ from matches.inputs import MAX_NAME, capped, known_language, snowflake
 from matches.leases import Lease
 from matches.ledger import Ledger, Where
 from matches.limits import Limits
+from matches.managers import Managers
 from matches.people import People
 from matches.picker import MovePicker
 from matches.play import Play
@@ -58,7 +59,8 @@ class MatchService:
     One door for an adapter (`bot/`, the web board): the games, their clocks,
     boards and upkeep, and the settings, through this façade's methods; the
     leagues and the rest through the parts `tournaments`, `seasons`,
-    `community`, `people`, `limits`, `puzzles`, `reviews` and `claims`, and the domain
+    `community`, `people`, `limits`, `puzzles`, `reviews`, `claims` and `managers` (the
+    manager's kit: voids, suspensions, limits, the audit log), and the domain
     `events`; never `store`, `ledger`, nor a part's store. The background work
     (sweeper, board repairs, heartbeat, season ends, tournament upkeep) is a
     `matches.runner.Runner` on the service, which the adapter starts, listens
@@ -88,8 +90,10 @@ class MatchService:
             store, clock=clock, bot_user_id=bot_user_id, cache_size=cache_size, events=self.events
         )
         self.limits = Limits(self.ledger, bot_user_id=bot_user_id)
+        self.managers = Managers(self.ledger)
         self.challenges = Challenges(
             self.ledger,
+            managers=self.managers,
             bot_user_id=bot_user_id,
             picker=picker,
             rng=rng or random.Random(),
@@ -102,7 +106,7 @@ class MatchService:
         self.upkeep = Upkeep(self.ledger)
         self.boards = Boards(self.ledger)
         self.community = Community(store)
-        self.tournaments = Tournaments(self.ledger)
+        self.tournaments = Tournaments(self.ledger, self.managers)
         self.seasons = Seasons(self.ledger)
         self.people = People(self.ledger)
         self.claims = Claims(store, clock, holder=claim_holder)

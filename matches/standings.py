@@ -26,7 +26,8 @@ Points and tie-breaks, by format (issue 14):
   rate). Games are applied in the order they ended: the streaks follow it.
 
 A forfeit counts as the win or loss it ends as, for the points and every
-tie-break alike (FIDE's special cases for unplayed games are not applied).
+tie-break alike (FIDE's special cases for unplayed games are not applied). A game
+a manager voided is a double forfeit: a loss for both players.
 Players still equal on points and every tie-break share a rank; they are
 listed by higher starting rating, then lower id, so the order is always the same.
 """
@@ -72,7 +73,8 @@ class Played:
 
     `score` is the first player's (1, ½, 0), None while the game is being
     played; a bye's is 1. `round` is 0 in an arena. `forfeit`: lost by a
-    withdrawal, the score saying who withdrew.
+    withdrawal, the score saying who withdrew. `voided`: a result a manager voided,
+    a double forfeit: a loss for both (the score is 0).
     """
 
     first: int
@@ -80,6 +82,7 @@ class Played:
     score: float | None
     round: int
     forfeit: bool = False
+    voided: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,8 +164,9 @@ class Standings:
             return
         second = self._records[game.second]
         # Each side's tie-breaks take the other's points before the game; then the points move.
+        other_score = 0.0 if game.voided else 1.0 - game.score
         gained = self._meet(first, second, _Met(game.second, game.score, game.round))
-        other_gained = self._meet(second, first, _Met(game.first, 1.0 - game.score, game.round))
+        other_gained = self._meet(second, first, _Met(game.first, other_score, game.round))
         self._gain(first, gained)
         self._gain(second, other_gained)
 
@@ -297,3 +301,5 @@ def _check(format: Format, game: Played) -> None:
         raise ValueError(f"player {game.first} cannot play themselves")
     if game.forfeit and game.score == 0.5:
         raise ValueError("a forfeit is a win and a loss, never a draw")
+    if game.voided and (game.score != 0.0 or game.second is None):
+        raise ValueError("a voided game is lost by both players")

@@ -15,12 +15,25 @@ from datetime import datetime, timedelta
 from typing import Protocol
 
 from matches.ratings import RatedGame, RatingChange, RatingInputs, Season, SeasonScore, Standing
-from matches.records import GuildSettings, Status, StoredGame, UserSettings
+from matches.records import (
+    AuditEntry,
+    GuildSettings,
+    Status,
+    StoredGame,
+    Suspension,
+    UserSettings,
+)
 from matches.shards import Shards
 from matches.tournament_records import Entrant, Stage, StoredPairing, Tournament
 
 # What rates a finished game, inside the store's transaction (`matches.ratings.rate_game`).
 Rater = Callable[[StoredGame, RatingInputs], RatedGame]
+# What rebuilds a server's ratings inside the store's transaction, from its finished games,
+# seasons and rating changes (`matches.recompute.rate_all`): standings, changes, season lines.
+Rebuild = Callable[
+    [list[StoredGame], list[Season], list[RatingChange]],
+    tuple[list[Standing], list[RatingChange], list[SeasonScore]],
+]
 
 
 class StoreError(Exception):
@@ -393,6 +406,47 @@ class Store(Protocol):
         scores: list[SeasonScore],
     ) -> None:
         """Put rebuilt ratings in place of the stored ones (of one server, or all), at once."""
+        ...
+
+    # ---------------------------------------------------------- the manager's kit
+
+    async def add_audit(self, entry: AuditEntry) -> AuditEntry:
+        """Write one line of a server's audit log (id assigned)."""
+        ...
+
+    async def audit(self, guild_id: int, *, offset: int, limit: int) -> list[AuditEntry]:
+        """A server's audit log, newest first."""
+        ...
+
+    async def audit_size(self, guild_id: int) -> int: ...
+
+    async def void_of(self, game_id: int) -> AuditEntry | None:
+        """The audit line of a game's void, if a manager voided it."""
+        ...
+
+    async def void_game(
+        self, game: StoredGame, entry: AuditEntry, rebuild: Rebuild
+    ) -> tuple[StoredGame, AuditEntry] | None:
+        """Write a voided game if it still has `game.version`, with its audit line, its
+        pairing re-scored as a double forfeit and its server's ratings rebuilt (`rebuild`),
+        in one transaction; None, with nothing written, if the game changed."""
+        ...
+
+    async def suspension(self, guild_id: int, user_id: int) -> Suspension | None:
+        """A player's suspension on a server, ended or not; None if there is none."""
+        ...
+
+    async def suspend(self, suspension: Suspension, entry: AuditEntry) -> AuditEntry:
+        """Write (or replace) a suspension and its audit line, in one transaction."""
+        ...
+
+    async def unsuspend(self, guild_id: int, user_id: int, entry: AuditEntry) -> AuditEntry | None:
+        """Lift a suspension and write its audit line; None, nothing written, if none."""
+        ...
+
+    async def last_challenge_at(self, guild_id: int, user_id: int) -> datetime | None:
+        """When the user last challenged someone (or anyone) on a server: not Kamen, not a
+        study, not a tournament's game."""
         ...
 
     # ------------------------------------------------------------ tournaments

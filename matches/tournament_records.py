@@ -84,7 +84,8 @@ class StoredPairing:
     """One pairing: who plays whom in which round, its game, and its result once known.
 
     `second_id` None is a bye. `score` is the first player's (1, ½, 0);
-    `forfeit` a game lost by a withdrawal rather than played. `channel_id` is the
+    `forfeit` a game lost by a withdrawal rather than played; `voided` a game whose result
+    a manager voided: a double forfeit, lost by both (`score` 0). `channel_id` is the
     thread made for its game, recorded before the game is opened in it.
     """
 
@@ -97,6 +98,7 @@ class StoredPairing:
     forfeit: bool = False
     ended_at: datetime | None = None
     channel_id: int | None = None
+    voided: bool = False  # its game's result voided by a manager: a loss for both
     id: int = 0
 
     @property

@@ -30,12 +30,13 @@ from games.registry import GAMES
 from matches import pairings as pairing
 from matches import transitions
 from matches.errors import BadInput
-from matches.events import Event, GameFinished
+from matches.events import Audited, Event, GameFinished
 from matches.glicko2 import Glicko
 from matches.inputs import game_spec, move_seconds, snowflake, variant_of
 from matches.ledger import ATTEMPTS, Draft, Ledger, Loaded, Race, Where
+from matches.managers import Managers
 from matches.ratings import FIRST_SCORE
-from matches.records import Status, StoredGame
+from matches.records import AuditAction, Status, StoredGame
 from matches.shards import Shards
 from matches.standings import Line, Played, Standings
 from matches.tournament_records import Entrant, Format, Stage, StoredPairing, Tournament
@@ -85,8 +86,9 @@ class Tournaments:
     the store through it.
     """
 
-    def __init__(self, ledger: Ledger) -> None:
+    def __init__(self, ledger: Ledger, managers: Managers) -> None:
         self.ledger = ledger
+        self.managers = managers
         self.store = ledger.store
         self._kept: dict[int, _Kept] = {}  # running tournaments' standings, kept up to date
         self._listeners: list[Listener] = []
@@ -99,6 +101,9 @@ class Tournaments:
         return lambda: self._listeners.remove(listener)
 
     async def _heard(self, event: Event) -> None:
+        if isinstance(event, Audited) and event.entry.action is AuditAction.VOID:
+            self._kept.clear()  # a result counted is now a double forfeit: counted again
+            return
         if not isinstance(event, GameFinished):
             return
         # One read while the game's end is answered; only a tournament's game leaves work
@@ -176,6 +181,9 @@ class Tournaments:
         """Sign up, while the sign-up is open: a join that lands after the start (or the
         end) is refused, never made a player with no game."""
         tournament = await self.find(guild_id, tournament_id)
+        await self.managers.refuse_suspended(
+            tournament.guild_id, user_id, "managers.join.suspended"
+        )
         joined = await self.store.join_tournament(
             tournament.id, snowflake(user_id, "user"), self.ledger.clock()
         )
@@ -191,9 +199,11 @@ class Tournaments:
         *,
         reason: str | None = None,
         signup: bool = False,
+        by: int | None = None,
     ) -> Progress:
         """A player leaves (before the start) or withdraws (their games not played are lost);
-        `signup`: only while the sign-up is open (the sign-up message's Leave).
+        `signup`: only while the sign-up is open (the sign-up message's Leave); `by`: the
+        organiser who removed them (written to the audit log).
 
         The stage is the one the leave lands in: a leave that comes just after the start
         forfeits the pairings the start gave the player, so they are never played."""
@@ -207,6 +217,11 @@ class Tournaments:
             if now.stage in stages:
                 raise BadInput("tournament.not-playing", name=now.name)
             raise _refusal(now, "tournament.leave-started")
+        if by is not None:
+            await self.managers.record(
+                left.guild_id, by, AuditAction.TOURNAMENT_REMOVE, user_id=user_id, reason=reason,
+                details=f"tournament={left.id}",
+            )  # fmt: skip
         if left.stage is Stage.SIGNUP:
             return Progress(left)
         await self._forfeit_unplayed(left, user_id)
@@ -460,7 +475,10 @@ class Tournaments:
             written = await self.store.update_tournament(cancelled)
             return [] if written is None else [Progress(written[0], (), True)]
 
-    async def cancel(self, guild_id: int, tournament_id: int, reason: str) -> Tournament:
+    async def cancel(
+        self, guild_id: int, tournament_id: int, reason: str, *, by: int | None = None
+    ) -> Tournament:
+        """Cancel a tournament, with why; `by`: the organiser (written to the audit log)."""
         for _ in range(ATTEMPTS):  # a write of its messages' ids may have come between
             tournament = await self.find(guild_id, tournament_id)
             if tournament.stage in (Stage.FINISHED, Stage.CANCELLED):
@@ -472,6 +490,11 @@ class Tournaments:
                 )
             )
             if written is not None:
+                if by is not None:
+                    await self.managers.record(
+                        tournament.guild_id, by, AuditAction.TOURNAMENT_CANCEL, reason=reason,
+                        details=f"tournament={tournament.id}",
+                    )  # fmt: skip
                 return written[0]
         raise BadInput("tournament.busy")
 
@@ -522,7 +545,9 @@ class Tournaments:
             ratings = await self._ratings(tournament, players)
             kept = _Kept(Standings(tournament.format, players, ratings), tuple(players), set())
         for p in fresh:
-            kept.standings.apply(Played(p.first_id, p.second_id, p.score, p.round, p.forfeit))
+            kept.standings.apply(
+                Played(p.first_id, p.second_id, p.score, p.round, p.forfeit, p.voided)
+            )
             kept.counted.add(p.id)
             kept.last = _ended_order(p)
         if tournament.stage is Stage.RUNNING:

@@ -30,7 +30,16 @@ def _moves_text(moves: tuple[str, ...]) -> str:
 # more column, `ply`, is derived from them and written with them (`game_values`).
 GAMES = Shape(StoredGame, special={"moves": (_moves_text, lambda text: tuple(text.split()))})
 GAME = GAMES.select
-GUILD_SETTINGS = Shape(GuildSettings)
+# The channels where games may start: their ids, separated by single spaces.
+GUILD_SETTINGS = Shape(
+    GuildSettings,
+    special={
+        "game_channels": (
+            lambda ids: " ".join(str(int(i)) for i in ids),
+            lambda text: tuple(int(i) for i in text.split()),
+        )
+    },
+)
 USER_SETTINGS = Shape(UserSettings)
 
 

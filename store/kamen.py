@@ -3,7 +3,7 @@
 `KamenStore` is the tables' groups over one `Database` (`store.sqlite`,
 `store.postgres`); `open` connects and migrates. Where things go: a new query
 in the group of its tables (`store/games.py`, `ratings.py`, `tournaments.py`,
-`people.py`, `learning.py`), a new table in one new migration
+`people.py`, `learning.py`, `managers.py`), a new table in one new migration
 (`store/migrations/`) and, if it is a group of its own, one new module here.
 """
 
@@ -12,12 +12,15 @@ from __future__ import annotations
 from store.database import Database
 from store.games import GameTables
 from store.learning import LearningTables
+from store.managers import ManagerTables
 from store.people import PeopleTables
 from store.ratings import RatingTables
 from store.tournaments import TournamentTables
 
 
-class KamenStore(GameTables, RatingTables, TournamentTables, PeopleTables, LearningTables):
+class KamenStore(
+    GameTables, RatingTables, TournamentTables, PeopleTables, LearningTables, ManagerTables
+):
     """`matches.storage.Store` on a database of either engine."""
 
     def __init__(self, db: Database) -> None:

@@ -73,6 +73,11 @@ _FORGET = (
     # The tournaments they made (a server has few: read without an index). The version
     # grows, so that a write of the tournament read before cannot put the old id back.
     "UPDATE tournaments SET created_by = :new, version = version + 1 WHERE created_by = :old",
+    # What managers did, by them or to them, and their suspensions (few rows: no index).
+    "UPDATE audit_log SET actor_id = :new WHERE actor_id = :old",
+    "UPDATE audit_log SET user_id = :new WHERE user_id = :old",
+    "UPDATE suspensions SET user_id = :new WHERE user_id = :old",
+    "UPDATE suspensions SET by_id = :new WHERE by_id = :old",
 )
 
 

@@ -251,21 +251,10 @@ class RatingTables(Tables):
         changes: list[RatingChange],
         scores: list[SeasonScore],
     ) -> None:
-        where, scores_where = _where(guild_id)
 
         async def replace(tx: Transaction) -> None:
             await tx.lock(_RATINGS)
-            params = {"guild": guild_id}
-            await tx.fetch(f"DELETE FROM ratings{where}", params)
-            await tx.fetch(f"DELETE FROM rating_changes{where}", params)
-            await tx.fetch(f"DELETE FROM season_scores{scores_where}", params)
-            for change in changes:
-                await tx.fetch(_OLD_CHANGE, CHANGES.values(change))
-            await tx.follow_ids("rating_changes", "seq")
-            for standing in standings:
-                await tx.fetch(_PUT_STANDING, STANDINGS.values(standing))
-            for line in scores:
-                await tx.fetch(_PUT_SCORE, SCORES.values(line))
+            await replace_in(tx, guild_id, standings, changes, scores)
 
         await self._write(replace)
 
@@ -278,6 +267,48 @@ def _where(guild_id: int | None) -> tuple[str, str]:
 
 
 # ------------------------------------------------------------ in a transaction
+
+
+async def lock_all_ratings(tx: Transaction) -> None:
+    """Hold the lock every rating takes shared, alone: no game is rated meanwhile."""
+    await tx.lock(_RATINGS)
+
+
+async def replace_in(
+    tx: Transaction,
+    guild_id: int | None,
+    standings: list[Standing],
+    changes: list[RatingChange],
+    scores: list[SeasonScore],
+) -> None:
+    """`replace_ratings` inside a transaction of its caller's, which holds `lock_all_ratings`."""
+    where, scores_where = _where(guild_id)
+    params = {"guild": guild_id}
+    await tx.fetch(f"DELETE FROM ratings{where}", params)
+    await tx.fetch(f"DELETE FROM rating_changes{where}", params)
+    await tx.fetch(f"DELETE FROM season_scores{scores_where}", params)
+    for change in changes:
+        await tx.fetch(_OLD_CHANGE, CHANGES.values(change))
+    await tx.follow_ids("rating_changes", "seq")
+    for standing in standings:
+        await tx.fetch(_PUT_STANDING, STANDINGS.values(standing))
+    for line in scores:
+        await tx.fetch(_PUT_SCORE, SCORES.values(line))
+
+
+async def seasons_and_changes_in(
+    tx: Transaction, guild_id: int
+) -> tuple[list[Season], list[RatingChange]]:
+    """A server's seasons (latest first) and rating changes (by seq), inside a transaction."""
+    params = {"guild": guild_id}
+    seasons = await tx.fetch(
+        f"SELECT {SEASON} FROM seasons WHERE guild_id = :guild ORDER BY started_at DESC, id DESC",
+        params,
+    )
+    changes = await tx.fetch(
+        f"SELECT {CHANGE} FROM rating_changes WHERE guild_id = :guild ORDER BY seq", params
+    )
+    return [SEASONS.read(row) for row in seasons], [CHANGES.read(row) for row in changes]
 
 
 async def _inputs(tx: Transaction, game: StoredGame) -> RatingInputs:

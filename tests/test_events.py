@@ -11,6 +11,7 @@ import pytest
 
 from games.base import Side, Termination
 from matches import (
+    Audited,
     Event,
     FirstLegalMove,
     GameFinished,
@@ -38,6 +39,7 @@ class Recorder:
         self.seen: list[Status] = []
 
     async def __call__(self, event: Event) -> None:
+        assert not isinstance(event, Audited)  # no manager acts here
         self.events.append(event)
         self.seen.append((await self.service.view(game_id=event.game_id)).status)
 
@@ -224,7 +226,9 @@ async def test_work_left_for_later_does_not_hold_up_the_move(
 
     service.events.subscribe(leaves_work)
     view = await start(service)
-    assert done == [] and recorder.events[-1].game_id == view.id  # answered, still waiting
+    last = recorder.events[-1]
+    assert not isinstance(last, Audited)
+    assert done == [] and last.game_id == view.id  # answered, still waiting
     release.set()
     await service.events.settled()
     assert [type(event) for event in done] == [GameStarted]

@@ -215,9 +215,15 @@ async def test_forgetting_leaves_the_id_in_no_column_of_any_table(env: Env) -> N
     await service.limits.block(CAROL, ALICE)
     await service.limits.block(CAROL, DAVE)
     await service.limits.set_challenges(ALICE, "role", 77)
+    # A manager's kit: Alice suspended Carol and voided a game; Bob suspended Alice.
+    voided = await rated(service, clock, BOB, CAROL)
+    await service.managers.void(GUILD, ALICE, voided, "checked")
+    await service.managers.suspend(GUILD, ALICE, CAROL, 1, "spam")
+    await service.managers.suspend(GUILD, BOB, ALICE, 1, "rude")
     assert {
         "games.takeback_by", "tournaments.created_by", "tournament_players.user_id",
         "season_scores.user_id", "user_blocks.user_id", "user_blocks.blocked_id",
+        "audit_log.actor_id", "audit_log.user_id", "suspensions.user_id", "suspensions.by_id",
     } <= set(await holding(db, ALICE))  # fmt: skip
     assert {"tournament_pairings.first_id", "tournament_pairings.second_id"} & set(
         await holding(db, ALICE)

@@ -246,7 +246,9 @@ async def test_the_copy_reads_the_tables_their_keys_and_order_from_the_schema(
     assert tables["tournament_pairings"] == (("id",), ("id",))
     assert tables["puzzle_answers"] == (("guild_id", "user_id", "puzzle"), ())
     assert tables["user_blocks"] == (("user_id", "blocked_id"), ())
-    assert "schema_migrations" not in tables and len(tables) == 17
+    assert tables["audit_log"] == (("id",), ("id",))
+    assert tables["suspensions"] == (("guild_id", "user_id"), ())
+    assert "schema_migrations" not in tables and len(tables) == 19
     order = list(tables)
     for child, parent in [("rating_changes", "games"), ("season_scores", "seasons"),
                           ("tournament_pairings", "tournaments"),

@@ -21,6 +21,7 @@ from words.english import (
     games,
     lasca,
     learning,
+    managers,
     oska,
     oware,
     people,
@@ -38,6 +39,7 @@ PARTS: dict[str, Mapping[str, str | Plural]] = {
     "community": community.TEXTS, "seasons": seasons.TEXTS, "people": people.TEXTS,
     "tournaments": tournaments.TEXTS, "describe": describe.TEXTS, "terminal": terminal.TEXTS,
     "clocks": clocks.TEXTS, "playing": playing.TEXTS, "learning": learning.TEXTS,
+    "managers": managers.TEXTS,
 }  # fmt: skip
 
 TEXTS: dict[str, str | Plural] = {}

@@ -21,6 +21,7 @@ _TEXTS_NAMED = {
     "level": "level",
     "first-player": "first player",
     "language": "language",
+    "reason": "reason",
 }
 # The ids a refusal can name (`matches.inputs.snowflake`).
 _IDS_NAMED = ("server", "channel", "user", "game", "message", "role")
