@@ -23,6 +23,7 @@ from matches.errors import (
     NotChallenged,
     NotYourTurn,
     OutOfTime,
+    OwnGameRunning,
     StaleAction,
 )
 from matches.events import Event, Events, GameFinished, GameStarted, MovePlayed
@@ -80,6 +81,7 @@ __all__ = [
     "NotChallenged",
     "NotYourTurn",
     "OutOfTime",
+    "OwnGameRunning",
     "RandomMove",
     "ReplayError",
     "StaleAction",

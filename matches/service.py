@@ -30,6 +30,7 @@ from matches.claims import Claims
 from matches.clock import Clock, system_clock
 from matches.community import Community
 from matches.deadlines import Clocks
+from matches.engine_help import EngineHelp
 from matches.errors import BadInput, NoGameHere
 from matches.events import Events
 from matches.inputs import MAX_NAME, capped, known_language, snowflake
@@ -86,14 +87,18 @@ class MatchService:
         self.ledger = Ledger(
             store, clock=clock, bot_user_id=bot_user_id, cache_size=cache_size, events=self.events
         )
+        self.engine_help = EngineHelp(self.ledger, cache_size)
         self.challenges = Challenges(
             self.ledger,
+            engine_help=self.engine_help,
             bot_user_id=bot_user_id,
             picker=picker,
             rng=rng or random.Random(),
             challenge_ttl=challenge_ttl,
         )
-        self.play = Play(self.ledger, picker=picker, bot_user_id=bot_user_id)
+        self.play = Play(
+            self.ledger, picker=picker, bot_user_id=bot_user_id, engine_help=self.engine_help
+        )
         self.takebacks = Takebacks(self.ledger, bot_user_id=bot_user_id)
         self.clocks = Clocks(self.ledger)
         self.upkeep = Upkeep(self.ledger)
@@ -103,7 +108,7 @@ class MatchService:
         self.seasons = Seasons(self.ledger)
         self.people = People(self.ledger)
         self.claims = Claims(store, clock, holder=claim_holder)
-        self.reviews = Reviews(store, clock, reviewer)
+        self.reviews = Reviews(store, clock, reviewer, self.engine_help)
         self.puzzles = Puzzles(store, clock, rng)
 
     @property
@@ -165,6 +170,14 @@ class MatchService:
             guild_id=guild_id, channel_id=channel_id, user_id=user_id, text=text, game=game,
             opponent_id=opponent_id, time=time, first=first, level=level,
         )  # fmt: skip
+
+    async def may_import(
+        self, user_id: int, text: str, game: str | None = None, opponent_id: int | None = None
+    ) -> None:
+        """Refuse as `import_record` would (a record that does not read or is over; alone or
+        against the bot, a position of a game the user is playing); nothing is written.
+        The bot asks before it posts anything public."""
+        await self.challenges.may_import(user_id, text, game, opponent_id)
 
     def check_record(self, text: str, game: str | None = None) -> tuple[GameSpec, GameState]:
         """The game a record describes and the position it reaches, if a game can go on from it.
