@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from bot.challenges import Challenges
 from bot.community import Community
+from bot.fairplay import FairPlay
 from bot.people import People
 from bot.playing import Playing
 from bot.puzzles import Puzzles
@@ -42,6 +43,7 @@ class Features:
     seasons: Seasons
     people: People
     settings: ServerSettings
+    fairplay: FairPlay
 
     @classmethod
     def at(cls, table: Table) -> Features:
@@ -57,4 +59,5 @@ class Features:
             seasons=Seasons(table),
             people=People(table),
             settings=ServerSettings(table),
+            fairplay=FairPlay(table),
         )

@@ -33,6 +33,7 @@ from matches.deadlines import Clocks
 from matches.engine_help import EngineHelp
 from matches.errors import BadInput, NoGameHere
 from matches.events import Events
+from matches.fairplay import FairPlay
 from matches.inputs import MAX_NAME, capped, known_language, snowflake
 from matches.leases import Lease
 from matches.ledger import Ledger, Where
@@ -58,7 +59,7 @@ class MatchService:
     One door for an adapter (`bot/`, the web board): the games, their clocks,
     boards and upkeep, and the settings, through this façade's methods; the
     leagues and the rest through the parts `tournaments`, `seasons`,
-    `community`, `people`, `puzzles`, `reviews` and `claims`, and the domain
+    `community`, `people`, `puzzles`, `reviews`, `fairplay` and `claims`, and the domain
     `events`; never `store`, `ledger`, nor a part's store. The background work
     (sweeper, board repairs, heartbeat, season ends, tournament upkeep) is a
     `matches.runner.Runner` on the service, which the adapter starts, listens
@@ -110,6 +111,7 @@ class MatchService:
         self.claims = Claims(store, clock, holder=claim_holder)
         self.reviews = Reviews(store, clock, reviewer, self.engine_help)
         self.puzzles = Puzzles(store, clock, rng)
+        self.fairplay = FairPlay(store, self.ledger.positions, clock, picker)
 
     @property
     def positions(self) -> Positions:
