@@ -35,8 +35,8 @@ TEXTS: dict[str, str | Plural] = {
     ),
     "fairplay.baseline": plural(
         "players",
-        "The server's other player, in the same period: {hits} of {of} ({percent}%).",
-        "The server's other {players} players, in the same period: {hits} of {of} ({percent}%).",
+        "One other player here, in the same period: {hits} of {of} ({percent}%).",
+        "{players} other players here, in the same period: {hits} of {of} ({percent}%).",
     ),
     "fairplay.baseline.none": "No other player's move of the same period to compare with.",
     "fairplay.oware": (
