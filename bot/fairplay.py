@@ -34,8 +34,8 @@ class FairPlay:
         user: Annotated[object, discord.User],
         game: Annotated[object, str | None] = None,
     ) -> None:
-        """A player's fair-play figures here: moves that kept Kamen's exact values, move times
-        (managers, only for you)."""
+        """A player's fair-play figures: Kamen's exact values kept, move times (managers, for
+        you)."""
         guild_id = require_manager(answer.interaction, "bot.refuse.manage-server.fairplay")
         who = options.user("user", user)
         if who is None:

@@ -8,8 +8,7 @@ from words.grammar.plurals import Plural, plural
 TEXTS: dict[str, str | Plural] = {
     "command.name.fairplay": "fairplay",
     "command.fairplay": (
-        "A player's fair-play figures here: moves that kept Kamen's exact values, move times"
-        " (managers, only for you)."
+        "A player's fair-play figures: Kamen's exact values kept, move times (managers, for you)."
     ),
     "command.about.fairplay-user": "Whose rated games.",
     "command.about.fairplay-game": "Only this game's (default: every game).",
