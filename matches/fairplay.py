@@ -42,7 +42,7 @@ from matches.storage import Store
 
 RECENT_GAMES = 20  # the player's rated games looked at
 HARD_GAMES = 10  # of which the latest are checked against Kamen's `hard` pick
-HARD_POSITIONS = 60  # positions Kamen thinks about at most, the latest first
+HARD_POSITIONS = 30  # positions Kamen thinks about at most, the latest first (~1 s each)
 BASELINE_GAMES = 300  # the other players' rated games looked at most, the latest first
 QUICK_MS = 5_000  # a move under this is quick
 EXACT_GAMES = ("oska",)  # the games whose every position Kamen knows the exact value of
