@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from bot.challenges import Challenges
 from bot.community import Community
+from bot.fairplay import FairPlay
 from bot.managers import Managers
 from bot.people import People
 from bot.playing import Playing
@@ -44,6 +45,7 @@ class Features:
     people: People
     settings: ServerSettings
     managers: Managers
+    fairplay: FairPlay
 
     @classmethod
     def at(cls, table: Table) -> Features:
@@ -60,4 +62,5 @@ class Features:
             people=People(table),
             settings=ServerSettings(table),
             managers=Managers(table),
+            fairplay=FairPlay(table),
         )

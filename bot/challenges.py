@@ -349,6 +349,9 @@ class Challenges:
                               example=replies.record_example(spec))  # fmt: skip
             await answer.refuse(error, replies.Outgoing(replies.clip(f"{said}\n{shown}")))
             return
+        opponent_id = terms.opponent.id if terms.opponent is not None else None
+        # Refused privately before anything public: a position of a game the player plays.
+        await self.service.may_import(interaction.user.id, text, spec.name, opponent_id)
         choice = FIRST[terms.first]
 
         def start_import(channel_id: int) -> Awaitable[GameView]:
@@ -366,7 +369,6 @@ class Challenges:
             )
 
         opponent = terms.opponent
-        opponent_id = opponent.id if opponent is not None else None
         if self.service.starts_at_once(opponent_id, importing=True):  # a study, or against Kamen
             if opponent is None:
                 locale = answer.server_locale

@@ -45,12 +45,13 @@ def game_group(spec: GameSpec, features: Features) -> app_commands.Group:
 
 
 def kamen_group(features: Features) -> app_commands.Group:
-    """`/kamen settings`, `help`, `me ...`, `season ...` and the manager's kit (`game void`,
-    `suspend`, `unsuspend`, `audit`)."""
+    """`/kamen settings`, `fairplay`, `help`, `me ...`, `season ...` and the manager's kit
+    (`game void`, `suspend`, `unsuspend`, `audit`)."""
     # Visible to every member, for `/kamen me ...`: `/kamen settings` checks Manage Server itself
     # (Discord's command permissions are per command, and a server may override them anyway).
     group = declare.group("kamen", guild_only=True)
     group.add_command(features.settings.command())
+    group.add_command(features.fairplay.command())
     group.add_command(features.playing.help_command())
     group.add_command(features.people.commands())
     group.add_command(features.seasons.commands())

@@ -127,6 +127,7 @@ class Reviews:
     async def show_review(self, answer: Answer, view: GameView) -> None:
         """The review of `view`'s game, privately; made first if it is not kept yet."""
         reviews = self.service.reviews
+        await reviews.may_see(view, answer.interaction.user.id)
         review = await reviews.kept(view)
         if review is None:
             await reviews.check(view)  # refused before anyone waits: not over, no moves

@@ -24,6 +24,7 @@ from matches.errors import (
     NotTakingChallenges,
     NotYourTurn,
     OutOfTime,
+    OwnGameRunning,
     StaleAction,
 )
 from matches.events import Audited, Event, Events, GameFinished, GameStarted, MovePlayed
@@ -91,6 +92,7 @@ __all__ = [
     "NotTakingChallenges",
     "NotYourTurn",
     "OutOfTime",
+    "OwnGameRunning",
     "RandomMove",
     "ReplayError",
     "StaleAction",

@@ -17,6 +17,7 @@ from games.base import GameError, GameSpec, GameState, Variant
 from games.record import load
 from matches import checks, live_clocks, transitions
 from matches.clock import Clock
+from matches.engine_help import EngineHelp, positions_along
 from matches.errors import (
     BadInput,
     CannotChallengeYourself,
@@ -62,10 +63,12 @@ class Challenges:
         rng: random.Random,
         challenge_ttl: timedelta,
         limits: Limits | None = None,
+        engine_help: EngineHelp,
     ) -> None:
         self.ledger = ledger
         self.limits = limits or Limits(ledger, bot_user_id=bot_user_id)
         self.managers = managers
+        self.engine_help = engine_help
         self.bot_user_id = bot_user_id
         self.picker = picker
         self.rng = rng
@@ -123,7 +126,7 @@ class Challenges:
         level: str | None,
         challenger_roles: Collection[int] = (),
     ) -> GameView:
-        spec, state = self.check_record(text, game)
+        spec, state = await self.may_import(user_id, text, game, opponent_id)
         control, choice = time_control(time), first_choice(first)
         if opponent_id is None:  # studied alone: starts at once (see starts_at_once)
             return await self._study(guild_id, channel_id, user_id, spec, state, control)
@@ -131,6 +134,17 @@ class Challenges:
             guild_id, channel_id, user_id, opponent_id, spec, state, control, choice, level,
             rated=False, roles=challenger_roles,
         )  # fmt: skip
+
+    async def may_import(
+        self, user_id: int, text: str, game: str | None, opponent_id: int | None
+    ) -> tuple[GameSpec, GameState]:
+        """The record's game and position, if `user_id` may go on from it against
+        `opponent_id`: a record that reads and is not over and, alone or against Kamen, none
+        of whose positions occurs in a game `user_id` is playing (`matches.engine_help`)."""
+        spec, state = self.check_record(text, game)
+        if self.starts_at_once(opponent_id, importing=True):
+            await self.engine_help.check(snowflake(user_id, "user"), positions_along(state))
+        return spec, state
 
     def check_record(self, text: str, game: str | None = None) -> tuple[GameSpec, GameState]:
         capped(text, MAX_RECORD, "record")

@@ -108,6 +108,12 @@ class DrawError(MatchError):
     code = "match.draw.no-offer"
 
 
+class OwnGameRunning(MatchError):
+    """Kamen would think about a position of a game the asker is playing: `id` is that game."""
+
+    code = "match.own-game-running"
+
+
 class BadInput(MatchError):
     """An unknown game, a variant outside the rules, an over-long text, a bad record."""
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Generic, TypeVar
 
 from games.base import GameSpec, GameState, Termination
@@ -23,6 +23,7 @@ from matches.clock import Clock
 from matches.errors import GameAlreadyHere, MatchError, NoGameHere, StaleAction
 from matches.events import Event, Events, GameFinished, GameStarted, MovePlayed
 from matches.inputs import game_spec, snowflake
+from matches.move_times import stamped
 from matches.positions import Positions
 from matches.ratings import RatedGame, RatingChange, counts, rate_game
 from matches.records import Status, StoredGame
@@ -155,6 +156,7 @@ class Ledger:
 
     async def create(self, row: StoredGame, spec: GameSpec, state: GameState) -> Loaded:
         """Insert a new game (a challenge, or a game that starts at once) at `state`."""
+        row = stamped(None, row, self.clock())
         try:
             saved = await self.store.create_game(row)
         except ChannelBusy as error:
@@ -191,6 +193,7 @@ class Ledger:
     async def change_once(self, before: Loaded, draft: D) -> Committed[D] | None:
         """Write `draft` over the row it came from once: None if another write got there first."""
         rated: RatedGame | None = None
+        draft = replace(draft, row=stamped(before.row, draft.row, self.clock()))
         try:
             if self._rates(before.row, draft.row):
                 rated = await self.store.finish_rated(draft.row, rate_game)

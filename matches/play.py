@@ -12,6 +12,7 @@ from dataclasses import dataclass, replace
 
 from games.base import GameError, GameState, Side, Termination
 from matches import checks, transitions
+from matches.engine_help import EngineHelp, Guard, helped_game
 from matches.errors import BadInput, DrawError, StaleAction, from_game_error
 from matches.inputs import MAX_MOVE, capped
 from matches.ledger import ATTEMPTS, Committed, Draft, Ledger, Loaded, Race, Where
@@ -37,9 +38,15 @@ class Play:
     """Moves, the bot's moves, resignation and draw offers, on the ledger it is handed."""
 
     def __init__(
-        self, ledger: Ledger, *, picker: MovePicker | None = None, bot_user_id: int | None = None
+        self,
+        ledger: Ledger,
+        *,
+        picker: MovePicker | None = None,
+        bot_user_id: int | None = None,
+        engine_help: EngineHelp | None = None,
     ) -> None:
         self.ledger = ledger
+        self.engine_help = engine_help
         self.picker = picker
         self.bot_user_id = bot_user_id
 
@@ -48,15 +55,31 @@ class Play:
     async def move(
         self, where: Where, user_id: int, text: str, expected_ply: int | None
     ) -> MoveResult:
-        """Play a move given as text; passes that follow are played for the players."""
+        """Play a move given as text; passes that follow are played for the players.
+
+        Against Kamen or in a study, a move that reaches a position of a game the player
+        is playing is refused (`matches.engine_help`).
+        """
         capped(text, MAX_MOVE, "move")
         clock = self.ledger.clock
+        guard = await self._guard(where, user_id)
 
         def moved(loaded: Loaded) -> _Moved:
             side = checks.turn(loaded, user_id, expected_ply, clock())
-            return self._draft(loaded, user_id, side, text)
+            draft = self._draft(loaded, user_id, side, text)
+            if guard is not None and helped_game(loaded.row):
+                assert draft.state is not None
+                guard.check((loaded.state.play(draft.move), draft.state))
+            return draft
 
         return self._result(await self.ledger.change(where, moved))
+
+    async def _guard(self, where: Where, user_id: int) -> Guard | None:
+        """The positions a move of `user_id` may not reach in the game `where` names: those of
+        their running games when it is against Kamen or a study; None for any other game."""
+        if self.engine_help is None or not helped_game(await self.ledger.find(where)):
+            return None
+        return await self.engine_help.guard(user_id)
 
     def _draft(self, loaded: Loaded, mover_id: int, side: Side, text: str) -> _Moved:
         before = loaded.state

@@ -97,6 +97,8 @@ class StoredGame:
     rated: bool = True  # may count for ratings (`matches.ratings.counts` decides at the end)
     rematch_of: int | None = None  # the game this one is a rematch of (one live at a time)
     voided: str | None = None  # a manager voided its result, for this reason (`matches.managers`)
+    # When each position was reached, ms since the epoch, None unknown (`matches.move_times`).
+    reached_ms: tuple[int | None, ...] = ()
     id: int = 0
     version: int = 0
 

@@ -17,7 +17,9 @@ from typing import Protocol
 from games.ai import review as reviewing
 from games.ai.review import Review
 from matches.clock import Clock
+from matches.engine_help import EngineHelp, positions_along
 from matches.errors import BadInput
+from matches.inputs import snowflake
 from matches.records import Status
 from matches.storage import Store
 from matches.views import GameView
@@ -34,8 +36,15 @@ class Reviewer(Protocol):
 class Reviews:
     """Reviews of finished games: kept in `store`, made by `reviewer` when missing."""
 
-    def __init__(self, store: Store, clock: Clock, reviewer: Reviewer | None) -> None:
+    def __init__(
+        self,
+        store: Store,
+        clock: Clock,
+        reviewer: Reviewer | None,
+        engine_help: EngineHelp | None = None,
+    ) -> None:
         self.store = store
+        self.engine_help = engine_help
         self.clock = clock
         self.reviewer = reviewer
         self._making: dict[int, asyncio.Future[Review]] = {}
@@ -44,6 +53,12 @@ class Reviews:
         """The review of `view`'s game if one was made already."""
         text = await self.store.review(view.id)
         return None if text is None else reviewing.from_json(text)
+
+    async def may_see(self, view: GameView, user_id: int) -> None:
+        """Refuse the review (kept or not) to a player who is playing a game that one of its
+        positions occurs in (`matches.engine_help`)."""
+        if self.engine_help is not None:
+            await self.engine_help.check(snowflake(user_id, "user"), positions_along(view.state))
 
     async def check(self, view: GameView) -> None:
         """Refuse a review of a game not over, or without a move, or with no AI to make it."""

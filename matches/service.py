@@ -30,8 +30,10 @@ from matches.claims import Claims
 from matches.clock import Clock, system_clock
 from matches.community import Community
 from matches.deadlines import Clocks
+from matches.engine_help import EngineHelp
 from matches.errors import BadInput, NoGameHere
 from matches.events import Events
+from matches.fairplay import FairPlay
 from matches.inputs import MAX_NAME, capped, known_language, snowflake
 from matches.leases import Lease
 from matches.ledger import Ledger, Where
@@ -59,8 +61,8 @@ class MatchService:
     One door for an adapter (`bot/`, the web board): the games, their clocks,
     boards and upkeep, and the settings, through this façade's methods; the
     leagues and the rest through the parts `tournaments`, `seasons`,
-    `community`, `people`, `limits`, `puzzles`, `reviews`, `claims` and `managers` (the
-    manager's kit: voids, suspensions, limits, the audit log), and the domain
+    `community`, `people`, `limits`, `puzzles`, `reviews`, `fairplay`, `claims` and
+    `managers` (the manager's kit: voids, suspensions, limits, the audit log), and the domain
     `events`; never `store`, `ledger`, nor a part's store. The background work
     (sweeper, board repairs, heartbeat, season ends, tournament upkeep) is a
     `matches.runner.Runner` on the service, which the adapter starts, listens
@@ -91,16 +93,20 @@ class MatchService:
         )
         self.limits = Limits(self.ledger, bot_user_id=bot_user_id)
         self.managers = Managers(self.ledger)
+        self.engine_help = EngineHelp(self.ledger, cache_size)
         self.challenges = Challenges(
             self.ledger,
             managers=self.managers,
+            engine_help=self.engine_help,
             bot_user_id=bot_user_id,
             picker=picker,
             rng=rng or random.Random(),
             challenge_ttl=challenge_ttl,
             limits=self.limits,
         )
-        self.play = Play(self.ledger, picker=picker, bot_user_id=bot_user_id)
+        self.play = Play(
+            self.ledger, picker=picker, bot_user_id=bot_user_id, engine_help=self.engine_help
+        )
         self.takebacks = Takebacks(self.ledger, bot_user_id=bot_user_id)
         self.clocks = Clocks(self.ledger)
         self.upkeep = Upkeep(self.ledger)
@@ -110,8 +116,9 @@ class MatchService:
         self.seasons = Seasons(self.ledger)
         self.people = People(self.ledger)
         self.claims = Claims(store, clock, holder=claim_holder)
-        self.reviews = Reviews(store, clock, reviewer)
+        self.reviews = Reviews(store, clock, reviewer, self.engine_help)
         self.puzzles = Puzzles(store, clock, rng)
+        self.fairplay = FairPlay(store, self.ledger.positions, clock, picker)
 
     @property
     def positions(self) -> Positions:
@@ -178,6 +185,14 @@ class MatchService:
             opponent_id=opponent_id, time=time, first=first, level=level,
             challenger_roles=challenger_roles,
         )  # fmt: skip
+
+    async def may_import(
+        self, user_id: int, text: str, game: str | None = None, opponent_id: int | None = None
+    ) -> None:
+        """Refuse as `import_record` would (a record that does not read or is over; alone or
+        against the bot, a position of a game the user is playing); nothing is written.
+        The bot asks before it posts anything public."""
+        await self.challenges.may_import(user_id, text, game, opponent_id)
 
     def check_record(self, text: str, game: str | None = None) -> tuple[GameSpec, GameState]:
         """The game a record describes and the position it reaches, if a game can go on from it.

@@ -26,9 +26,24 @@ def _moves_text(moves: tuple[str, ...]) -> str:
     return " ".join(moves)
 
 
+def _times_text(times: tuple[int | None, ...]) -> str:
+    return " ".join("-" if time is None else str(int(time)) for time in times)
+
+
+def _times(text: str) -> tuple[int | None, ...]:
+    return tuple(None if word == "-" else int(word) for word in text.split())
+
+
 # `moves` is the truth of a game: its canonical moves, separated by single spaces. One
 # more column, `ply`, is derived from them and written with them (`game_values`).
-GAMES = Shape(StoredGame, special={"moves": (_moves_text, lambda text: tuple(text.split()))})
+# `reached_ms` likewise: a time (or `-`) per position.
+GAMES = Shape(
+    StoredGame,
+    special={
+        "moves": (_moves_text, lambda text: tuple(text.split())),
+        "reached_ms": (_times_text, _times),
+    },
+)
 GAME = GAMES.select
 # The channels where games may start: their ids, separated by single spaces.
 GUILD_SETTINGS = Shape(

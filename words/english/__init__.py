@@ -18,6 +18,7 @@ from words.english import (
     commands,
     community,
     describe,
+    fairplay,
     games,
     lasca,
     learning,
@@ -39,6 +40,7 @@ PARTS: dict[str, Mapping[str, str | Plural]] = {
     "community": community.TEXTS, "seasons": seasons.TEXTS, "people": people.TEXTS,
     "tournaments": tournaments.TEXTS, "describe": describe.TEXTS, "terminal": terminal.TEXTS,
     "clocks": clocks.TEXTS, "playing": playing.TEXTS, "learning": learning.TEXTS,
+    "fairplay": fairplay.TEXTS,
     "managers": managers.TEXTS,
 }  # fmt: skip
 

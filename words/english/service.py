@@ -92,6 +92,10 @@ TEXTS: dict[str, str | Plural] = {
         "This record's game is over ({result}, {outcome}): there is nothing left to play."
     ),
     "match.no-move-from": "No move starts from {square}: pick another piece.",
+    "match.own-game-running": (
+        "Kamen will not think about this position: it occurs in game #{id}, which you are"
+        " still playing. It opens again once that game has ended."
+    ),
     # The board's one line after a move (words.service.headline puts the parts together).
     "headline.played": "{side} played {move}.",
     "headline.passes": "{side} has no move and passes.",
