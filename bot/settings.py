@@ -1,5 +1,5 @@
 """`/kamen settings`: how Kamen plays on a server (threads per game, the server's language,
-the rated games a season's champion needs).
+the rated games a season's champion needs, the default time control).
 
 Seen by anyone Discord lets run the command, changed only by a member who may
 manage the server, whatever Discord's command permissions say (a server may
@@ -18,8 +18,13 @@ import words
 from bot import declare, options
 from bot.answers import Answer
 from bot.declare import LANGUAGE_AUTO, LANGUAGE_CHOICES, language_name
+from bot.options import CHALLENGE_TIMES
+from bot.replies import option_time_text
 from bot.table import Table, guarded, require_manager
 from matches.seasons import MAX_CHAMPION_GAMES
+
+# The server's default time control is any a challenge offers, but none (`server_time`).
+SERVER_TIMES = tuple(time for time in CHALLENGE_TIMES if time != "none")
 
 
 class ServerSettings:
@@ -34,8 +39,12 @@ class ServerSettings:
             "threads": "command.about.threads",
             "language": "command.about.server-language",
             "champion_games": "command.about.champion-games",
+            "time": "command.about.server-time",
         }
-        choices = {"language": declare.language_choices()}
+        choices = {
+            "language": declare.language_choices(),
+            "time": declare.time_choices(SERVER_TIMES),
+        }
         names = {"champion_games": "command.option.champion-games"}
         return declare.command("settings", self.settings, about=about, choices=choices, names=names)
 
@@ -46,9 +55,10 @@ class ServerSettings:
         threads: Annotated[object, bool | None] = None,
         language: Annotated[object, str | None] = None,
         champion_games: Annotated[object, Range[int, 1, MAX_CHAMPION_GAMES] | None] = None,
+        time: Annotated[object, str | None] = None,
     ) -> None:
         """See or change how Kamen plays here: threads per game, the server's language, the
-        rated games a season's champion needs."""
+        rated games a season's champion needs, the default time control."""
         interaction = answer.interaction
         guild_id = require_manager(interaction, "bot.refuse.manage-server")
         on = options.flag("threads", threads)
@@ -65,6 +75,9 @@ class ServerSettings:
                 guild_id,
                 champion_games,  # type: ignore[arg-type]  # the service checks it
             )
+        chosen_time = options.choice("time", time, SERVER_TIMES)
+        if chosen_time is not None:
+            current = await self.service.set_time_control(guild_id, chosen_time)
         locale = answer.locale
         code = "bot.settings.threads.on" if current.threads else "bot.settings.threads.off"
         if current.language is not None:
@@ -82,12 +95,21 @@ class ServerSettings:
                 before.champion_games != current.champion_games,
                 locale,
             ),
+            changed(
+                words.say(
+                    "bot.settings.time", locale, time=option_time_text(current.time_control, locale)
+                ),
+                chosen_time,
+                before.time_control != current.time_control,
+                locale,
+            ),
         ]
-        if on is None and chosen is None and champion_games is None:
+        if on is None and chosen is None and champion_games is None and chosen_time is None:
             lines.append(
                 words.say("bot.settings.how", locale, threads=option_name("threads", locale),
                           language=option_name("language", locale),
-                          champion_games=option_name("champion-games", locale))
+                          champion_games=option_name("champion-games", locale),
+                          time=option_name("time", locale))
             )  # fmt: skip
         await answer.say("\n".join(lines))
 

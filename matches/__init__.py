@@ -28,7 +28,7 @@ from matches.errors import (
 from matches.events import Event, Events, GameFinished, GameStarted, MovePlayed
 from matches.ledger import Ledger
 from matches.picker import LEVELS, FirstLegalMove, MovePicker, RandomMove
-from matches.play import ordered_moves, origin
+from matches.play import CLAIM_AFTER, ordered_moves, origin
 from matches.positions import ReplayError
 from matches.records import FirstChoice, GuildSettings, Status, StoredGame, UserSettings
 from matches.service import MatchService
@@ -45,6 +45,7 @@ from matches.views import (
 )
 
 __all__ = [
+    "CLAIM_AFTER",
     "LEVELS",
     "BadInput",
     "BadMove",

@@ -122,6 +122,9 @@ class StoredGame:
 
 
 CHAMPION_GAMES = 5  # a server's default minimum of rated games for a season's champion
+# A server's default time control until it chooses one (`/kamen settings time:`), as the
+# `time:` option writes it: never untimed, so that a rated or tournament game always ends.
+DEFAULT_TIME = "3d"
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,6 +138,9 @@ class GuildSettings:
     organiser_role_id: int | None = None  # its members create and run tournaments, if set
     # The rated games in a game a season's leader needs there to be its champion.
     champion_games: int = CHAMPION_GAMES
+    # The time control of challenges between people and of tournaments that name none
+    # (`matches.inputs.server_time`): a limit per move (`3d`) or a live clock (`5+3`).
+    time_control: str = DEFAULT_TIME
 
 
 @dataclass(frozen=True, slots=True)
