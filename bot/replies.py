@@ -240,6 +240,8 @@ def reason_text(view: GameView, locale: str) -> str:
 
 def result_line(view: GameView, locale: str) -> str:
     """`@ann wins (Blue): all of Blue's stones are home.` or `Drawn: ...`."""
+    if view.result is None:  # abandoned: no result at all
+        return words.say("bot.result.abandoned", locale)
     reason = reason_text(view, locale)
     if view.winner is None:
         return words.say("bot.result.draw", locale, result=view.result, reason=reason)

@@ -16,11 +16,12 @@ TEXTS: dict[str, str | Plural] = {
     # Games always end: a rated game between people needs a time control.
     "match.rated-needs-time": (
         "A rated game needs a time control: choose one with `time:` (a limit per move such as"
-        " {per_move}, or a live clock such as {live}), or play it unrated with `rated: False`."
+        " {per_move:or}, or a live clock such as {live:or}), or play it unrated with"
+        " `rated: False`."
     ),
     "match.input.server-time-none": (
         "The server's default time control cannot be none (rated and tournament games take"
-        " it): choose a limit per move ({per_move}) or a live clock ({live})."
+        " it): choose a limit per move ({per_move:or}) or a live clock ({live:or})."
     ),
     # Claiming an untimed game the opponent abandoned (`{at}`: a Discord timestamp's seconds).
     "match.claim.timed": (

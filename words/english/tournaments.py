@@ -15,7 +15,7 @@ TEXTS: dict[str, str | Plural] = {
     ),
     "tournament.starts-past": "A tournament's start time must be in the future.",
     "tournament.needs-time": (
-        "A tournament's games are rated and must end: choose a time per move ({per_move}),"
+        "A tournament's games are rated and must end: choose a time per move ({per_move:or}),"
         " or leave `time:` out for the server's default."
     ),
     "tournament.unknown": "There is no tournament #{id} on this server.",
