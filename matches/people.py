@@ -132,6 +132,16 @@ class People:
         (a tournament's game does not: forgetting resigns it)."""
         return [self.ledger.view_of(row) for row in await self._keeping(user_id)]
 
+    async def tournament_games(self, user_id: int) -> list[GameView]:
+        """The tournament games the user is playing, which forgetting them resigns."""
+        store = self.ledger.store
+        rows = await store.open_games_of(snowflake(user_id, "user"))
+        return [
+            self.ledger.view_of(row)
+            for row in rows
+            if await store.pairing_of_game(row.id) is not None
+        ]
+
     async def _keeping(self, user_id: int) -> list[StoredGame]:
         store = self.ledger.store
         rows = await store.open_games_of(snowflake(user_id, "user"))

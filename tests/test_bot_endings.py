@@ -192,7 +192,13 @@ async def test_a_stalled_swiss_round_goes_on_when_its_staller_goes(
             assert ephemeral_text(left) == "You have left **Stall Cup**."
         else:
             asked = await fake.slash(staller, table.games, "kamen me forget")
-            assert ephemeral_text(asked).startswith("**Forget you in Kamen?**")
+            question = ephemeral_text(asked)
+            print("FORGET QUESTION:\n" + question)
+            assert question.startswith("**Forget you in Kamen?**")
+            assert question.endswith(
+                "You will be withdrawn from your tournaments too, and your tournament game"
+                f" being played is resigned: Oska #{game_id[1]} in <#{thread.id}>."
+            )
             assert asked.message is not None
             done = await fake.click(staller, asked.message, "Forget me")
             assert asked.message.content.startswith("Done: Kamen has forgotten you."), done
