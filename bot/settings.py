@@ -18,13 +18,10 @@ import words
 from bot import declare, options
 from bot.answers import Answer
 from bot.declare import LANGUAGE_AUTO, LANGUAGE_CHOICES, language_name
-from bot.options import CHALLENGE_TIMES
+from bot.options import SERVER_TIMES
 from bot.replies import option_time_text
 from bot.table import Table, guarded, require_manager
 from matches.seasons import MAX_CHAMPION_GAMES
-
-# The server's default time control is any a challenge offers, but none (`server_time`).
-SERVER_TIMES = tuple(time for time in CHALLENGE_TIMES if time != "none")
 
 
 class ServerSettings:

@@ -144,7 +144,7 @@ class Tournaments:
         names = {option: f"command.option.tournament.{option}" for option in NAMED}
         choices = {
             "game": declare.game_choices(),
-            "time": declare.time_choices(),
+            "time": declare.time_choices(options.TOURNAMENT_TIMES),
             "format": [Choice(name=declare.t(f"tournament.format.{f}"), value=f) for f in FORMATS],
         }
         subcommands = (
@@ -184,7 +184,7 @@ class Tournaments:
         spec = options.game_name("game", game)
         kind = options.choice("format", format, FORMATS)
         named = name if isinstance(name, str) else ""  # the service checks it, and says the limit
-        chosen_time = options.choice("time", time, options.TIMES)
+        chosen_time = options.choice("time", time, options.TOURNAMENT_TIMES)
         service = self.service.tournaments
         tournament = await service.create(
             guild_id=guild_id,

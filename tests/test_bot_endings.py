@@ -150,6 +150,8 @@ async def test_a_stalled_swiss_round_goes_on_when_its_staller_goes(
             name="Stall Cup", rounds=2,
         )  # fmt: skip
         assert made.message is not None and not made.ephemeral, made.text
+        fields = {f["name"]: f["value"] for f in made.message.embeds[0]["fields"]}
+        assert fields["Time control"] == "3 days a move"  # the server's default: never none
         for user in people.values():
             await fake.click(user, made.message, "Join")
         await fake.slash(owner, table.games, "tournament start")
