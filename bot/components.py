@@ -82,6 +82,8 @@ class PlayingHandlers(Protocol):
 
     async def decline_draw(self, interaction: discord.Interaction, game_id: int) -> None: ...
 
+    async def claim(self, interaction: discord.Interaction, *, game_id: int) -> None: ...
+
     async def answer_takeback(
         self, interaction: discord.Interaction, game_id: int, ply: int, accept: bool
     ) -> None: ...
@@ -414,6 +416,17 @@ class DrawDecline(_GameButton, template=PREFIX + r"draw-no:" + _ID + ":" + _PLY)
             await handlers.playing.decline_draw(interaction, game_id=self.game_id)
 
 
+class ClaimButton(_GameButton, template=PREFIX + r"claim:" + _ID + ":" + _PLY):
+    """Claim an untimed game the opponent abandoned (the service says whether it may be)."""
+
+    action, label, style = "claim", "bot.button.claim", discord.ButtonStyle.secondary
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        handlers = await checked(interaction, self.game_id)
+        if handlers is not None:
+            await handlers.playing.claim(interaction, game_id=self.game_id)
+
+
 class _FinishedButton(ui.DynamicItem[ui.Button[ui.View]], template=PREFIX + r"over-x:" + _ID):
     """A button of a finished game's board; subclasses name their action and label."""
 
@@ -496,7 +509,8 @@ def resign_confirm_view(game_id: int, ply: int, locale: str | None = None) -> ui
 
 
 def board_view(view: GameView, menu_max: int, locale: str) -> ui.View | None:
-    """The components of a game's board: a move menu (or a two-step pick), Resign and Draw.
+    """The components of a game's board: a move menu (or a two-step pick), Resign and Draw
+    (and Claim, in an untimed game between two people).
 
     The menu lists every legal move when there are at most `menu_max` (Discord
     allows 25 options), else the pieces that can move, then their moves. None
@@ -532,6 +546,10 @@ def board_view(view: GameView, menu_max: int, locale: str) -> ui.View | None:
             decline = DrawDecline(view.id, view.ply, locale=locale)
             decline.row = 1
             items.add_item(decline)
+    if view.can_be_claimed:
+        claim = ClaimButton(view.id, view.ply, locale=locale)
+        claim.row = 1
+        items.add_item(claim)
     return stopped(items)
 
 
@@ -563,6 +581,7 @@ DYNAMIC_ITEMS: tuple[type[ui.DynamicItem[Any]], ...] = (
     ResignConfirm,
     DrawButton,
     DrawDecline,
+    ClaimButton,
     RematchButton,
     ReplayButton,
     ReviewButton,

@@ -24,6 +24,10 @@ from matches.inputs import LIVE_CONTROLS
 TIMES = ("none", "5m", "1h", "1d", "3d")  # each labelled `bot.choice.time.<value>`
 # A challenge may also choose a live clock (minutes + seconds added per move).
 CHALLENGE_TIMES = (*TIMES, *LIVE_CONTROLS)
+# A tournament's games, and a server's default, always have a time (`matches.inputs`):
+# neither offers none (a tournament has limits per move only).
+TOURNAMENT_TIMES = tuple(time for time in TIMES if time != "none")
+SERVER_TIMES = tuple(time for time in CHALLENGE_TIMES if time != "none")
 FIRSTS = ("random", "me", "them")  # each labelled `bot.choice.first.<value>`
 MAX_RECORD_OPTION = 6000  # the `record` option's declared length (Discord's most)
 MAX_GAME_ID = 2**63 - 1  # what the database holds

@@ -249,6 +249,13 @@ class People:
             return
         until = int(self.service.clock().timestamp()) + CONFIRM_MINUTES * 60
         text = words.say("people.forget.confirm", locale, minutes=CONFIRM_MINUTES)
+        playing = await self.service.people.tournament_games(user)
+        if playing:
+            named = [_open_game(view, locale) for view in playing[:MAX_LISTED]]
+            resigned = words.say(
+                "people.forget.tournaments", locale, count=len(playing), games=named
+            )
+            text = f"{text}\n{resigned}"
         await answer.say(Outgoing(text, components=confirm_view(user, until, locale)))
 
     @guarded

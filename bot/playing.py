@@ -31,6 +31,7 @@ from games.ai.levels import level_rating
 from games.base import GameSpec
 from games.registry import GAMES
 from matches import (
+    CLAIM_AFTER,
     LEVELS,
     BadInput,
     DrawEvent,
@@ -274,6 +275,22 @@ class Playing:
         locale = self.table.locale_of(result.view)
         text = words.say("bot.draw.declined", locale, player=replies.mention(interaction.user.id))
         await self._answer_on_board(answer, result.view, self.table.board(result.view), text)
+
+    @guarded
+    async def claim(self, answer: Answer, *, game_id: int) -> None:
+        """**Claim the game**: an untimed game whose player to move has not moved for days
+        ends as abandoned (the service says whether it may, and from when)."""
+        interaction = answer.interaction
+        user = interaction.user.id
+        view = await self.service.claim(user, game_id=game_id, guild_id=interaction.guild_id)
+        answer.public = True
+        locale = self.table.locale_of(view)
+        text = words.say(
+            "bot.claimed", locale, player=replies.mention(user),
+            other=replies.mention(_other(view, user)), id=view.id, days=CLAIM_AFTER.days,
+        )  # fmt: skip
+        await self._answer_on_board(answer, view, self.table.board(view), text)
+        await self.table.announce_end(view, new_message=True)
 
     async def _answer_on_board(
         self, answer: Answer, view: GameView, out: replies.Outgoing, text: str

@@ -23,6 +23,7 @@ from games.base import GameSpec, Side
 from games.record import move_number
 from matches import FirstChoice, GameView, MatchError, Status
 from matches.glicko2 import PROVISIONAL_RD
+from matches.inputs import time_control
 from matches.live_clocks import LiveClock, clock_text
 from matches.ratings import RatingChange
 from words.catalogue import DEFAULT_LOCALE, source_text
@@ -71,6 +72,14 @@ def control_text(view: GameView, locale: str) -> str:
     if control is not None:
         return words.say("bot.time.live", locale, control=str(control))
     return time_text(view.move_seconds, locale)
+
+
+def option_time_text(time: str, locale: str) -> str:
+    """A time control as the `time:` option writes it (`3d`, `5+3`), in words."""
+    control = time_control(time)
+    if control.live is not None:
+        return words.say("bot.time.live", locale, control=str(control.live))
+    return time_text(control.move_seconds, locale)
 
 
 def clocks_line(view: GameView, clock: LiveClock, locale: str) -> str:
@@ -231,6 +240,8 @@ def reason_text(view: GameView, locale: str) -> str:
 
 def result_line(view: GameView, locale: str) -> str:
     """`@ann wins (Blue): all of Blue's stones are home.` or `Drawn: ...`."""
+    if view.result is None:  # abandoned: no result at all
+        return words.say("bot.result.abandoned", locale)
     reason = reason_text(view, locale)
     if view.winner is None:
         line = words.say("bot.result.draw", locale, result=view.result, reason=reason)
@@ -280,7 +291,11 @@ def time_option(view: GameView) -> str | None:
     """The game's time control as the `time:` option writes it (a rematch keeps it)."""
     if view.live_control is not None:
         return str(view.live_control)
-    return f"{view.move_seconds}s" if view.move_seconds is not None else None
+    if view.move_seconds is not None:
+        return f"{view.move_seconds}s"
+    # Untimed: so again, unless it was rated (before rated games needed a time): then the
+    # server's default (None: not named).
+    return None if view.row.rated else "none"
 
 
 def shown_number(view: GameView) -> int:

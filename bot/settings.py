@@ -1,6 +1,6 @@
 """`/kamen settings`: how Kamen plays on a server (threads per game, the server's language,
-the rated games a season's champion needs, the audit log's channel, the limits on challenges
-and the channels where games may start).
+the rated games a season's champion needs, the default time control, the audit log's
+channel, the limits on challenges and the channels where games may start).
 
 Seen by anyone Discord lets run the command, changed only by a member who may
 manage the server, whatever Discord's command permissions say (a server may
@@ -20,6 +20,8 @@ import words
 from bot import declare, options
 from bot.answers import Answer
 from bot.declare import LANGUAGE_AUTO, LANGUAGE_CHOICES, language_name
+from bot.options import SERVER_TIMES
+from bot.replies import option_time_text
 from bot.table import Table, guarded, require_manager
 from matches import BadInput
 from matches.managers import MAX_COOLDOWN, MAX_OPEN_CHALLENGES
@@ -46,9 +48,11 @@ class ServerSettings:
             "challenge_cooldown": "command.about.challenge-cooldown",
             "open_challenges": "command.about.open-challenges",
             "channels": "command.about.channels",
+            "time": "command.about.server-time",
         }
         choices = {
             "language": declare.language_choices(),
+            "time": declare.time_choices(SERVER_TIMES),
             "channels": [
                 declare.Choice(name=declare.t(f"command.channels.{value}"), value=value)
                 for value in CHANNELS
@@ -75,10 +79,11 @@ class ServerSettings:
         challenge_cooldown: Annotated[object, Range[int, 0, MAX_COOLDOWN] | None] = None,
         open_challenges: Annotated[object, Range[int, 0, MAX_OPEN_CHALLENGES] | None] = None,
         channels: Annotated[object, str | None] = None,
+        time: Annotated[object, str | None] = None,
     ) -> None:
         """See or change how Kamen plays here: threads per game, the server's language, the
-        rated games a season's champion needs, the audit log's channel, the limits on
-        challenges, the channels where games may start."""
+        rated games a season's champion needs, the default time control, the audit log's
+        channel, the limits on challenges, the channels where games may start."""
         interaction = answer.interaction
         guild_id = require_manager(interaction, "bot.refuse.manage-server")
         where = options.choice("channels", channels, CHANNELS)
@@ -87,6 +92,7 @@ class ServerSettings:
             raise BadInput("managers.settings.bad-channel")
         on = options.flag("threads", threads)
         chosen = options.choice("language", language, LANGUAGE_CHOICES)
+        chosen_time = options.choice("time", time, SERVER_TIMES)
         languages = self.table.languages
         before = current = await self.service.settings(guild_id)
         if on is not None:
@@ -99,6 +105,8 @@ class ServerSettings:
                 guild_id,
                 champion_games,  # type: ignore[arg-type]  # the service checks it
             )
+        if chosen_time is not None:
+            current = await self.service.set_time_control(guild_id, chosen_time)
         managers = self.service.managers
         if log_channel is not None:
             current = await managers.set_log_channel(guild_id, log_channel.id)
@@ -137,14 +145,23 @@ class ServerSettings:
                 before.champion_games != current.champion_games,
                 locale,
             ),
+            changed(
+                words.say(
+                    "bot.settings.time", locale, time=option_time_text(current.time_control, locale)
+                ),
+                chosen_time,
+                before.time_control != current.time_control,
+                locale,
+            ),
             *_kit_lines(before, current, locale),
         ]
-        asked = (log_channel, log_off, challenge_cooldown, open_challenges, where)
-        if on is None and chosen is None and champion_games is None and asked == (None,) * 5:
+        asked = (log_channel, log_off, challenge_cooldown, open_challenges, where, chosen_time)
+        if on is None and chosen is None and champion_games is None and asked == (None,) * 6:
             lines.append(
                 words.say("bot.settings.how", locale, threads=option_name("threads", locale),
                           language=option_name("language", locale),
-                          champion_games=option_name("champion-games", locale))
+                          champion_games=option_name("champion-games", locale),
+                          time=option_name("time", locale))
             )  # fmt: skip
         await answer.say("\n".join(lines))
 

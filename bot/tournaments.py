@@ -144,7 +144,7 @@ class Tournaments:
         names = {option: f"command.option.tournament.{option}" for option in NAMED}
         choices = {
             "game": declare.game_choices(),
-            "time": declare.time_choices(),
+            "time": declare.time_choices(options.TOURNAMENT_TIMES),
             "format": [Choice(name=declare.t(f"tournament.format.{f}"), value=f) for f in FORMATS],
         }
         subcommands = (
@@ -184,7 +184,7 @@ class Tournaments:
         spec = options.game_name("game", game)
         kind = options.choice("format", format, FORMATS)
         named = name if isinstance(name, str) else ""  # the service checks it, and says the limit
-        chosen_time = options.choice("time", time, options.TIMES)
+        chosen_time = options.choice("time", time, options.TOURNAMENT_TIMES)
         service = self.service.tournaments
         tournament = await service.create(
             guild_id=guild_id,
@@ -195,7 +195,7 @@ class Tournaments:
             name=named or "",
             rounds=_number(rounds),
             minutes=_number(minutes),
-            time=None if chosen_time in (None, "none") else chosen_time,
+            time=chosen_time,
             starts_at=starts_at(starts, self.service.clock()),
         )
         answer.public = True
@@ -294,7 +294,8 @@ class Tournaments:
             "tournament.removed", answer.server_locale, name=_name(found),
             player=mention(who.id), reason=markdown_safe(why, MAX_REASON),
         )  # fmt: skip
-        await answer.send(Outgoing(text, mentions=NO_MENTIONS))
+        lines = [text, *_resigned_lines(progress, who.id, answer.server_locale)]
+        await answer.send(Outgoing("\n".join(lines), mentions=NO_MENTIONS))
         self.table.spawn(self._after_leaving(progress), f"a removal from tournament #{found.id}")
 
     @guarded
@@ -402,8 +403,15 @@ class Tournaments:
         await self.moved(progress)
 
     async def moved(self, progress: Progress) -> None:
-        """Show what a change did: the round's games opened, the standings, the end."""
+        """Show what a change did: the games a withdrawal resigned, the round's games
+        opened, the standings, the end."""
         tid = progress.tournament.id
+        for view in progress.resigned:
+            await self.table.update_board(view, self.table.board(view))
+            await self.table.announce_end(view, new_message=False)
+        if progress.tournament.stage is Stage.SIGNUP:  # a player forgotten before the start
+            await self._refresh_signup(tid)
+            return
         async with self._running.locks.setdefault(tid, asyncio.Lock()):
             tournament = await self.service.tournaments.find(None, tid)
             if progress.tournament.stage is Stage.CANCELLED:
@@ -818,6 +826,18 @@ def _pairing_line(pairing: StoredPairing, locale: str) -> str:
     return words.say(
         code, locale, first=mention(pairing.first_id), second=mention(pairing.second_id)
     )
+
+
+def _resigned_lines(progress: Progress, user_id: int, locale: str) -> list[str]:
+    """`<@1>'s game #12 is resigned: <@2> wins it, and the round goes on.`, a line a game."""
+    lines = []
+    for view in progress.resigned:
+        winner = next((p for p in view.players or () if p != user_id), user_id)
+        lines.append(
+            words.say("tournament.resigned", locale, player=mention(user_id), id=view.id,
+                      winner=mention(winner))
+        )  # fmt: skip
+    return lines
 
 
 def _progress_text(tournament: Tournament, locale: str) -> str:

@@ -30,7 +30,7 @@ from matches.errors import (
 from matches.events import Audited, Event, Events, GameFinished, GameStarted, MovePlayed
 from matches.ledger import Ledger
 from matches.picker import LEVELS, FirstLegalMove, MovePicker, RandomMove
-from matches.play import ordered_moves, origin
+from matches.play import CLAIM_AFTER, ordered_moves, origin
 from matches.positions import ReplayError
 from matches.records import (
     ChallengesFrom,
@@ -54,6 +54,7 @@ from matches.views import (
 )
 
 __all__ = [
+    "CLAIM_AFTER",
     "LEVELS",
     "Audited",
     "BadInput",

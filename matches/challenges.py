@@ -30,7 +30,9 @@ from matches.errors import (
     from_game_error,
 )
 from matches.inputs import (
+    LIVE_CONTROLS,
     MAX_RECORD,
+    MOVE_LIMITS,
     TimeControl,
     capped,
     first_choice,
@@ -100,14 +102,16 @@ class Challenges:
         rematch_of: int | None = None,
         challenger_roles: Collection[int] = (),
     ) -> GameView:
-        """`time`: none, a limit per move (`5m`, `1d`) or a live clock (`5+3`); `rematch_of`:
-        the game this is a rematch of, which has one live rematch at a time;
-        `challenger_roles`: the challenger's roles in the server (`Limits.may_challenge`)."""
+        """`time`: none, a limit per move (`5m`, `1d`) or a live clock (`5+3`); not named
+        (None), the server's default (`_control`); `rematch_of`: the game this is a rematch
+        of, which has one live rematch at a time; `challenger_roles`: the challenger's roles
+        in the server (`Limits.may_challenge`)."""
         spec = game_spec(game)
         start = spec.start(variant_of(spec, variant))
+        control = await self._control(guild_id, time, opponent_id, rated=rated)
         return await self._open(
             guild_id, channel_id, challenger_id, opponent_id, spec, start,
-            time_control(time), first_choice(first), level, rated=rated,
+            control, first_choice(first), level, rated=rated,
             rematch_of=snowflake(rematch_of, "game") if rematch_of is not None else None,
             roles=challenger_roles,
         )  # fmt: skip
@@ -127,7 +131,8 @@ class Challenges:
         challenger_roles: Collection[int] = (),
     ) -> GameView:
         spec, state = await self.may_import(user_id, text, game, opponent_id)
-        control, choice = time_control(time), first_choice(first)
+        control = await self._control(guild_id, time, opponent_id, rated=False, importing=True)
+        choice = first_choice(first)
         if opponent_id is None:  # studied alone: starts at once (see starts_at_once)
             return await self._study(guild_id, channel_id, user_id, spec, state, control)
         return await self._open(
@@ -145,6 +150,29 @@ class Challenges:
         if self.starts_at_once(opponent_id, importing=True):
             await self.engine_help.check(snowflake(user_id, "user"), positions_along(state))
         return spec, state
+
+    async def _control(
+        self,
+        guild_id: int,
+        time: str | timedelta | LiveControl | None,
+        opponent_id: int | None,
+        *,
+        rated: bool,
+        importing: bool = False,
+    ) -> TimeControl:
+        """A new game's time control. Between people a game must be able to end: one whose
+        challenge names no time takes the server's default (never none), and a rated one
+        named untimed is refused. A game against Kamen, or studied alone, is untimed unless
+        a time is named (Kamen never stalls, and neither is ever rated)."""
+        if self.starts_at_once(opponent_id, importing=importing):
+            return time_control(time)
+        if time is None:
+            settings = await self.ledger.store.guild_settings(snowflake(guild_id, "server"))
+            return time_control(settings.time_control)
+        control = time_control(time)
+        if rated and control.untimed:
+            raise BadInput("match.rated-needs-time", live=LIVE_CONTROLS, per_move=MOVE_LIMITS)
+        return control
 
     def check_record(self, text: str, game: str | None = None) -> tuple[GameSpec, GameState]:
         capped(text, MAX_RECORD, "record")

@@ -25,7 +25,7 @@ from matches.live_clocks import (
     LiveControl,
 )
 from matches.picker import LEVELS
-from matches.records import FirstChoice
+from matches.records import DEFAULT_TIME, FirstChoice
 from words.catalogue import LANGUAGES
 
 MAX_GAME_NAME = 32
@@ -92,6 +92,11 @@ class TimeControl:
     move_seconds: int | None = None
     live: LiveControl | None = None
 
+    @property
+    def untimed(self) -> bool:
+        """Neither a limit per move nor a live clock: nothing ends the game if no one moves."""
+        return self.move_seconds is None and self.live is None
+
 
 def move_seconds(time: str | timedelta | None) -> int | None:
     """A per-move limit in seconds, or None for no time control.
@@ -133,6 +138,30 @@ def time_control(time: str | timedelta | LiveControl | None) -> TimeControl:
                 "match.clock.bad-time", time=time, live=LIVE_CONTROLS, per_move=MOVE_LIMITS
             )
     return TimeControl(move_seconds=move_seconds(time))
+
+
+def server_time(time: str) -> str:
+    """A server's default time control, as `time:` writes it (`3d`, `5+3`): any time
+    control a challenge accepts but none, since rated and tournament games take it."""
+    control = time_control(time)
+    if control.untimed:
+        raise BadInput("match.input.server-time-none", live=LIVE_CONTROLS, per_move=MOVE_LIMITS)
+    return time.strip().lower().replace(" ", "")
+
+
+def tournament_seconds(time: str | timedelta | None, default: str) -> int:
+    """A tournament's limit per move: the one named, else the server's default `default`
+    (when that is a live clock, which a tournament has not, `DEFAULT_TIME`). A tournament's
+    games are rated and must end: none is refused."""
+    if time is None:
+        control = time_control(default)
+        if control.move_seconds is None:
+            control = time_control(DEFAULT_TIME)
+    else:
+        control = TimeControl(move_seconds=move_seconds(time))
+    if control.move_seconds is None:
+        raise BadInput("tournament.needs-time", per_move=MOVE_LIMITS)
+    return control.move_seconds
 
 
 def _live_in_bounds(control: LiveControl) -> LiveControl:

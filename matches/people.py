@@ -22,7 +22,9 @@ their opponents' records and ratings, but no longer lead to them; negative
 ids are never listed on a leaderboard or a season table. It is refused
 (`StillPlaying`) while the user has a challenge or a game open: those must
 be finished, resigned, cancelled or declined first, so that nobody's game
-changes hands while it is played.
+changes hands while it is played. A tournament's game is the exception: the
+user is withdrawn from every tournament first, which resigns it (the round
+goes on without them, as after a removal).
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ from matches.errors import BadInput, MatchError
 from matches.inputs import snowflake
 from matches.ledger import Ledger
 from matches.records import Status, StoredGame
+from matches.tournaments import Tournaments
 from matches.views import GameView
 
 # How a game's place is written in its record (`Site`), and a player's name, by id:
@@ -74,8 +77,9 @@ def _no_name(user_id: int) -> str:
 class People:
     """A user's export and forgetting, on the ledger's store."""
 
-    def __init__(self, ledger: Ledger) -> None:
+    def __init__(self, ledger: Ledger, tournaments: Tournaments) -> None:
         self.ledger = ledger
+        self.tournaments = tournaments
 
     async def export(
         self,
@@ -124,20 +128,40 @@ class People:
         )
 
     async def open_games(self, user_id: int) -> list[GameView]:
-        """The challenges and games that keep the user from being forgotten, oldest first."""
-        rows = await self.ledger.store.open_games_of(snowflake(user_id, "user"))
-        return [self.ledger.view_of(row) for row in rows]
+        """The challenges and games that keep the user from being forgotten, oldest first
+        (a tournament's game does not: forgetting resigns it)."""
+        return [self.ledger.view_of(row) for row in await self._keeping(user_id)]
+
+    async def tournament_games(self, user_id: int) -> list[GameView]:
+        """The tournament games the user is playing, which forgetting them resigns."""
+        store = self.ledger.store
+        rows = await store.open_games_of(snowflake(user_id, "user"))
+        return [
+            self.ledger.view_of(row)
+            for row in rows
+            if await store.pairing_of_game(row.id) is not None
+        ]
+
+    async def _keeping(self, user_id: int) -> list[StoredGame]:
+        store = self.ledger.store
+        rows = await store.open_games_of(snowflake(user_id, "user"))
+        return [row for row in rows if await store.pairing_of_game(row.id) is None]
 
     async def forget(self, user_id: int) -> int:
         """Forget the user everywhere (see the module's docstring); the anonymous id given.
 
-        Raises StillPlaying, and changes nothing, while they have a challenge or a game open.
+        Raises StillPlaying, and changes nothing, while they have a challenge or a game open
+        other than a tournament's. They are first withdrawn from every tournament they are
+        in: their tournament game being played is resigned, and its round goes on.
         """
         user = snowflake(user_id, "user")
+        keeping = await self._keeping(user)
+        if keeping:
+            raise StillPlaying(count=len(keeping))
+        await self.tournaments.withdraw_everywhere(user)
         anonymous = await self.ledger.store.forget_user(user)
         if anonymous is None:
-            open_games = await self.ledger.store.open_games_of(user)
-            raise StillPlaying(count=len(open_games))
+            raise StillPlaying(count=len(await self.ledger.store.open_games_of(user)))
         return anonymous
 
 

@@ -9,9 +9,10 @@ that ends here ends through the ledger's commit, which tells the subscribers.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from datetime import timedelta
 
 from games.base import GameError, GameState, Side, Termination
-from matches import checks, transitions
+from matches import checks, live_clocks, transitions
 from matches.engine_help import EngineHelp, Guard, helped_game
 from matches.errors import BadInput, DrawError, StaleAction, from_game_error
 from matches.inputs import MAX_MOVE, capped
@@ -32,6 +33,9 @@ class _Moved(Draft):
 
 
 _RESIGNATION = Termination.RESIGNATION
+# An untimed game whose player to move has not moved for this long may be claimed by the
+# other player (`Play.claim`): it ends as abandoned.
+CLAIM_AFTER = timedelta(days=7)
 
 
 class Play:
@@ -179,6 +183,29 @@ class Play:
             )
 
         committed = await self.ledger.change(where, resigned, race=Race.RETRY)
+        return self.ledger.view(committed.after)
+
+    async def claim(self, where: Where, user_id: int) -> GameView:
+        """End an abandoned untimed game: its player to move has not moved for
+        `CLAIM_AFTER`, and the other player claims it. It ends as abandoned: no result,
+        not rated (a timed game ends on time instead; a claim too soon says from when)."""
+        clock = self.ledger.clock
+
+        def claimed(loaded: Loaded) -> Draft:
+            now = clock()
+            side = checks.playing(loaded, user_id, None, now)
+            row = loaded.row
+            if row.move_seconds is not None or live_clocks.control_of(row) is not None:
+                raise BadInput("match.claim.timed")
+            if loaded.state.to_move is side:
+                raise BadInput("match.claim.your-turn")
+            since = row.updated_at  # the last move (or anything else done in the game)
+            if now < since + CLAIM_AFTER:
+                at = int((since + CLAIM_AFTER).timestamp())
+                raise BadInput("match.claim.too-soon", days=CLAIM_AFTER.days, at=at)
+            return Draft(transitions.abandoned(row, now, running=loaded.state.to_move))
+
+        committed = await self.ledger.change(where, claimed, race=Race.RETRY)
         return self.ledger.view(committed.after)
 
     async def offer_draw(self, where: Where, user_id: int) -> DrawResult:

@@ -125,6 +125,9 @@ class StoredGame:
 
 
 CHAMPION_GAMES = 5  # a server's default minimum of rated games for a season's champion
+# A server's default time control until it chooses one (`/kamen settings time:`), as the
+# `time:` option writes it: never untimed, so that a rated or tournament game always ends.
+DEFAULT_TIME = "3d"
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,6 +145,9 @@ class GuildSettings:
     challenge_cooldown: int = 0  # seconds between two challenges by one person (0: none)
     open_challenges: int | None = None  # challenges a person may have open at once (None: any)
     game_channels: tuple[int, ...] = ()  # where games may be started (none: anywhere)
+    # The time control of challenges between people and of tournaments that name none
+    # (`matches.inputs.server_time`): a limit per move (`3d`) or a live clock (`5+3`).
+    time_control: str = DEFAULT_TIME
 
 
 class ChallengesFrom(enum.StrEnum):

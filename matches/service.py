@@ -34,7 +34,7 @@ from matches.engine_help import EngineHelp
 from matches.errors import BadInput, NoGameHere
 from matches.events import Events
 from matches.fairplay import FairPlay
-from matches.inputs import MAX_NAME, capped, known_language, snowflake
+from matches.inputs import MAX_NAME, capped, known_language, server_time, snowflake
 from matches.leases import Lease
 from matches.ledger import Ledger, Where
 from matches.limits import Limits
@@ -114,7 +114,7 @@ class MatchService:
         self.community = Community(store)
         self.tournaments = Tournaments(self.ledger, self.managers)
         self.seasons = Seasons(self.ledger)
-        self.people = People(self.ledger)
+        self.people = People(self.ledger, self.tournaments)
         self.claims = Claims(store, clock, holder=claim_holder)
         self.reviews = Reviews(store, clock, reviewer, self.engine_help)
         self.puzzles = Puzzles(store, clock, rng)
@@ -302,6 +302,19 @@ class MatchService:
     ) -> GameView:
         """Give up the game (the side to move, when one user plays both)."""
         return await self.play.resign(Where(game_id, channel_id, game, guild_id), user_id)
+
+    async def claim(
+        self,
+        user_id: int,
+        *,
+        game_id: int | None = None,
+        channel_id: int | None = None,
+        game: str | None = None,
+        guild_id: int | None = None,
+    ) -> GameView:
+        """End an untimed game whose player to move has not moved for `CLAIM_AFTER`, as
+        abandoned (the other player's claim; refused before, saying from when)."""
+        return await self.play.claim(Where(game_id, channel_id, game, guild_id), user_id)
 
     async def offer_draw(
         self,
@@ -496,6 +509,13 @@ class MatchService:
         current = await self.settings(guild_id)
         role = None if role_id is None else snowflake(role_id, "role")
         settings = dataclasses.replace(current, organiser_role_id=role)
+        return await self.store.save_guild_settings(settings, self.clock())
+
+    async def set_time_control(self, guild_id: int, time: str) -> GuildSettings:
+        """The server's default time control (`3d`, `1h`, `5+3`; never none): challenges
+        between people and tournaments that name no time take it."""
+        current = await self.settings(guild_id)
+        settings = dataclasses.replace(current, time_control=server_time(time))
         return await self.store.save_guild_settings(settings, self.clock())
 
     async def set_server_language(self, guild_id: int, language: str | None) -> GuildSettings:

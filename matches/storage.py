@@ -498,6 +498,11 @@ class Store(Protocol):
         """
         ...
 
+    async def tournaments_of_player(self, user_id: int) -> list[int]:
+        """The ids of the tournaments taking sign-ups or running that the user is in (not
+        left), oldest first."""
+        ...
+
     async def entrants(self, tournament_id: int) -> list[Entrant]:
         """Everyone who signed up, in order of joining (those who left too)."""
         ...

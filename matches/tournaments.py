@@ -26,13 +26,14 @@ from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
+from games.base import Side, Termination
 from games.registry import GAMES
 from matches import pairings as pairing
 from matches import transitions
-from matches.errors import BadInput
+from matches.errors import BadInput, StaleAction
 from matches.events import Audited, Event, GameFinished
 from matches.glicko2 import Glicko
-from matches.inputs import game_spec, move_seconds, snowflake, variant_of
+from matches.inputs import game_spec, snowflake, tournament_seconds, variant_of
 from matches.ledger import ATTEMPTS, Draft, Ledger, Loaded, Race, Where
 from matches.managers import Managers
 from matches.ratings import FIRST_SCORE
@@ -74,6 +75,7 @@ class Progress:
     tournament: Tournament
     new: tuple[StoredPairing, ...] = ()
     finished: bool = False
+    resigned: tuple[GameView, ...] = ()  # games a player's withdrawal resigned (to show)
 
 
 Listener = Callable[[Progress], Awaitable[None] | None]
@@ -116,6 +118,9 @@ class Tournaments:
         progress = await self.game_ended(game_id)
         if progress is None:
             return
+        await self._tell(progress)
+
+    async def _tell(self, progress: Progress) -> None:
         for listener in list(self._listeners):
             try:
                 done = listener(progress)
@@ -159,13 +164,15 @@ class Tournaments:
         now = self.ledger.clock()
         if starts_at is not None and starts_at <= now:
             raise BadInput("tournament.starts-past")
+        settings = await self.store.guild_settings(snowflake(guild_id, "server"))
+        seconds = tournament_seconds(time, settings.time_control)
         return await self.store.create_tournament(
             Tournament(
                 snowflake(guild_id, "server"), snowflake(channel_id, "channel"), name,
                 spec.name, kind, snowflake(by, "user"), now,
                 variant=str(variant_of(spec, variant)),
                 rounds=rounds if kind is Format.SWISS else None,
-                move_seconds=move_seconds(time),
+                move_seconds=seconds,
                 minutes=minutes if kind is Format.ARENA else None,
                 starts_at=starts_at,
             )
@@ -193,7 +200,7 @@ class Tournaments:
 
     async def leave(
         self,
-        guild_id: int,
+        guild_id: int | None,
         tournament_id: int,
         user_id: int,
         *,
@@ -201,9 +208,11 @@ class Tournaments:
         signup: bool = False,
         by: int | None = None,
     ) -> Progress:
-        """A player leaves (before the start) or withdraws (their games not played are lost);
-        `signup`: only while the sign-up is open (the sign-up message's Leave); `by`: the
-        organiser who removed them (written to the audit log).
+        """A player leaves (before the start) or withdraws: their games not played are lost,
+        and their game being played is resigned (the opponent wins, rated as any game), so
+        the round goes on; `signup`: only while the sign-up is open (the sign-up message's
+        Leave); `by`: the organiser who removed them (written to the audit log). The games
+        resigned come back in the progress, to show.
 
         The stage is the one the leave lands in: a leave that comes just after the start
         forfeits the pairings the start gave the player, so they are never played."""
@@ -225,7 +234,55 @@ class Tournaments:
         if left.stage is Stage.SIGNUP:
             return Progress(left)
         await self._forfeit_unplayed(left, user_id)
-        return await self.advance(left.id)
+        resigned = await self._resign_playing(left, user_id)
+        progress = await self.advance(left.id)
+        return dataclasses.replace(progress, resigned=resigned)
+
+    async def withdraw_everywhere(self, user_id: int, reason: str = "forgotten") -> None:
+        """Take a player out of every tournament they are in, of any server (before they are
+        forgotten): out of a sign-up, or withdrawn, their game being played resigned. What
+        each withdrawal did is told to the listeners (`on_progress`), to show."""
+        user = snowflake(user_id, "user")
+        for tournament_id in await self.store.tournaments_of_player(user):
+            try:
+                progress = await self.leave(None, tournament_id, user, reason=reason)
+            except BadInput:
+                continue  # over, or left, meanwhile
+            await self._tell(progress)
+
+    async def _resign_playing(self, tournament: Tournament, user_id: int) -> tuple[GameView, ...]:
+        """Resign the games of `tournament` the player is playing, and write their results
+        (the tournament moves on with the caller's `advance`)."""
+        clock = self.ledger.clock
+        resigned = []
+        for found in await self.store.pairings(tournament.id):
+            if found.done or found.game_id is None or user_id not in (found.first_id,
+                                                                     found.second_id):  # fmt: skip
+                continue
+
+            def resign(loaded: Loaded) -> Draft:
+                row = loaded.row
+                if row.status is not Status.ACTIVE:
+                    raise _Over
+                loser = Side.FIRST if row.first_id == user_id else Side.SECOND
+                return Draft(
+                    transitions.lost_by(row, loser, Termination.RESIGNATION, clock(),
+                                        running=loaded.state.to_move)
+                )  # fmt: skip
+
+            try:
+                committed = await self.ledger.change(
+                    Where(game_id=found.game_id), resign, race=Race.RETRY
+                )
+            except _Over:
+                continue  # it ended meanwhile: its end writes its result
+            except StaleAction:
+                log.warning("tournament #%s: game #%s could not be resigned for player %s",
+                            tournament.id, found.game_id, user_id)  # fmt: skip
+                continue
+            await self._record(found, committed.after.row)
+            resigned.append(self.ledger.view(committed.after))
+        return tuple(resigned)
 
     async def entrants(self, tournament_id: int) -> list[Entrant]:
         return await self.store.entrants(tournament_id)
@@ -381,9 +438,13 @@ class Tournaments:
         if row is None or row.status is not Status.FINISHED:
             return None
         if not found.done:
-            score = FIRST_SCORE.get(row.result or "", 0.5)  # abandoned: shared, as no one lost
-            await self.store.record_result(found.id, score, row.updated_at)
+            await self._record(found, row)
         return await self.advance(found.tournament_id)
+
+    async def _record(self, found: StoredPairing, row: StoredGame) -> None:
+        """A pairing's result, from its finished game (written once)."""
+        score = FIRST_SCORE.get(row.result or "", 0.5)  # abandoned: shared, as no one lost
+        await self.store.record_result(found.id, score, row.updated_at)
 
     async def advance(self, tournament_id: int) -> Progress:
         """Move a running tournament on as far as its results allow: the next round,
@@ -677,6 +738,10 @@ class Tournaments:
             for user in playing
             if user not in busy
         ]
+
+
+class _Over(Exception):
+    """A game a withdrawal would resign had already ended."""
 
 
 def _refusal(tournament: Tournament, started: str) -> BadInput:

@@ -245,6 +245,14 @@ class GameView:
         )
 
     @property
+    def can_be_claimed(self) -> bool:
+        """Whether the player waiting may one day claim the game (`Play.claim`): an untimed
+        game between two people (a timed one ends on time; Kamen never stalls)."""
+        return (
+            self.can_offer_draw and self.row.move_seconds is None and self.row.base_seconds is None
+        )
+
+    @property
     def winner(self) -> Side | None:
         return _RESULT_WINNER.get(self.result or "")
 

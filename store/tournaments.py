@@ -124,6 +124,15 @@ class TournamentTables(Tables):
         except _NotPlaying:
             return None
 
+    async def tournaments_of_player(self, user_id: int) -> list[int]:
+        sql = (
+            "SELECT t.id FROM tournaments AS t JOIN tournament_players AS tp"
+            " ON tp.tournament_id = t.id"
+            " WHERE tp.user_id = :user AND tp.left_at IS NULL"
+            " AND t.status IN ('signup', 'running') ORDER BY t.id"
+        )
+        return await self._all(lambda row: int(row[0]), sql, user=user_id)
+
     async def entrants(self, tournament_id: int) -> list[Entrant]:
         sql = (
             f"SELECT {ENTRANT} FROM tournament_players WHERE tournament_id = :tournament"

@@ -81,7 +81,7 @@ async def test_without_threads_the_challenge_becomes_the_board(shared: SharedBot
         said = await fake.slash(table.guild.owner, table.games, "kamen settings")
         assert ephemeral_text(said).startswith("Threads per game: on")
         assert ephemeral_text(said).endswith(
-            "To change one, give `threads:`, `language:` or `champion-games:`."
+            "To change one, give `threads:`, `language:`, `champion-games:` or `time:`."
         )
         turned = await fake.slash(table.guild.owner, table.games, "kamen settings", threads=False)
         lines = ephemeral_text(turned).splitlines()

@@ -88,7 +88,7 @@ async def test_a_challenge_accepted_starts_the_game(
     assert game.status is Status.ACTIVE and game.players == players
     assert game.to_move_id == players[0] and game.ply == 0
     assert str(game.state.variant) == "capture=huff"
-    assert game.deadline is None  # no time control
+    assert game.deadline == env.clock() + timedelta(days=3)  # the server's default
     assert env.rows() == [(offered.id, "active")]
 
 
@@ -337,7 +337,7 @@ async def test_time_controls_are_read_in_the_usual_units(env: Env) -> None:
         offered = await challenge(env, time=text)
         assert offered.move_seconds == seconds
         await env.service.cancel(offered.id, ALICE)  # or the next would repeat it
-    assert (await challenge(env, time="none")).move_seconds is None
+    assert (await challenge(env, time="none", rated=False)).move_seconds is None
 
 
 async def test_unknown_game_ids_and_empty_channels(env: Env) -> None:

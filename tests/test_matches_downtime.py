@@ -70,8 +70,9 @@ async def test_six_minutes_down_across_a_five_minute_move_loses_nobody_the_game(
     async with running(path, clock) as (service, runner):
         view = await five_minute_game(service)
         untimed = await service.challenge(
-            guild_id=GUILD, channel_id=11, challenger_id=ALICE, game="oska", opponent_id=BOB
-        )
+            guild_id=GUILD, channel_id=11, challenger_id=ALICE, game="oska", opponent_id=BOB,
+            time="none", rated=False,
+        )  # fmt: skip
         untimed = await service.accept(untimed.id, BOB)
         # 30 s of Alice's 5 minutes gone
         await alive_for(service, runner, clock, timedelta(seconds=30))

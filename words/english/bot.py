@@ -22,6 +22,7 @@ TEXTS: dict[str, str | Plural] = {
     "bot.players": "**{first_side}** {first} · **{second_side}** {second}",
     "bot.players.study": "{player} plays both sides (study)",
     "bot.result.draw": "Drawn ({result}): {reason}.",
+    "bot.result.abandoned": "The game was abandoned: no result, not rated.",
     "bot.result.win": "{winner} wins as {side} ({result}): {reason}.",
     "bot.turn": "{side} to move: {player}.",
     "bot.turn.deadline": "{side} to move: {player}, by <t:{deadline}:R>.",

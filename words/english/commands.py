@@ -81,7 +81,11 @@ TEXTS: dict[str, str] = {
         "Whom to challenge; leave it empty for an open challenge, or pick Kamen to play the bot."
     ),
     "command.about.time": (
-        "How long each move may take; the player who runs out loses (default: none)."
+        "Time per move or a live clock; who runs out loses"
+        " (default: the server's; rated needs one)."
+    ),
+    "command.about.server-time": (
+        "The time control of challenges and tournaments that name none (default 3 days a move)."
     ),
     "command.about.first": "Who plays {side}, the side that moves first (default: chance decides).",
     "command.about.level": "How strongly Kamen plays, when you play against it (default: medium).",

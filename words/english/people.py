@@ -107,6 +107,14 @@ TEXTS: dict[str, str | Plural] = {
         "Your export has {parts} parts: ask for a part from 1 to {parts}.",
     ),
     # ------------------------------------------------------------ forgetting
+    # {games}: the tournament games being played, as `people.open-game` names them.
+    "people.forget.tournaments": plural(
+        "count",
+        "You will be withdrawn from your tournaments too, and your tournament game being"
+        " played is resigned: {games}.",
+        "You will be withdrawn from your tournaments too, and your tournament games being"
+        " played are resigned: {games}.",
+    ),
     "people.forget.confirm": plural(
         "minutes",
         "**Forget you in Kamen?** In every server your games stay, as your opponents played"

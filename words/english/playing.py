@@ -13,7 +13,9 @@ TEXTS: dict[str, str | Plural] = {
     # ------------------------------------------------------------ settings that say what changed
     "bot.settings.changed": "✅ Changed. {line}",
     "bot.settings.same": "{line} (It already was: nothing changed.)",
-    "bot.settings.how": "To change one, give `{threads}:`, `{language}:` or `{champion_games}:`.",
+    "bot.settings.how": (
+        "To change one, give `{threads}:`, `{language}:`, `{champion_games}:` or `{time}:`."
+    ),
     "bot.me.how": "To change one, give `{pings}:`, `{language}:` or `{challenges}:`.",
     "bot.challenge-repeated.link": "It is here: {link}",
     # ------------------------------------------------------------ no game here: yours are there

@@ -14,6 +14,10 @@ TEXTS: dict[str, str | Plural] = {
         "An arena needs `minutes`, its length: a number from {low} to {high}."
     ),
     "tournament.starts-past": "A tournament's start time must be in the future.",
+    "tournament.needs-time": (
+        "A tournament's games are rated and must end: choose a time per move ({per_move:or}),"
+        " or leave `time:` out for the server's default."
+    ),
     "tournament.unknown": "There is no tournament #{id} on this server.",
     "tournament.closed": "**{name}** has already started: joining is closed.",
     "tournament.over": "**{name}** is over.",
@@ -98,6 +102,9 @@ TEXTS: dict[str, str | Plural] = {
     "tournament.cancelled": "**{name}** is cancelled: {reason}",
     "tournament.removed": "{player} is out of **{name}**: {reason}",
     "tournament.left": "You have left **{name}**.",
+    "tournament.resigned": (
+        "{player}'s game #{id} is resigned: {winner} wins it, and the round goes on."
+    ),
     "tournament.round": "**{name}** · round {round} of {rounds}:",
     "tournament.round.arena": "**{name}** · new pairings:",
     "tournament.pairing": "• {first} – {second}",
