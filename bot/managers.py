@@ -203,6 +203,32 @@ def _rating(standing: Standing | None, locale: str) -> str:
     return rating_text(standing.rating, standing.rd)
 
 
+# A server setting (a field of `GuildSettings`) as the option that sets it, for the audit log.
+_SETTING_OPTIONS = {
+    "threads": "threads", "language": "language", "champion_games": "champion-games",
+    "time_control": "time", "log_channel_id": "log-channel",
+    "challenge_cooldown": "challenge-cooldown", "open_challenges": "open-challenges",
+    "game_channels": "channels", "champion_role_id": "season.role",
+    "organiser_role_id": "tournament.role",
+}  # fmt: skip
+
+
+def _setting(part: str, locale: str) -> str:
+    """A changed setting, `field=value` as the audit keeps it, as the reader's Discord names
+    the option, with channels and roles as mentions."""
+    field, _, value = part.partition("=")
+    option = _SETTING_OPTIONS.get(field)
+    name = words.say(f"command.option.{option}", locale) if option else field
+    items = value.split(",") if value != "-" else []
+    if items and (field.endswith("_channel_id") or field == "game_channels"):
+        value = " ".join(f"<#{item}>" for item in items)
+    elif items and field.endswith("_role_id"):
+        value = " ".join(f"<@&{item}>" for item in items)
+    else:
+        value = f"`{value}`"
+    return f"`{name}:` {value}"
+
+
 def audit_line(entry: AuditEntry, locale: str) -> str:
     """One line of the audit log: when, who, what, to whom, why."""
     details = dict(part.split("=", 1) for part in entry.details.split() if "=" in part)
@@ -219,7 +245,7 @@ def audit_line(entry: AuditEntry, locale: str) -> str:
         until = datetime.fromtimestamp(int(details.get("until", "0")), UTC)
         params["until"] = replies.when(until)
     if entry.action is AuditAction.SETTINGS:
-        params["details"] = ", ".join(f"`{part}`" for part in entry.details.split())
+        params["details"] = ", ".join(_setting(part, locale) for part in entry.details.split())
     return replies.clip(words.say(f"managers.audit.{entry.action.value}", locale, **params), 1000)
 
 

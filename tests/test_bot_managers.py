@@ -190,14 +190,15 @@ async def test_kamen_audit_pages_newest_first(shared: SharedBot) -> None:
         assert page[0] == "Audit log"
         lines = page[1:-1]
         assert len(lines) == 10 and page[-1] == "Page 1 of 2 · newest first"
-        assert lines[0].endswith(f"{mention(owner)} changed the settings: `challenge_cooldown=12`")
-        assert lines[9].endswith("`challenge_cooldown=3`")
+        changed = f"{mention(owner)} changed the settings: `challenge-cooldown:`"
+        assert lines[0].endswith(f"{changed} `12`")
+        assert lines[9].endswith(f"{changed} `3`")
         assert shown.message is not None
         turned = await fake.click(owner, shown.message, "Next ▶")
         assert turned.type == 7
         page = shown.message.text.splitlines()
-        assert [line.split(": ")[-1] for line in page[1:-1]] == [
-            "`challenge_cooldown=2`", "`challenge_cooldown=1`",
+        assert [line.split("settings: ")[-1] for line in page[1:-1]] == [
+            "`challenge-cooldown:` `2`", "`challenge-cooldown:` `1`",
         ]  # fmt: skip
         assert page[-1] == "Page 2 of 2 · newest first"
 
