@@ -30,7 +30,7 @@ from datetime import timedelta
 from matches.errors import BadInput
 from matches.events import Audited
 from matches.inputs import capped, snowflake
-from matches.ledger import Ledger, Where
+from matches.ledger import ATTEMPTS, Ledger, Where
 from matches.ratings import RatingChange, Season, SeasonScore, Standing, counts
 from matches.recompute import rate_all
 from matches.records import (
@@ -133,7 +133,7 @@ class Managers:
         voided already, or of another server (not found from here)."""
         reason = _reason(reason)
         guild, actor = snowflake(guild_id, "server"), snowflake(actor_id, "user")
-        for _ in range(3):
+        for _ in range(ATTEMPTS):
             row = await self.ledger.find(Where(game_id=game_id, guild_id=guild))
             if row.voided is not None:
                 raise BadInput("managers.void.already", id=row.id, reason=row.voided)

@@ -33,6 +33,14 @@ class _Moved(Draft):
 
 
 _RESIGNATION = Termination.RESIGNATION
+
+
+class _NeedsGuard(Exception):
+    """A move in a game against Kamen or a study, decided before its player's running games
+    were read (`Play.move` reads them then decides again): a game between people never
+    pays that read."""
+
+
 # An untimed game whose player to move has not moved for this long may be claimed by the
 # other player (`Play.claim`): it ends as abandoned.
 CLAIM_AFTER = timedelta(days=7)
@@ -66,24 +74,25 @@ class Play:
         """
         capped(text, MAX_MOVE, "move")
         clock = self.ledger.clock
-        guard = await self._guard(where, user_id)
+        guard: Guard | None = None  # read only for a game against Kamen or a study
 
         def moved(loaded: Loaded) -> _Moved:
             side = checks.turn(loaded, user_id, expected_ply, clock())
             draft = self._draft(loaded, user_id, side, text)
-            if guard is not None and helped_game(loaded.row):
+            if self.engine_help is not None and helped_game(loaded.row):
+                if guard is None:
+                    raise _NeedsGuard()
                 assert draft.state is not None
                 guard.check((loaded.state.play(draft.move), draft.state))
             return draft
 
-        return self._result(await self.ledger.change(where, moved))
-
-    async def _guard(self, where: Where, user_id: int) -> Guard | None:
-        """The positions a move of `user_id` may not reach in the game `where` names: those of
-        their running games when it is against Kamen or a study; None for any other game."""
-        if self.engine_help is None or not helped_game(await self.ledger.find(where)):
-            return None
-        return await self.engine_help.guard(user_id)
+        try:
+            committed = await self.ledger.change(where, moved)
+        except _NeedsGuard:
+            assert self.engine_help is not None
+            guard = await self.engine_help.guard(user_id)
+            committed = await self.ledger.change(where, moved)
+        return self._result(committed)
 
     def _draft(self, loaded: Loaded, mover_id: int, side: Side, text: str) -> _Moved:
         before = loaded.state
