@@ -313,7 +313,7 @@ class Challenges:
         snowflake(user_id, "user")
         place = snowflake(channel_id, "channel") if channel_id is not None else None
         clock = self.ledger.clock
-        await self._may_take(where, user_id)
+        await self._may_take(await self.ledger.find(where), user_id)
 
         def accepted(loaded: Loaded) -> Draft:
             row = loaded.row
@@ -335,19 +335,20 @@ class Challenges:
         if not checks.challenge_open(loaded.row, self.ledger.clock()):
             raise ChallengeExpired()
         checks.acceptor(loaded.row, user_id)
-        guild = loaded.row.guild_id
-        await self.managers.refuse_suspended(guild, user_id, "managers.accept.suspended")
-        await self.limits.may_accept(loaded.row.challenger_id, user_id)
+        await self._may_take(loaded.row, user_id)
         return self.ledger.view(loaded)
 
-    async def _may_take(self, where: Where, user_id: int) -> None:
-        """Refuse the accept of someone suspended on the server (`Managers`) or whom the
-        challenger blocks (`Limits.may_accept`)."""
-        row = (await self.ledger.load(where)).row
-        await self.managers.refuse_suspended(row.guild_id, user_id, "managers.accept.suspended")
+    async def _may_take(self, row: StoredGame, user_id: int) -> None:
+        """Refuse the accept of someone suspended on the server, of a challenge whose author
+        has been suspended since (`Managers`), or of someone the challenger blocks
+        (`Limits.may_accept`). Not an acceptor's: the accept itself says why."""
         acceptor = row.challenger_id != user_id and row.opponent_id in (None, user_id)
-        if row.status is Status.CHALLENGE and acceptor:
-            await self.limits.may_accept(row.challenger_id, user_id)
+        if row.status is not Status.CHALLENGE or not acceptor:
+            return
+        refuse = self.managers.refuse_suspended
+        await refuse(row.guild_id, user_id, "managers.accept.suspended")
+        await refuse(row.guild_id, row.challenger_id, "managers.accept.challenger-suspended")
+        await self.limits.may_accept(row.challenger_id, user_id)
 
     async def close(self, where: Where, user_id: int, status: Status) -> GameView:
         """Decline (the challenged user) or cancel (the challenger) a challenge."""

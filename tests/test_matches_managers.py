@@ -198,6 +198,16 @@ async def test_a_suspended_player_is_refused_challenges_accepts_and_joins_until_
     )
     with refused(BadInput, "cannot join tournaments", code="managers.join.suspended"):
         await service.tournaments.join(GUILD, cup.id, BOB)
+    # Their challenge made before the suspension waits, but nobody may take it up.
+    clock.advance(timedelta(days=2, seconds=1))
+    earlier = await challenge(service, BOB, None)
+    await service.managers.suspend(GUILD, MANAGER, BOB, 2, "spamming challenges")
+    until = int((clock() + timedelta(days=2)).timestamp())
+    text = rf"its author may not play on this server until <t:{until}:f>"
+    with refused(BadInput, text, code="managers.accept.challenger-suspended", until=until):
+        await service.accept(earlier.id, CAROL)
+    with refused(BadInput, code="managers.accept.challenger-suspended"):
+        await service.may_accept(earlier.id, CAROL)
     # Kamen's games stay open to them, and so does every other server.
     kamen = await challenge(service, BOB, BOT, 40)
     assert kamen.players is not None and BOB in kamen.players

@@ -69,6 +69,10 @@ TEXTS: dict[str, str | Plural] = {
         "You are suspended on this server until <t:{until}:f> (<t:{until}:R>): you cannot"
         " accept challenges until then."
     ),
+    "managers.accept.challenger-suspended": (
+        "This challenge cannot be accepted: its author may not play on this server until"
+        " <t:{until}:f>."
+    ),
     "managers.join.suspended": (
         "You are suspended on this server until <t:{until}:f> (<t:{until}:R>): you cannot"
         " join tournaments until then."
