@@ -56,7 +56,7 @@ MARGIN = {"oware": 200, "lasca": 100}  # what the greedy look counts as singling
 QUIESCENCE = 4
 HARD_BUDGET = 0.25  # seconds for the `hard` side's moves
 MAX_PLIES = 240
-SAVE_SCREEN = 6  # plies less deep than the proof, for `worth_proving`'s look for a save
+SCREEN = 6  # plies less deep than the proof, for `worth_proving`'s look
 
 
 # ------------------------------------------------------------- the greedy look
@@ -215,24 +215,19 @@ def worth_proving(state: GameState, depth: int | None = None) -> bool:
     """A cheap look that skips most positions a proof would refuse (it decides
     nothing: what it lets through is proven or refused by `verify_puzzles`).
 
-    Searched positions only (the tables and the Oska table are quick): one search
-    of the whole position at the proof's depth says whether some move wins by
-    force (then it is worth the proof); if not, a position where every move loses
-    makes no puzzle, and a save is looked for only where some move already loses
-    by force SAVE_SCREEN plies less deep (a position with no such move is
-    passed over, though a deeper search might show a save there)."""
+    Searched positions only (the tables and the Oska table are quick): the same
+    search SCREEN plies less deep than the proof must already see a move win by
+    force, or a move lose by force (a position where nothing is decided yet that
+    deep is passed over, though the deeper proof might find a puzzle there)."""
     name = state.spec.name
     if name == "oska" or (name == "oware" and _VERIFY.in_tables(state)):
         return True
     if len(state.legal_moves()) < 2:
         return False
-    plies = depth or _VERIFY.DEPTH[name]
+    shallow = max(1, (depth or _VERIFY.DEPTH[name]) - SCREEN)
     win = _VERIFY.SEARCH_WIN
-    if _VERIFY.search_value(state, plies, win - 1, win) >= win:
+    if _VERIFY.search_value(state, shallow, win - 1, win) >= win:
         return True
-    if _VERIFY.search_value(state, plies, -win, -win + 1) <= -win:
-        return False  # every move loses
-    shallow = max(1, plies - SAVE_SCREEN)
     return any(_VERIFY.loses_by_force(state, move, shallow) for move in state.legal_moves())
 
 
