@@ -44,6 +44,7 @@ within DEPTH + CONFIRM plies, not that none wins in a longer game.
 from __future__ import annotations
 
 import argparse
+import functools
 import random
 import sys
 import time
@@ -304,23 +305,28 @@ def verdict(state: GameState, depth: int | None = None, first: str | None = None
 
 def refusal(puzzle: Puzzle, depth: int | None = None) -> str | None:
     """Why a puzzle is not proven as it is written, or None when it is."""
-    state = position(puzzle)
-    searched = state.spec.name == "lasca" or (state.spec.name == "oware" and not in_tables(state))
     try:
-        if searched:  # a quick refusal first: the solution itself fails
-            plies = depth or DEPTH[state.spec.name]
-            if puzzle.goal == "win" and not wins_by_force(state, puzzle.solution, plies):
-                return f"the solution does not win by force within {plies}"
-            if puzzle.goal == "save" and loses_by_force(state, puzzle.solution, plies):
-                return f"the solution loses by force within {plies}"
-        found = verdict(state, depth, first=puzzle.solution)
+        _prove(puzzle, depth)
     except Refused as refused:
         return str(refused)
-    if (found.solution, found.goal) != (puzzle.solution, puzzle.goal):
-        return f"the proof says {found.goal} {found.solution}"
-    if found.verified_by != puzzle.verified_by:
-        return f"proven by {found.verified_by}, written as {puzzle.verified_by}"
     return None
+
+
+def _prove(puzzle: Puzzle, depth: int | None) -> None:
+    state = position(puzzle)
+    name = state.spec.name
+    if name == "lasca" or (name == "oware" and not in_tables(state)):
+        # A quick refusal first: the solution itself fails.
+        plies = depth or DEPTH[name]
+        if puzzle.goal == "win" and not wins_by_force(state, puzzle.solution, plies):
+            raise Refused(f"the solution does not win by force within {plies}")
+        if puzzle.goal == "save" and loses_by_force(state, puzzle.solution, plies):
+            raise Refused(f"the solution loses by force within {plies}")
+    found = verdict(state, depth, first=puzzle.solution)
+    if (found.solution, found.goal) != (puzzle.solution, puzzle.goal):
+        raise Refused(f"the proof says {found.goal} {found.solution}")
+    if found.verified_by != puzzle.verified_by:
+        raise Refused(f"proven by {found.verified_by}, written as {puzzle.verified_by}")
 
 
 @cache
@@ -364,26 +370,20 @@ def main(argv: list[str] | None = None) -> None:
         "--prune", action="store_true", help="write each file back without its refused puzzles"
     )
     args = parser.parse_args(argv)
+    log = functools.partial(print, flush=True)
     failed = False
     for game in args.game or tuple(GAMES):
         began = time.monotonic()
         chosen = sample_of(game, args.sample, args.seed)
-        kept, refused = check(chosen, log=lambda line: print(line, flush=True))
+        kept, refused = check(chosen, log=log)
         took = time.monotonic() - began
-        reasons: dict[str, int] = {}
-        for why in refused.values():
-            key = why.split(" within ")[0] if "within" in why else why
-            reasons[key] = reasons.get(key, 0) + 1
-        print(
-            f"{game}: {len(kept)} kept, {len(refused)} refused of {len(chosen)} in {took:.0f} s"
-            f" ({took / max(1, len(chosen)):.2f} s a puzzle)",
-            flush=True,
-        )
+        log(f"{game}: {len(kept)} kept, {len(refused)} refused of {len(chosen)} in {took:.0f} s"
+            f" ({took / max(1, len(chosen)):.2f} s a puzzle)")  # fmt: skip
         failed |= bool(refused)
         if args.prune and refused:
             left = [p for p in _all(game) if p.id not in refused]
             path_of(game).write_text(dumps(left), encoding="utf-8")
-            print(f"{game}: {path_of(game)} now holds {len(left)} puzzles", flush=True)
+            log(f"{game}: {path_of(game)} now holds {len(left)} puzzles")
     sys.exit(1 if failed and not args.prune else 0)
 
 
