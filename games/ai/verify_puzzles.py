@@ -327,6 +327,8 @@ def _prove(puzzle: Puzzle, depth: int | None) -> None:
         raise Refused(f"the proof says {found.goal} {found.solution}")
     if found.verified_by != puzzle.verified_by:
         raise Refused(f"proven by {found.verified_by}, written as {puzzle.verified_by}")
+    if found.depth != puzzle.depth:
+        raise Refused(f"proven {found.depth} plies deep, written as {puzzle.depth}")
 
 
 @cache
