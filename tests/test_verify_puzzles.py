@@ -7,6 +7,7 @@ them with `python -m games.ai.verify_puzzles`)."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import pytest
@@ -153,3 +154,13 @@ def test_the_shipped_puzzles_are_proven_every_oska_and_oware_endgame_one_and_a_s
     assert refused == {}
     assert {p.game for p in kept} == {"oska", "oware", "lasca"}
     assert {p.verified_by for p in kept} == {"table", "endgame-table", "search"}
+
+
+def test_a_puzzle_that_claims_another_depth_or_proof_than_its_own_is_refused() -> None:
+    oska = next(p for p in load("oska") if p.goal == "win")
+    assert refusal(oska) is None
+    longer = dataclasses.replace(oska, depth=oska.depth + 2)
+    assert refusal(longer) == f"proven {oska.depth} plies deep, written as {oska.depth + 2}"
+    endgame = next(p for p in load("oware") if p.verified_by == "endgame-table")
+    searched = dataclasses.replace(endgame, verified_by="search", depth=20)
+    assert refusal(searched) == "proven by endgame-table, written as search"
