@@ -1,6 +1,6 @@
 """Prove puzzles: a puzzle ships only when exactly one move wins (or saves) by a proof.
 
-    python -m games.ai.verify_puzzles                      # every shipped puzzle (minutes)
+    python -m games.ai.verify_puzzles                      # every shipped puzzle (about 6 min)
     python -m games.ai.verify_puzzles --game lasca         # one game's
     python -m games.ai.verify_puzzles --sample 20 --seed 1 # a seeded sample per game
     python -m games.ai.verify_puzzles --prune              # and drop the refused from the files
