@@ -41,12 +41,13 @@ VERIFIERS: tuple[Verifier, ...] = ("table", "endgame-table", "search")
 class Puzzle:
     """One puzzle: the position after `moves` and its one solving move.
 
-    `goal` is `win` (the solution wins: the game, or material that no other
-    move wins) or `save` (it keeps a draw, or keeps material, where every
-    other move loses it). `verified_by` names what proved it (`table`: the
-    solved Oska table; `endgame-table`: Oware's endgame tables; `search`: a
-    full-width search), `depth` the plies that proof looked ahead (for the
-    table, the length of the forced win, 0 for a saved draw). `theme` is a
+    `goal` is `win` (the solution wins the game by force, and no other move
+    does) or `save` (no move wins; the solution does not lose by force, every
+    other move does). `verified_by` names what proved it (`table`: the solved
+    Oska table; `endgame-table`: Oware's endgame tables; `search`: the C
+    kernels' full-width search, twice), `depth` the plies that proof looked
+    ahead (for the Oska table, the length of the forced win, 0 for a saved
+    draw; 0 for the Oware tables). games/ai/verify_puzzles.py proves them. `theme` is a
     short code (`capture`, `quiet`, `ends-game`, ...) or empty.
     """
 

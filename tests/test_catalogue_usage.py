@@ -85,6 +85,11 @@ AUDIENCES = (
         "the Oska solver's report (`python -m games.ai.oska_solver`) for the developer who "
         "rebuilds or checks the table",
     ),
+    Audience(
+        "games/ai/verify_puzzles.py",
+        "the puzzle verifier's report (`python -m games.ai.verify_puzzles`): the puzzles kept "
+        "and refused, for the developer who checks or prunes the shipped puzzles",
+    ),
 )
 
 _SPECIMEN = (

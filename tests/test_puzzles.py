@@ -1,6 +1,6 @@
 """The shipped puzzles: each is a legal position with a legal solution, the
 solution is the only move of its result (re-checked by the Oska table for
-every Oska puzzle, by a fresh search for a sample of the others), and
+every Oska puzzle here, by the verifier in test_verify_puzzles.py), and
 `check` and `pick` treat a player's answer and choice as they should."""
 
 from __future__ import annotations
@@ -11,7 +11,6 @@ import pytest
 
 from games import puzzles
 from games.ai import choose_move, make_puzzles
-from games.ai.make_puzzles import _oware_tables, oware_table_verdict, search_verdict
 from games.ai.oska_game import masks, rules_of
 from games.ai.oska_solver import step_back, value
 from games.base import GameState
@@ -27,10 +26,15 @@ def sign(number: int) -> int:
     return (number > 0) - (number < 0)
 
 
+# Only proven puzzles ship (test_verify_puzzles.py): Oska's table proves hundreds,
+# Oware's tables and the 20-ply search dozens, Lasca's 16-ply search a few dozen.
+AT_LEAST = {"oska": 200, "oware": 50, "lasca": 15}
+
+
 @pytest.mark.parametrize("game", GAME_NAMES)
-def test_at_least_200_puzzles_ship_for_every_game(game: str) -> None:
+def test_every_game_ships_puzzles(game: str) -> None:
     found = load(game)
-    assert len(found) >= 200
+    assert len(found) >= AT_LEAST[game]
     assert {p.game for p in found} == {game}
 
 
@@ -85,27 +89,9 @@ def test_every_oska_solution_is_the_only_move_of_its_result_by_the_solved_table(
     assert wins and saves
 
 
-def sample(game: str, verified_by: str | None = None) -> list[Puzzle]:
-    found = [p for p in load(game) if verified_by in (None, p.verified_by)]
+def sample(game: str) -> list[Puzzle]:
+    found = load(game)
     return [found[0], found[len(found) // 2], found[-1]]
-
-
-@pytest.mark.parametrize("game", ["oware", "lasca"])
-def test_a_fresh_search_at_the_recorded_depth_finds_the_same_single_solution(game: str) -> None:
-    for puzzle in sample(game, "search"):
-        found = search_verdict(position(puzzle), puzzle.depth, confirm=False)
-        assert found is not None, puzzle.id
-        assert (found.solution, found.goal) == (puzzle.solution, puzzle.goal), puzzle.id
-
-
-def test_oware_endgame_puzzles_are_the_tables_own_verdict() -> None:
-    tables = _oware_tables()
-    assert tables is not None  # the package ships them
-    checked = [p for p in load("oware") if p.verified_by == "endgame-table"][:5]
-    for puzzle in checked:
-        found = oware_table_verdict(position(puzzle), tables)
-        assert found is not None, puzzle.id
-        assert (found.solution, found.goal) == (puzzle.solution, puzzle.goal), puzzle.id
 
 
 def wrong_move(state: GameState, solution: str) -> str:

@@ -13,3 +13,15 @@ def play(
     obliged: tuple[bool, bool],
 ) -> tuple[tuple[int, ...], tuple[int, int], bool, tuple[bool, bool], int]: ...
 def evaluate(weights: bytes, pits: tuple[int, ...], stores: tuple[int, int], side: int) -> int: ...
+def search(
+    pits: tuple[int, ...],
+    stores: tuple[int, int],
+    side: int,
+    grandslam: int,
+    must_play_12: bool,
+    obliged: tuple[bool, bool],
+    history: Sequence[tuple[int, ...]],
+    depth: int,
+    alpha: int,
+    beta: int,
+) -> int: ...

@@ -9,6 +9,8 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <stdlib.h>
+#include <string.h>
 
 #define SQUARES 25
 #define KINDS 3 /* a White soldier (moves up), a Black soldier, an officer */
@@ -526,6 +528,403 @@ static PyObject *evaluate(PyObject *Py_UNUSED(self), PyObject *const *args, Py_s
     return PyLong_FromLongLong(lead + w[W_TEMPO] - floor_div(danger * w[W_THREAT], 100));
 }
 
+
+/* -------------------------------------------------------------- the proof search */
+
+/* search(board, side, continues, seen, quiet, depth, alpha, beta): a plain full-width alpha-beta
+ * (negamax) of `depth` plies by the rules of games/lasca.py: every legal move searched, no
+ * reductions, no pruning but alpha-beta's. A finished game scores exactly (-SEARCH_WIN when the
+ * side to move cannot move, 0 for a draw by threefold repetition or QUIET_LIMIT quiet plies), the
+ * material at the horizon (a soldier on top 100, an officer 300, the side to move's less the
+ * other's). `seen` and `quiet` are the state's: the boards since the last capture or soldier move,
+ * oldest first, and the plies since. So a value >= SEARCH_WIN is a forced win inside the horizon,
+ * <= -SEARCH_WIN a forced loss. A table of values by position, quiet plies, depth and the boards
+ * seen (so a hit holds only under the same draw rules), and the best move by position to order the
+ * moves, make it faster and change no value. */
+#define SEARCH_WIN 100000
+#define QUIET_LIMIT 80
+#define MAX_LINE 256
+#define MAX_MOVES 256
+#define COLUMN 24
+#define TABLE_BITS 20
+
+typedef struct {
+    unsigned char length[SQUARES];
+    char pieces[SQUARES][COLUMN];
+} Board;
+
+typedef struct {
+    int origin, count, captures; /* count landings; captures 0 for a step, else count */
+    int landings[MAX_PATH], jumped[MAX_PATH];
+} Move;
+
+typedef struct {
+    unsigned long long key, seen;
+    signed char depth;
+    int low, high;
+    short best;
+} Entry;
+
+typedef struct {
+    int continues;
+    Board line[MAX_LINE]; /* the boards since the last irreversible move, the current last */
+    int length, base;
+    unsigned long long seen; /* a sum of the hashes of line[base:length-1] */
+    Entry *table;
+    Move *moves; /* MAX_MOVES a ply */
+    int overflow;
+} Search;
+
+static unsigned long long mix(unsigned long long x) {
+    x += 0x9E3779B97F4A7C15ULL;
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
+    return x ^ (x >> 31);
+}
+
+static unsigned long long board_hash(const Board *b, int side) {
+    unsigned long long h = 1469598103934665603ULL ^ (unsigned long long)side;
+    for (int i = 0; i < SQUARES; i++) {
+        h = (h ^ b->length[i]) * 1099511628211ULL;
+        for (int k = 0; k < b->length[i]; k++) {
+            h = (h ^ (unsigned char)b->pieces[i][k]) * 1099511628211ULL;
+        }
+    }
+    return mix(h);
+}
+
+typedef struct {
+    const char *tops;
+    int origin, far_rank, continues, side;
+    Move current;
+    Move *out;
+    int count;
+} Sequences;
+
+static void add_sequence(Sequences *q, int captures) {
+    if (q->count < MAX_MOVES) {
+        q->out[q->count] = q->current;
+        q->out[q->count].captures = captures ? q->current.count : 0;
+    }
+    q->count++;
+}
+
+/* The kernel's `extend` over a bare board. */
+static void extend_moves(Sequences *q, int at, int kind) {
+    int extended = 0;
+    for (int j = 0; j < jump_count[kind][at]; j++) {
+        int over = jump_over[kind][at][j], land = jump_land[kind][at][j];
+        int taken = 0;
+        for (int k = 0; k < q->current.count; k++) {
+            taken |= q->current.jumped[k] == over;
+        }
+        char piece = q->tops[over];
+        if (taken || !piece || is_white(piece) != (q->side == 1)
+            || (q->tops[land] && land != q->origin) || q->current.count >= MAX_PATH) {
+            continue;
+        }
+        extended = 1;
+        q->current.landings[q->current.count] = land;
+        q->current.jumped[q->current.count++] = over;
+        if (kind != OFFICER && rank_of[land] == q->far_rank) {
+            if (q->continues) {
+                extend_moves(q, land, OFFICER);
+            } else {
+                add_sequence(q, 1);
+            }
+        } else {
+            extend_moves(q, land, kind);
+        }
+        q->current.count--;
+    }
+    if (!extended && q->current.count) {
+        add_sequence(q, 1);
+    }
+}
+
+/* Every legal move of `side` (the kernel's `generate`, in its order); more than MAX_MOVES
+ * sets the search's overflow. */
+static int board_moves(Search *s, const Board *b, int side, Move *out) {
+    char tops[SQUARES];
+    for (int i = 0; i < SQUARES; i++) {
+        tops[i] = b->length[i] ? b->pieces[i][b->length[i] - 1] : 0;
+    }
+    char soldier = side ? 'b' : 'w', officer = side ? 'B' : 'W';
+    int mover_at[SQUARES], mover_kind[SQUARES], movers = 0;
+    Sequences q = {tops, 0, side ? 1 : 7, s->continues, side, {0, 0, 0, {0}, {0}}, out, 0};
+    for (int i = 0; i < SQUARES; i++) {
+        int kind;
+        if (tops[i] == soldier) {
+            kind = side;
+        } else if (tops[i] == officer) {
+            kind = OFFICER;
+        } else {
+            continue;
+        }
+        mover_at[movers] = i;
+        mover_kind[movers++] = kind;
+        for (int j = 0; j < jump_count[kind][i]; j++) {
+            int over = jump_over[kind][i][j], land = jump_land[kind][i][j];
+            if (tops[over] && is_white(tops[over]) == (side == 1) && !tops[land]) {
+                q.origin = i;
+                q.current.origin = i;
+                q.current.count = 0;
+                extend_moves(&q, i, kind);
+                break;
+            }
+        }
+    }
+    if (!q.count) {
+        for (int m = 0; m < movers; m++) {
+            int i = mover_at[m], kind = mover_kind[m];
+            for (int k = 0; k < step_count[kind][i]; k++) {
+                if (!tops[step_to[kind][i][k]]) {
+                    q.current.origin = i;
+                    q.current.count = 1;
+                    q.current.landings[0] = step_to[kind][i][k];
+                    add_sequence(&q, 0);
+                }
+            }
+        }
+    }
+    if (q.count > MAX_MOVES) {
+        s->overflow = 1;
+        q.count = MAX_MOVES;
+    }
+    return q.count;
+}
+
+/* The kernel's `apply` over a bare board (prisoners under the column, the last taken lowest):
+ * whether the move was irreversible (a capture or a soldier move). */
+static int board_apply(const Board *b, int side, const Move *m, Board *out) {
+    *out = *b;
+    char column[2 * MAX_COLUMN];
+    int length = 0;
+    for (int k = m->captures - 1; k >= 0; k--) {
+        int over = m->jumped[k];
+        column[length++] = b->pieces[over][b->length[over] - 1];
+    }
+    for (int k = 0; k < m->captures; k++) {
+        int over = m->jumped[k];
+        out->pieces[over][--out->length[over]] = 0;
+    }
+    int origin = m->origin;
+    for (int k = 0; k < b->length[origin]; k++) {
+        column[length++] = b->pieces[origin][k];
+    }
+    memset(out->pieces[origin], 0, COLUMN);
+    out->length[origin] = 0;
+    char top = column[length - 1];
+    int soldier = top == 'w' || top == 'b';
+    int last = m->landings[m->count - 1];
+    for (int k = 0; k < m->count && soldier; k++) {
+        if (rank_of[m->landings[k]] == (side ? 1 : 7)) {
+            column[length - 1] = (char)(top - 'a' + 'A');
+        }
+    }
+    if (length > COLUMN) { /* not reached: a board holds 22 pieces */
+        length = COLUMN;
+    }
+    memset(out->pieces[last], 0, COLUMN);
+    memcpy(out->pieces[last], column, (size_t)length);
+    out->length[last] = (unsigned char)length;
+    return soldier || m->captures;
+}
+
+static int material(const Board *b, int side) {
+    int score = 0;
+    for (int i = 0; i < SQUARES; i++) {
+        if (b->length[i]) {
+            char top = b->pieces[i][b->length[i] - 1];
+            int value = top == 'W' || top == 'B' ? 300 : 100;
+            score += is_white(top) == (side == 0) ? value : -value;
+        }
+    }
+    return score;
+}
+
+static int negamax(Search *s, int side, int quiet, int depth, int alpha, int beta) {
+    const Board *b = &s->line[s->length - 1];
+    Move *moves = s->moves + (size_t)(s->length - 1) * MAX_MOVES;
+    int count = board_moves(s, b, side, moves);
+    if (!count) {
+        return -SEARCH_WIN;
+    }
+    int seen = 0; /* a third time: the same side to move lies two boards apart */
+    for (int back = s->length - 3; back >= s->base; back -= 2) {
+        seen += !memcmp(&s->line[back], b, sizeof(Board));
+    }
+    if (seen >= 2 || quiet >= QUIET_LIMIT) {
+        return 0;
+    }
+    if (depth <= 0) {
+        return material(b, side);
+    }
+    unsigned long long key = mix(board_hash(b, side) ^ (unsigned long long)quiet << 32);
+    Entry *entry = &s->table[key & ((1ULL << TABLE_BITS) - 1)];
+    int hint = -1;
+    if (entry->key == key) {
+        hint = entry->best;
+        if (entry->seen == s->seen && entry->depth == depth) {
+            if (entry->low >= beta) {
+                return entry->low;
+            }
+            if (entry->high <= alpha) {
+                return entry->high;
+            }
+            if (entry->low == entry->high) {
+                return entry->low;
+            }
+        }
+    }
+    if (hint >= count) {
+        hint = -1;
+    }
+    int start_alpha = alpha, best = -2 * SEARCH_WIN, best_move = 0;
+    for (int n = 0; n < count && alpha < beta; n++) {
+        int k = n == 0 && hint >= 0 ? hint : n > 0 && n <= hint ? n - 1 : n;
+        if (s->length >= MAX_LINE) {
+            s->overflow = 1;
+            return material(b, side);
+        }
+        int saved_base = s->base;
+        unsigned long long saved_seen = s->seen;
+        int irreversible = board_apply(b, side, &moves[k], &s->line[s->length]);
+        if (irreversible) {
+            s->base = s->length;
+            s->seen = 0;
+        } else {
+            s->seen += board_hash(b, side);
+        }
+        s->length++;
+        int score = -negamax(s, 1 - side, irreversible ? 0 : quiet + 1, depth - 1, -beta, -alpha);
+        s->length--;
+        s->base = saved_base;
+        s->seen = saved_seen;
+        b = &s->line[s->length - 1];
+        if (score > best) {
+            best = score;
+            best_move = k;
+            if (score > alpha) {
+                alpha = score;
+            }
+        }
+    }
+    int low = -2 * SEARCH_WIN, high = 2 * SEARCH_WIN;
+    if (best <= start_alpha) {
+        high = best;
+    } else if (best >= beta) {
+        low = best;
+    } else {
+        low = high = best;
+    }
+    entry->key = key;
+    entry->seen = s->seen;
+    entry->depth = (signed char)depth;
+    entry->low = low;
+    entry->high = high;
+    entry->best = (short)best_move;
+    return best;
+}
+
+static int read_board(PyObject *board, Board *out) {
+    memset(out, 0, sizeof *out);
+    if (!PyTuple_Check(board) || PyTuple_GET_SIZE(board) != SQUARES) {
+        PyErr_SetString(PyExc_TypeError, "a board is a tuple of 25 strings");
+        return -1;
+    }
+    for (int i = 0; i < SQUARES; i++) {
+        PyObject *column = PyTuple_GET_ITEM(board, i);
+        if (!PyUnicode_Check(column) || PyUnicode_GET_LENGTH(column) > COLUMN) {
+            PyErr_SetString(PyExc_TypeError, "a board is a tuple of 25 strings");
+            return -1;
+        }
+        Py_ssize_t length = PyUnicode_GET_LENGTH(column);
+        for (Py_ssize_t k = 0; k < length; k++) {
+            Py_UCS4 piece = PyUnicode_READ_CHAR(column, k);
+            if (piece != 'w' && piece != 'b' && piece != 'W' && piece != 'B') {
+                PyErr_SetString(PyExc_ValueError, "a column holds only w, b, W and B");
+                return -1;
+            }
+            out->pieces[i][k] = (char)piece;
+        }
+        out->length[i] = (unsigned char)length;
+    }
+    return 0;
+}
+
+static PyObject *search(PyObject *Py_UNUSED(self), PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 8) {
+        PyErr_SetString(PyExc_TypeError,
+                        "search(board, side, continues, seen, quiet, depth, alpha, beta)");
+        return NULL;
+    }
+    long side = PyLong_AsLong(args[1]), quiet = PyLong_AsLong(args[4]);
+    long depth = PyLong_AsLong(args[5]), alpha = PyLong_AsLong(args[6]), beta = PyLong_AsLong(args[7]);
+    int continues = PyObject_IsTrue(args[2]);
+    if (PyErr_Occurred() || continues < 0) {
+        return NULL;
+    }
+    if (side < 0 || side > 1 || quiet < 0 || quiet > QUIET_LIMIT || depth < 0 || depth > 60
+        || alpha < -4 * SEARCH_WIN || beta > 4 * SEARCH_WIN) {
+        PyErr_SetString(PyExc_ValueError, "search: side 0 or 1, quiet 0 to 80, depth 0 to 60");
+        return NULL;
+    }
+    Search *s = calloc(1, sizeof(Search));
+    if (!s) {
+        return PyErr_NoMemory();
+    }
+    s->continues = continues;
+    PyObject *seen = PySequence_Fast(args[3], "seen is a sequence of boards");
+    if (!seen) {
+        free(s);
+        return NULL;
+    }
+    Py_ssize_t length = PySequence_Fast_GET_SIZE(seen);
+    if (length > QUIET_LIMIT + 1) {
+        Py_DECREF(seen);
+        free(s);
+        PyErr_SetString(PyExc_ValueError, "seen holds at most 81 boards");
+        return NULL;
+    }
+    int failed = 0;
+    for (Py_ssize_t k = 0; k < length && !failed; k++) {
+        failed = read_board(PySequence_Fast_GET_ITEM(seen, k), &s->line[k]) < 0;
+        if (!failed) {
+            s->seen += board_hash(&s->line[k], (int)((side + (length - k)) % 2));
+        }
+    }
+    Py_DECREF(seen);
+    if (failed || read_board(args[0], &s->line[length]) < 0) {
+        free(s);
+        return NULL;
+    }
+    s->length = (int)length + 1;
+    s->table = calloc((size_t)1 << TABLE_BITS, sizeof(Entry));
+    s->moves = malloc((size_t)MAX_LINE * MAX_MOVES * sizeof(Move));
+    if (!s->table || !s->moves) {
+        free(s->table);
+        free(s->moves);
+        free(s);
+        return PyErr_NoMemory();
+    }
+    int result = 0;
+    Py_BEGIN_ALLOW_THREADS
+    for (int d = 1; d <= depth; d++) { /* deepening only orders the moves of the last pass */
+        result = negamax(s, (int)side, (int)quiet, d, (int)alpha, (int)beta);
+    }
+    Py_END_ALLOW_THREADS
+    int overflow = s->overflow;
+    free(s->table);
+    free(s->moves);
+    free(s);
+    if (overflow) {
+        PyErr_SetString(PyExc_ValueError, "search: more moves or plies than the kernel holds");
+        return NULL;
+    }
+    return PyLong_FromLong(result);
+}
+
 static PyMethodDef methods[] = {
     {"generate", (PyCFunction)(void (*)(void))generate, METH_FASTCALL,
      "generate(board, side, continues): every legal move, text to (origin, landings, jumped)."},
@@ -533,6 +932,9 @@ static PyMethodDef methods[] = {
      "apply(board, side, data): the board after the move, and whether it was irreversible."},
     {"evaluate", (PyCFunction)(void (*)(void))evaluate, METH_FASTCALL,
      "evaluate(weights, board, side): the board's value for the side to move."},
+    {"search", (PyCFunction)(void (*)(void))search, METH_FASTCALL,
+     "search(board, side, continues, seen, quiet, depth, alpha, beta): a plain full-width"
+     " alpha-beta's value for the side to move."},
     {NULL, NULL, 0, NULL},
 };
 

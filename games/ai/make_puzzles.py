@@ -14,31 +14,15 @@ of pieces; an Oska win in one ply; a solution that a one-ply greedy look (the
 most material at once, no reply considered) already singles out. Only the
 default variant of each game.
 
-How each game's verdict is reached (`verdict`):
-
-- Oska (`table`): the solved table gives every move's exact value. Classes:
-  win > draw > loss. `win`: the one winning move; `save`: the one drawing
-  move where every other loses. `depth`: the plies of the forced win (perfect
-  play both sides), 0 for a save.
-- Oware (`endgame-table`, when `games.ai.oware_tables` is there and holds the
-  position after every move, 12 seeds or fewer on the board): each move's
-  final score by the tables (the seeds the mover ends with, stores counted),
-  classes win (more than 24 seeds in all) > draw (24 each) > loss. `depth` 0.
-- Oware and Lasca otherwise (`search`): every root move gets its minimax
-  value at depth D from a plain full-width alpha-beta (`Minimax`: no
-  reductions, a table of values by position and depth left, deepening 1, 2,
-  ... D only to order the moves), with the material evaluation (Oware: the
-  store difference, Lasca: the free pieces by rank; 100 a seed or soldier)
-  and QUIESCENCE plies of captures past the horizon; a game ending inside
-  the horizon scores as won, lost or drawn. The solution must beat every
-  other move by at least MARGIN (two seeds; one soldier) at depth D and
-  again at depth D + 2 (a cheaper look at D - 2 throws out most candidates
-  first). `win`: the solution wins the game inside the horizon, or gains at
-  least MARGIN over the material balance of the position; `save`: it keeps
-  the balance (loses less than MARGIN) where every other move loses at
-  least MARGIN more. `depth`: D (SEARCH_DEPTH of the game, or --depth). A
-  search proves what happens within its horizon only: a win of material is
-  one that holds D and D + 2 plies deep, not a proof to the end of the game.
+How a position's verdict is reached: `games.ai.verify_puzzles.verdict`, the
+rules every shipped puzzle is checked by (its docstring says them): the solved
+table for Oska, the endgame tables alone for Oware with 12 seeds or fewer on
+the board, else the C kernels' full-width search, which must prove that
+exactly one move wins by force (or that exactly one does not lose by force)
+at 20 plies in Oware, 16 in Lasca, and again 2 plies deeper. A search proof
+costs seconds a position, so `worth_proving` first passes over most positions
+a proof would refuse (a screen that may miss a puzzle, never lets a wrong one
+in); even so a build finds Oware and Lasca puzzles slowly.
 
 The file is rewritten after every game, so a long build can be stopped and
 resumed: without --fresh it starts from the puzzles already there, less any
@@ -52,75 +36,39 @@ import random
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
-from functools import cache
 from pathlib import Path
 from typing import Any
 
 from games.ai import adapters as _ADAPTERS
-from games.ai import oska_player as _OSKA_PLAYER
-from games.ai import oware_tables as _OWARE_TABLES
 from games.ai import player as _PLAYER
 from games.ai import search as _SEARCH
-from games.ai.oska_solver import WIN as OSKA_WIN  # a win in 0 plies
+from games.ai import verify_puzzles as _VERIFY
+from games.ai.verify_puzzles import Found
 from games.base import GameError, GameState
-from games.oska import OskaState
-from games.puzzles import Goal, Puzzle, Verifier, dumps, load, path_of, puzzle_id
+from games.puzzles import Goal, Puzzle, dumps, load, path_of, puzzle_id
 from games.record import parse_record
 from games.registry import get
 
 INF: int = _SEARCH.INF
 MATE_ZONE: int = _SEARCH.MATE_ZONE  # a search score this high is a won game
 
-SEARCH_DEPTH = {"oware": 10, "lasca": 8}
-MARGIN = {"oware": 200, "lasca": 100}
+MARGIN = {"oware": 200, "lasca": 100}  # what the greedy look counts as singling a move out
 QUIESCENCE = 4
 HARD_BUDGET = 0.25  # seconds for the `hard` side's moves
 MAX_PLIES = 240
+SCREEN = 6  # plies less deep than the proof, for `worth_proving`'s look
 
 
-@dataclass(frozen=True, slots=True)
-class Found:
-    """What a verifier says of a position: its one solving move and how."""
-
-    solution: str
-    goal: Goal
-    verified_by: Verifier
-    depth: int
-
-
-# ------------------------------------------------------------------ Oska
-
-
-def oska_verdict(state: OskaState) -> Found | None:
-    """The one move of the solved table's best result class, or None."""
-    values: dict[str, int] = _OSKA_PLAYER.move_values(state)
-    if len(values) < 2:
-        return None
-    best = max((v > 0) - (v < 0) for v in values.values())
-    top = [move for move, v in values.items() if (v > 0) - (v < 0) == best]
-    if best < 0 or len(top) != 1:
-        return None
-    move = top[0]
-    if best > 0:
-        return Found(move, "win", "table", OSKA_WIN - values[move])
-    return Found(move, "save", "table", 0)
-
-
-# ----------------------------------------------------------------- search
+# ------------------------------------------------------------- the greedy look
 
 
 class Minimax:
-    """A plain fixed-depth alpha-beta over a search adapter (`games.ai.search.Adapter`):
-    its values are the exact minimax values of the depth, whatever the move order.
-
-    Kept here rather than borrowed from `games.ai.search` (which prunes and
-    reduces for speed, and may change): a puzzle's proof must mean the same
-    thing when a test re-runs it. At the horizon, QUIESCENCE plies of the
-    adapter's tactical moves (captures) with a stand-pat where they are not
-    forced. The table holds values by position and depth left, so a hit is a
-    value of the same depth; the adapters key a position with what its
-    draw rules need.
+    """A plain fixed-depth alpha-beta over a search adapter (`games.ai.search.Adapter`),
+    for `trivial`'s one-ply greedy look: its values are the exact minimax values of
+    the depth, whatever the move order. At the horizon, `quiescence` plies of the
+    adapter's tactical moves (captures) with a stand-pat where they are not forced.
+    The table holds values by position and depth left, so a hit is a value of the
+    same depth; the adapters key a position with what its draw rules need.
     """
 
     def __init__(self, game: Any, quiescence: int) -> None:
@@ -239,12 +187,6 @@ def search_scores(state: GameState, depth: int, quiescence: int = QUIESCENCE) ->
     return {game.text(root, move): value for move, value in scores.items()}
 
 
-def balance(state: GameState) -> int:
-    """The material balance of the position, from the mover's view."""
-    game, root = _ADAPTERS.searchable(state, baseline=True)
-    return int(game.evaluate(root))
-
-
 def unique_best(scores: dict[str, int], margin: int) -> str | None:
     """The move that beats every other by at least `margin`, if there is one."""
     if len(scores) < 2:
@@ -255,87 +197,38 @@ def unique_best(scores: dict[str, int], margin: int) -> str | None:
     return ranked[0]
 
 
-def search_verdict(state: GameState, depth: int, *, confirm: bool = True) -> Found | None:
-    """The search's verdict at `depth` (and, with `confirm`, at depth + 2 too)."""
-    name = state.spec.name
-    margin = MARGIN[name]
-    screen = depth - 2  # a cheaper first look, to throw out most positions early
-    if screen >= 2 and unique_best(search_scores(state, screen), margin) is None:
-        return None
-    scores = search_scores(state, depth)
-    move = unique_best(scores, margin)
-    if move is None:
-        return None
-    if confirm and unique_best(search_scores(state, depth + 2), margin) != move:
-        return None
-    value = scores[move]
-    if value <= -MATE_ZONE:
-        return None
-    gain = value - balance(state)
-    if value >= MATE_ZONE or gain >= margin:
-        return Found(move, "win", "search", depth)
-    if gain > -margin:
-        return Found(move, "save", "search", depth)
-    return None
-
-
-# ------------------------------------------------------- Oware endgames
-
-
-@cache
-def _oware_tables() -> Any | None:
-    """Oware's endgame tables, when the package has them (looked for once)."""
-    return _OWARE_TABLES if _OWARE_TABLES.present() else None
-
-
-def oware_table_verdict(state: GameState, tables: Any) -> Found | None:
-    """The one move of the best exact result class by the endgame tables, or
-    None (also when the tables do not know a position after some move)."""
-    mover = int(state.to_move)
-    classes: dict[str, int] = {}
-    for move in state.legal_moves():
-        after = state.play(move)
-        outcome = after.outcome()
-        if outcome is not None:
-            mine = None if outcome.winner is None else int(outcome.winner) == mover
-            classes[move] = 0 if mine is None else 1 if mine else -1
-            continue
-        pits: tuple[int, ...] = after.pits  # type: ignore[attr-defined]
-        stores: tuple[int, int] = after.stores  # type: ignore[attr-defined]
-        side = int(after.to_move)
-        ordered = pits[6:] + pits[:6] if side else pits
-        taken = tables.lookup(ordered, str(after.variant))
-        if taken is None:
-            return None
-        theirs = stores[side] + taken  # `side` is the opponent of the mover
-        mine_total = 48 - theirs
-        classes[move] = (mine_total > 24) - (theirs > 24)
-    if len(classes) < 2:
-        return None
-    best = max(classes.values())
-    top = [move for move, found in classes.items() if found == best]
-    if best < 0 or len(top) != 1:
-        return None
-    return Found(top[0], "win" if best > 0 else "save", "endgame-table", 0)
-
-
 # ---------------------------------------------------------------- verdicts
 
 
 def verdict(state: GameState, depth: int | None = None) -> Found | None:
-    """The position's one solving move by the game's verifier, or None; `depth`
-    is the search's (default SEARCH_DEPTH of the game)."""
+    """The position's one proven solving move by `verify_puzzles.verdict`, or None
+    (refused); `depth` is the search's (default verify_puzzles.DEPTH of the game)."""
+    if not worth_proving(state, depth):
+        return None
+    try:
+        return _VERIFY.verdict(state, depth)
+    except _VERIFY.Refused:
+        return None
+
+
+def worth_proving(state: GameState, depth: int | None = None) -> bool:
+    """A cheap look that skips most positions a proof would refuse (it decides
+    nothing: what it lets through is proven or refused by `verify_puzzles`).
+
+    Searched positions only (the tables and the Oska table are quick): the same
+    search SCREEN plies less deep than the proof must already see a move win by
+    force, or a move lose by force (a position where nothing is decided yet that
+    deep is passed over, though the deeper proof might find a puzzle there)."""
     name = state.spec.name
-    if name == "oska":
-        assert isinstance(state, OskaState)
-        return oska_verdict(state)
-    if name == "oware":
-        tables = _oware_tables()
-        if tables is not None:
-            found = oware_table_verdict(state, tables)
-            if found is not None:
-                return found
-    return search_verdict(state, depth or SEARCH_DEPTH[name])
+    if name == "oska" or (name == "oware" and _VERIFY.in_tables(state)):
+        return True
+    if len(state.legal_moves()) < 2:
+        return False
+    shallow = max(1, (depth or _VERIFY.DEPTH[name]) - SCREEN)
+    win = _VERIFY.SEARCH_WIN
+    if _VERIFY.search_value(state, shallow, win - 1, win) >= win:
+        return True
+    return any(_VERIFY.loses_by_force(state, move, shallow) for move in state.legal_moves())
 
 
 def trivial(state: GameState, solution: str, goal: Goal, depth: int) -> bool:

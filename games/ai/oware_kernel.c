@@ -8,6 +8,8 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <stdlib.h>
+#include <string.h>
 
 #define PITS 12
 #define MAX_SEEDS 48
@@ -399,6 +401,354 @@ static PyObject *evaluate(PyObject *Py_UNUSED(self), PyObject *const *args, Py_s
     return PyLong_FromLongLong(score + w[W_TEMPO]);
 }
 
+
+/* -------------------------------------------------------------- the proof search */
+
+/* search(pits, stores, side, grandslam, must_play_12, obliged, history, depth, alpha, beta): a plain
+ * full-width alpha-beta (negamax, fail-hard) of `depth` plies by the rules of games/oware.py: every
+ * legal move searched, no reductions, no pruning but alpha-beta's. A finished game scores exactly
+ * (SEARCH_WIN for the side to move's win, -SEARCH_WIN for its loss, 0 for a draw: 24 each), the
+ * store difference (a seed 1) at the horizon. `history` is the engine's `history`: the pits of every
+ * position since the stores last changed, the current one last (a repetition ends the game and each
+ * side takes its own row). So a value >= SEARCH_WIN is a forced win inside the horizon, <= -SEARCH_WIN
+ * a forced loss. A table of values by position, depth and the history since the last capture (so a
+ * hit holds only under the same repetition rules), and the best move by position to order moves,
+ * make it faster and change no value. */
+#define SEARCH_WIN 100000
+#define MAX_LINE 512
+#define TABLE_BITS 20
+
+typedef struct {
+    unsigned long long key, history;
+    signed char depth;
+    int low, high;
+    signed char best;
+} Entry;
+
+typedef struct {
+    int grandslam, must12;
+    int line[MAX_LINE][PITS]; /* the pits since the stores last changed, the current last */
+    int line_side[MAX_LINE];
+    int length, base; /* the line since the stores last changed is line[base:length] */
+    unsigned long long history; /* a sum of the hashes of that line but its last */
+    Entry *table;
+    long long nodes;
+} Search;
+
+static unsigned long long mix(unsigned long long x) {
+    x += 0x9E3779B97F4A7C15ULL;
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
+    return x ^ (x >> 31);
+}
+
+static unsigned long long pits_hash(const int *pits, int side) {
+    unsigned long long h = (unsigned long long)side;
+    for (int i = 0; i < PITS; i++) {
+        h = mix(h * 64 + (unsigned long long)pits[i]);
+    }
+    return h;
+}
+
+static unsigned long long position_key(const int *pits, const int *stores, int side, const int *obliged) {
+    unsigned long long h = pits_hash(pits, side);
+    return mix(h ^ ((unsigned long long)stores[0] << 8 | (unsigned long long)stores[1] << 16
+                    | (unsigned long long)obliged[0] << 24 | (unsigned long long)obliged[1] << 25));
+}
+
+/* The legal moves (the kernel's `legal`), the likely captures first. */
+static int search_moves(const Search *s, const int *pits, int side, int obliged, int *moves) {
+    int base = 6 * side, start = 6 - base, count = 0;
+    for (int i = base; i < base + 6; i++) {
+        if (pits[i]) {
+            moves[count++] = i;
+        }
+    }
+    int opponent = 0;
+    for (int i = start; i < start + 6; i++) {
+        opponent += pits[i];
+    }
+    if (count && !opponent) {
+        int fed = 0;
+        for (int k = 0; k < count; k++) {
+            if (pits[moves[k]] >= 6 - moves[k] % 6) {
+                moves[fed++] = moves[k];
+            }
+        }
+        count = fed;
+    }
+    if (count && obliged) {
+        int kept = 0, big[6];
+        for (int k = 0; k < count; k++) {
+            if (pits[moves[k]] > 11) {
+                big[kept++] = moves[k];
+            }
+        }
+        if (kept) {
+            memcpy(moves, big, sizeof big);
+            count = kept;
+        }
+    }
+    if (count && s->grandslam == FORBIDDEN) {
+        int kept = 0, other[6], after[PITS], low, high;
+        for (int k = 0; k < count; k++) {
+            sow(pits, moves[k], after, &low, &high);
+            if (!grand_slam(after, low, high)) {
+                other[kept++] = moves[k];
+            }
+        }
+        if (kept) {
+            memcpy(moves, other, sizeof other);
+            count = kept;
+        }
+    }
+    int hints[6];
+    for (int k = 0; k < count; k++) {
+        hints[k] = capture_hint(pits, moves[k]);
+    }
+    for (int i = 1; i < count; i++) {
+        for (int j = i; j > 0 && hints[j - 1] < hints[j]; j--) {
+            int hint = hints[j], move = moves[j];
+            hints[j] = hints[j - 1];
+            moves[j] = moves[j - 1];
+            hints[j - 1] = hint;
+            moves[j - 1] = move;
+        }
+    }
+    return count;
+}
+
+/* The value of a finished game for `side`, from both players' totals. */
+static int final_score(const int *totals, int side) {
+    if (totals[side] > 24) {
+        return SEARCH_WIN;
+    }
+    if (totals[1 - side] > 24) {
+        return -SEARCH_WIN;
+    }
+    return 0;
+}
+
+static int negamax(Search *s, const int *pits, const int *stores, int side, const int *obliged,
+                   int depth, int alpha, int beta) {
+    s->nodes++;
+    if (depth <= 0) {
+        return stores[side] - stores[1 - side];
+    }
+    unsigned long long key = position_key(pits, stores, side, obliged);
+    Entry *entry = &s->table[key & ((1ULL << TABLE_BITS) - 1)];
+    int hint = -1;
+    if (entry->key == key) {
+        hint = entry->best;
+        if (entry->history == s->history && entry->depth == depth) {
+            if (entry->low >= beta) {
+                return entry->low;
+            }
+            if (entry->high <= alpha) {
+                return entry->high;
+            }
+            if (entry->low == entry->high) {
+                return entry->low;
+            }
+        }
+    }
+    int moves[6];
+    int count = search_moves(s, pits, side, obliged[side], moves);
+    if (!count) { /* not reached from a position the engine leaves unfinished */
+        int totals[2] = {stores[0], stores[1]};
+        for (int i = 0; i < PITS; i++) {
+            totals[i / 6] += pits[i];
+        }
+        return final_score(totals, side);
+    }
+    for (int k = 1; k < count; k++) {
+        if (moves[k] == hint) {
+            memmove(moves + 1, moves, (size_t)k * sizeof(int));
+            moves[0] = hint;
+            break;
+        }
+    }
+    int start_alpha = alpha, best = -2 * SEARCH_WIN, best_move = moves[0];
+    for (int k = 0; k < count && alpha < beta; k++) {
+        int origin = moves[k], after[PITS], low, high, takes = 0;
+        int new_stores[2] = {stores[0], stores[1]};
+        sow(pits, origin, after, &low, &high);
+        if (grand_slam(after, low, high)) {
+            if (s->grandslam != OPPONENT_TAKES) {
+                low = high = 0;
+            } else {
+                takes = 1;
+            }
+        }
+        for (int i = low; i < high; i++) {
+            new_stores[side] += after[i];
+            after[i] = 0;
+        }
+        if (takes) {
+            for (int i = 6 * side; i < 6 * side + 6; i++) {
+                new_stores[1 - side] += after[i];
+                after[i] = 0;
+            }
+        }
+        int new_obliged[2] = {obliged[0], obliged[1]};
+        if (s->must12) {
+            int grew[2] = {0, 0};
+            for (int i = 0; i < PITS; i++) {
+                grew[i / 6] |= pits[i] <= 11 && 11 < after[i];
+            }
+            new_obliged[0] = side ? (obliged[0] || grew[0]) : grew[0];
+            new_obliged[1] = side ? grew[1] : (obliged[1] || grew[1]);
+        }
+        int next = 1 - side, score;
+        int ending = 0;
+        if (new_stores[0] < 25 && new_stores[1] < 25) {
+            if (!high) { /* the same side to move lies two positions apart */
+                for (int back = s->length - 2; back >= s->base && !ending; back -= 2) {
+                    ending = !memcmp(s->line[back], after, sizeof after);
+                }
+            }
+            if (!ending) {
+                int next_seeds = 0, mover_seeds = 0, can_feed = 0;
+                for (int i = 0; i < 6; i++) {
+                    next_seeds += after[6 * next + i];
+                    mover_seeds += after[6 * side + i];
+                    can_feed |= after[6 * next + i] >= 6 - i;
+                }
+                ending = !next_seeds || (!mover_seeds && !can_feed);
+            }
+        }
+        if (new_stores[0] > 24 || new_stores[1] > 24 || ending) {
+            int totals[2] = {new_stores[0], new_stores[1]};
+            if (ending) {
+                for (int i = 0; i < PITS; i++) {
+                    totals[i / 6] += after[i];
+                }
+            }
+            score = final_score(totals, side);
+        } else if (s->length >= MAX_LINE) {
+            score = new_stores[side] - new_stores[next]; /* out of room: the horizon */
+        } else {
+            int saved_base = s->base;
+            unsigned long long saved_history = s->history;
+            if (high) { /* the stores changed: no earlier position can come back */
+                s->base = s->length;
+                s->history = 0;
+            } else {
+                s->history += pits_hash(s->line[s->length - 1], s->line_side[s->length - 1]);
+            }
+            memcpy(s->line[s->length], after, sizeof after);
+            s->line_side[s->length++] = next;
+            score = -negamax(s, after, new_stores, next, new_obliged, depth - 1, -beta, -alpha);
+            s->length--;
+            s->base = saved_base;
+            s->history = saved_history;
+        }
+        if (score > best) {
+            best = score;
+            best_move = origin;
+            if (score > alpha) {
+                alpha = score;
+            }
+        }
+    }
+    int low = -2 * SEARCH_WIN, high_bound = 2 * SEARCH_WIN;
+    if (best <= start_alpha) {
+        high_bound = best;
+    } else if (best >= beta) {
+        low = best;
+    } else {
+        low = high_bound = best;
+    }
+    entry->key = key;
+    entry->history = s->history;
+    entry->depth = (signed char)depth;
+    entry->low = low;
+    entry->high = high_bound;
+    entry->best = (signed char)best_move;
+    return best;
+}
+
+static PyObject *search(PyObject *Py_UNUSED(self), PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 10) {
+        PyErr_SetString(PyExc_TypeError, "search(pits, stores, side, grandslam, must_play_12, "
+                                         "obliged, history, depth, alpha, beta)");
+        return NULL;
+    }
+    int pits[PITS], stores[2], obliged[2];
+    long side, grandslam, depth, alpha, beta, value;
+    PyObject *store_pair = args[1], *obliged_pair = args[5];
+    if (!PyTuple_Check(store_pair) || PyTuple_GET_SIZE(store_pair) != 2
+        || !PyTuple_Check(obliged_pair) || PyTuple_GET_SIZE(obliged_pair) != 2) {
+        PyErr_SetString(PyExc_TypeError, "stores and obliged are pairs");
+        return NULL;
+    }
+    for (int i = 0; i < 2; i++) {
+        if (read_int(PyTuple_GET_ITEM(store_pair, i), 0, MAX_SEEDS, "a store", &value) < 0) {
+            return NULL;
+        }
+        stores[i] = (int)value;
+        if ((obliged[i] = PyObject_IsTrue(PyTuple_GET_ITEM(obliged_pair, i))) < 0) {
+            return NULL;
+        }
+    }
+    Search *s = calloc(1, sizeof(Search));
+    if (!s) {
+        return PyErr_NoMemory();
+    }
+    if (read_pits(args[0], pits) < 0 || read_int(args[2], 0, 1, "side", &side) < 0
+        || read_int(args[3], 0, 2, "grandslam", &grandslam) < 0
+        || (s->must12 = PyObject_IsTrue(args[4])) < 0
+        || read_int(args[7], 0, 100, "depth", &depth) < 0
+        || read_int(args[8], -4 * SEARCH_WIN, 4 * SEARCH_WIN, "alpha", &alpha) < 0
+        || read_int(args[9], -4 * SEARCH_WIN, 4 * SEARCH_WIN, "beta", &beta) < 0) {
+        free(s);
+        return NULL;
+    }
+    s->grandslam = (int)grandslam;
+    PyObject *line = PySequence_Fast(args[6], "history is a sequence of pits");
+    if (!line) {
+        free(s);
+        return NULL;
+    }
+    Py_ssize_t length = PySequence_Fast_GET_SIZE(line);
+    if (length < 1 || length > MAX_LINE / 2) {
+        Py_DECREF(line);
+        free(s);
+        PyErr_SetString(PyExc_ValueError, "history holds 1 to 256 positions, the current one last");
+        return NULL;
+    }
+    for (Py_ssize_t k = 0; k < length; k++) {
+        /* positions lie one ply apart: the current side moves at even distances back */
+        int at_side = (int)((side + (length - 1 - k)) % 2);
+        if (read_pits(PySequence_Fast_GET_ITEM(line, k), s->line[k]) < 0) {
+            Py_DECREF(line);
+            free(s);
+            return NULL;
+        }
+        s->line_side[k] = at_side;
+        if (k < length - 1) {
+            s->history += pits_hash(s->line[k], at_side);
+        }
+    }
+    Py_DECREF(line);
+    memcpy(s->line[length - 1], pits, sizeof pits);
+    s->length = (int)length;
+    s->table = calloc((size_t)1 << TABLE_BITS, sizeof(Entry));
+    if (!s->table) {
+        free(s);
+        return PyErr_NoMemory();
+    }
+    int result = 0;
+    Py_BEGIN_ALLOW_THREADS
+    for (int d = 1; d <= depth; d++) { /* deepening only orders the moves of the last pass */
+        result = negamax(s, pits, stores, (int)side, obliged, d, (int)alpha, (int)beta);
+    }
+    Py_END_ALLOW_THREADS
+    free(s->table);
+    free(s);
+    return PyLong_FromLong(result);
+}
+
 static PyMethodDef methods[] = {
     {"legal", (PyCFunction)(void (*)(void))legal, METH_FASTCALL,
      "legal(pits, side, obliged, forbid_slam): the pits the side may play."},
@@ -410,6 +760,9 @@ static PyMethodDef methods[] = {
      "play(pits, stores, side, origin, grandslam, must_play_12, obliged): after the move."},
     {"evaluate", (PyCFunction)(void (*)(void))evaluate, METH_FASTCALL,
      "evaluate(weights, pits, stores, side): the position's value for the side to move."},
+    {"search", (PyCFunction)(void (*)(void))search, METH_FASTCALL,
+     "search(pits, stores, side, grandslam, must_play_12, obliged, history, depth, alpha, beta):"
+     " a plain full-width alpha-beta's value for the side to move."},
     {NULL, NULL, 0, NULL},
 };
 
