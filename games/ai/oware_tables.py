@@ -80,7 +80,7 @@ from games.ai import oware_kernel
 
 MAX_SEEDS = 12
 TABLE_PATH = Path(__file__).with_name("oware_endgame.bin")
-MAGIC = b"KAMEN-OWARE-1\n\0\0"
+MAGIC = b"KAMEN-OWARE-2\n\0\0"
 # The magic, the seeds, the positions, and the differences of nocapture and opponent-takes.
 HEADER = struct.Struct("<16sIIII")
 NO_MOVE = 7
@@ -150,30 +150,39 @@ class Tables:
             self.map = mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ)
         magic, top, positions, *diffs = HEADER.unpack_from(self.map, 0)
         if magic != MAGIC or top != MAX_SEEDS or positions != POSITIONS:
-            raise ValueError(f"{path} is not an Oware table of {MAX_SEEDS} seeds")
+            raise ValueError(f"{path} is not an Oware table of {MAX_SEEDS} seeds (format 2)")
         self.start = HEADER.size
-        offset = self.start + positions
-        # Per grand-slam rule: the sorted numbers of the positions that differ, and their bytes.
-        self.diffs: dict[int, tuple[memoryview, memoryview]] = {}
+        self.moves = self.start + positions
+        offset = self.moves + (positions + 1) // 2
+        # Per grand-slam rule: the sorted numbers of the positions that differ,
+        # their bounds bytes and their moves (a byte each).
+        self.diffs: dict[int, tuple[memoryview, memoryview, memoryview]] = {}
         view = memoryview(self.map)
         for rule, count in zip((engine.NOCAPTURE, engine.OPPONENT_TAKES), diffs, strict=True):
             offset += -offset % 4
             numbers = view[offset : offset + 4 * count].cast("I")
             offset += 4 * count
-            self.diffs[rule] = (numbers, view[offset : offset + count])
-            offset += count
+            self.diffs[rule] = (
+                numbers,
+                view[offset : offset + count],
+                view[offset + count : offset + 2 * count],
+            )
+            offset += 2 * count
         if offset != len(self.map):
             raise ValueError(f"{path} has the wrong length")
 
-    def entry(self, number: int, grandslam: int) -> int:
-        """The byte of a position under a grand-slam rule."""
+    def entry(self, number: int, grandslam: int) -> tuple[int, int, int]:
+        """A position's low, high and move (NO_MOVE where there is none)."""
         diff = self.diffs.get(grandslam)
         if diff is not None:
-            numbers, values = diff
+            numbers, bounds, moves = diff
             at = bisect.bisect_left(numbers, number)
             if at < len(numbers) and numbers[at] == number:
-                return values[at]
-        return self.map[self.start + number]
+                byte = bounds[at]
+                return byte & 15, byte >> 4, moves[at]
+        byte = self.map[self.start + number]
+        move = self.map[self.moves + (number >> 1)] >> (4 * (number & 1)) & 15
+        return byte & 15, byte >> 4, move
 
 
 @cache
@@ -230,30 +239,45 @@ def _check(pits: Sequence[int]) -> None:
         raise ValueError(f"not the 12 pits of an Oware board: {pits!r}")
 
 
-def entry(pits: Sequence[int], grandslam: int) -> int | None:
-    """The byte of a position (value | move << 4), None above MAX_SEEDS seeds."""
+def entry(pits: Sequence[int], grandslam: int) -> tuple[int, int, int] | None:
+    """A position's (low, high, move) under a grand-slam rule (the move NO_MOVE
+    where there is none), None above MAX_SEEDS seeds."""
     if sum(pits) > MAX_SEEDS:
         return None
     return tables().entry(index(pits), grandslam)
 
 
-def lookup(pits: Sequence[int], variant: str = "") -> int | None:
-    """How many of the seeds on the board the player to move captures with best
-    play (0..sum(pits)); None above MAX_SEEDS seeds or for a variant not held."""
+def bounds(pits: Sequence[int], variant: str = "") -> tuple[int, int] | None:
+    """The least and the most of the seeds on the board the player to move
+    captures with best play, whatever the game's history (the repetitions it
+    makes possible); None above MAX_SEEDS seeds or for a variant not held."""
     _check(pits)
     grandslam = grandslam_of(variant)
     if grandslam is None or not present():
         return None
     found = entry(pits, grandslam)
-    return None if found is None else found & 15
+    return None if found is None else (found[0], found[1])
+
+
+def exact(pits: Sequence[int], variant: str = "") -> int | None:
+    """How many of the seeds on the board the player to move captures with best
+    play, where that is the same whatever the game's history; else None (also
+    above MAX_SEEDS seeds or for a variant not held)."""
+    found = bounds(pits, variant)
+    return found[0] if found is not None and found[0] == found[1] else None
+
+
+lookup = exact
+"""The old name of `exact`: a value only where it is exact."""
 
 
 def table_move(pits: Sequence[int], grandslam: int) -> int | None:
-    """The move the table plays (the mover's pit 0..5), None where there is none."""
+    """The move the table plays (the mover's pit 0..5): it attains `low` whatever
+    the history; None where there is no move."""
     found = entry(pits, grandslam)
-    if found is None or found >> 4 == NO_MOVE:
+    if found is None or found[2] == NO_MOVE:
         return None
-    return found >> 4
+    return found[2]
 
 
 def legal(pits: tuple[int, ...], grandslam: int) -> list[int]:
@@ -262,41 +286,54 @@ def legal(pits: tuple[int, ...], grandslam: int) -> list[int]:
     return oware_kernel.legal(pits, 0, False, grandslam == engine.FORBIDDEN)
 
 
-def move_values(pits: Sequence[int], grandslam: int) -> dict[int, int]:
-    """For each legal move (the mover's pit 0..5): the seeds of the board the
-    mover ends with after it, by the tables; {} without a move."""
+def move_bounds(pits: Sequence[int], grandslam: int) -> dict[int, tuple[int, int]]:
+    """For each legal move (the mover's pit 0..5): the least and the most of the
+    seeds of the board the mover ends with after it, whatever the history (a
+    position after the move that the history might hold counts both as the
+    share-out that would end the game there and as played on); {} without a move."""
     position = tuple(pits)
     if sum(position) > MAX_SEEDS:
         raise ValueError(f"{sum(position)} seeds on the board: the tables hold {MAX_SEEDS} at most")
-    values: dict[int, int] = {}
+    found: dict[int, tuple[int, int]] = {}
     for move in legal(position, grandslam):
         after, stores, _, _, starved = oware_kernel.play(
             position, (0, 0), 0, move, grandslam, False, (False, False)
         )
         taken = stores[0]
         if starved:  # the game ends: each takes their own row
-            values[move] = taken + sum(after[:6])
+            found[move] = (taken + sum(after[:6]), taken + sum(after[:6]))
             continue
         child = after[6:] + after[:6]
-        found = tables().entry(index(child), grandslam)
-        values[move] = taken + sum(child) - (found & 15)
-    return values
+        seeds = sum(child)
+        low, high, _ = tables().entry(index(child), grandslam)
+        if seeds == sum(position):  # no capture: the child might repeat, each taking their own row
+            theirs = sum(child[:6])
+            low, high = min(low, theirs), max(high, theirs)
+        found[move] = (taken + seeds - high, taken + seeds - low)
+    return found
+
+
+def move_values(pits: Sequence[int], grandslam: int) -> dict[int, int]:
+    """For each legal move whose result is exact whatever the history: the seeds
+    of the board the mover ends with after it (`move_bounds` where low == high)."""
+    return {move: low for move, (low, high) in move_bounds(pits, grandslam).items() if low == high}
 
 
 def best_moves(pits: Sequence[int], variant: str = "") -> list[int] | None:
-    """The mover's pits (0..5) whose result is the best by the tables, the
-    table's own move first; [] without a move; None where `lookup` is None."""
-    _check(pits)
+    """Where the position's value is exact: the mover's pits (0..5) that attain
+    it whatever the history, the table's own move first; [] without a move; None
+    where `exact` is None."""
+    value = exact(pits, variant)
     grandslam = grandslam_of(variant)
-    if grandslam is None or not present() or sum(pits) > MAX_SEEDS:
+    if value is None or grandslam is None:
         return None
-    values = move_values(pits, grandslam)
-    if not values:
-        return []
-    best = max(values.values())
-    moves = [move for move, value in values.items() if value == best]
     own = table_move(pits, grandslam)
-    if own in moves:
-        moves.remove(own)
-        moves.insert(0, own)
+    if own is None:
+        return []
+    moves = [own]
+    moves += [
+        move
+        for move, (low, _) in move_bounds(pits, grandslam).items()
+        if low >= value and move != own
+    ]
     return moves
