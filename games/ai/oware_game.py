@@ -314,3 +314,19 @@ def solved(state: OwareState, level: Level, rng: random.Random) -> str | None:
     if level.mistakes:
         return None
     return settled_choice(state)
+
+
+def exact_results(state: OwareState) -> dict[str, int] | None:
+    """Each legal move's result for the mover (1 won, 0 drawn, -1 lost), where the
+    tables know every one exactly whatever the history (a move that ends the game
+    by the rules is exact); None elsewhere (above the tables, a variant they do not
+    hold, a value that rests on the history)."""
+    options = _table_options(state)
+    if not options:
+        return None
+    results = {}
+    for sure, best, move in options:
+        if sure[0] != best:
+            return None
+        results[move] = best
+    return results

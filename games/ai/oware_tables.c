@@ -1,19 +1,19 @@
 /* Oware endgame tables by retrograde analysis: the build helper of
  * games/ai/make_oware_tables.py, which compiles and runs it (gcc -O2).
  *
- *     oware_tables MAX_SEEDS GRANDSLAM OUT [BOUNDS]
+ *     oware_tables MAX_SEEDS GRANDSLAM OUT
  *
  * GRANDSLAM: 0 forbidden, 1 nocapture, 2 opponent-takes (games/oware.py).
- * Writes one byte per position with 0..MAX_SEEDS seeds on the board, in the
+ * Writes, for every position with 0..MAX_SEEDS seeds on the board in the
  * order of games/ai/oware_tables.py (by seeds on the board, then the pits in
- * lexicographic order, the mover's six first): the low four bits the value
- * (seeds of those on the board the player to move captures), the high four
- * the move to play (the mover's pit 0..5; 7 where there is no move). The
- * meaning of the value, the repetition convention and the move are in
- * games/ai/oware_tables.py's docstring; this file follows games/oware.py's
- * rules line by line (OwareRules in games/ai/oware_game.py is the same in
- * Python). With BOUNDS it also writes each position's forced bounds lo and
- * hi, a byte each (for checks; not shipped).
+ * lexicographic order, the mover's six first), a byte low | high << 4: the
+ * least and the most of the seeds on the board the player to move captures,
+ * over every history the repetition rule could give; then, for every
+ * position, a byte with a move that attains low (the mover's pit 0..5; 7
+ * where there is no move). Why the bounds hold is in oware_tables.py's
+ * docstring; this file follows games/oware.py's rules line by line (OwareRules
+ * in games/ai/oware_game.py is the same in Python). Prints per layer how many
+ * positions are exact (low == high).
  */
 #include <stdint.h>
 #include <stdio.h>
