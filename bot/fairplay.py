@@ -73,7 +73,7 @@ def fairplay_text(report: FairPlayReport, name: str, locale: str) -> str:
     lines.append(say("fairplay.games", locale, games=total, counts=counts))
     for game in report.games:
         if game in EXACT_GAMES:
-            exact, baseline = report.exact, report.baseline
+            exact, baseline = report.by_game.get(game, (report.exact, report.baseline))
             if exact.of:
                 lines.append(say("fairplay.exact", locale, game=game, hits=exact.hits,
                                  of=exact.of, percent=_percent(exact)))  # fmt: skip
@@ -85,6 +85,8 @@ def fairplay_text(report: FairPlayReport, name: str, locale: str) -> str:
                                  percent=_percent(baseline)))  # fmt: skip
             else:
                 lines.append(say("fairplay.baseline.none", locale))
+            if game == "oware":
+                lines.append(say("fairplay.oware", locale))
         else:
             lines.append(say(f"fairplay.{game}", locale))
     hard = report.hard

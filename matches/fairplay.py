@@ -5,9 +5,10 @@ Over a player's last rated games on a server (`RECENT_GAMES`, of one game or all
 - where Kamen knows a position's exact value, the share of their moves that kept it,
   counted only where a move could change it (some move keeps the position's result and
   some other loses it: in a position lost whatever one plays, every move "keeps" it).
-  Every Oska position is in the solved table. Oware's endgame tables do not tell yet
-  which values hold whatever the repetition convention, so no Oware position counts;
-  Lasca has no exact values at all;
+  Every Oska position is in the solved table. In Oware a position counts where the
+  endgame tables (up to 12 seeds on the board) settle every move's result whatever
+  came before under the repetition rule (`oware_game.exact_results`): their bounds,
+  with the stores, give each move one result; Lasca has no exact values at all;
 - the same share for the server's other players, over their rated games of the same
   games that ended after the player's oldest one counted began (the latest
   `BASELINE_GAMES` at most): a baseline;
@@ -27,9 +28,10 @@ import statistics
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
-from games.ai import oska_player
+from games.ai import oska_player, oware_game
 from games.base import GameState
 from games.oska import OskaState
+from games.oware import OwareState
 from games.registry import GAMES
 from matches.clock import Clock
 from matches.inputs import game_spec, snowflake
@@ -45,7 +47,7 @@ HARD_GAMES = 10  # of which the latest are checked against Kamen's `hard` pick
 HARD_POSITIONS = 30  # positions Kamen thinks about at most, the latest first (~1 s each)
 BASELINE_GAMES = 300  # the other players' rated games looked at most, the latest first
 QUICK_MS = 5_000  # a move under this is quick
-EXACT_GAMES = ("oska",)  # the games whose every position Kamen knows the exact value of
+EXACT_GAMES = ("oska", "oware")  # the games where Kamen knows exact values (Oware: endgames)
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,6 +91,7 @@ class FairPlayReport:
     median_ms: int | None
     untimed: int  # the player's moves whose time was not recorded (older games)
     exact_games: tuple[str, ...] = field(default=EXACT_GAMES)
+    by_game: dict[str, tuple[Share, Share]] = field(default_factory=dict)  # exact, baseline
 
 
 def choices(row: StoredGame, positions: Positions) -> list[Ply]:
@@ -112,14 +115,22 @@ def _result(value: int) -> int:
 def kept_value(ply: Ply) -> bool | None:
     """Whether the move kept the position's exact value, where a move could change it; None
     where Kamen knows no exact value, or every move gives the same result."""
-    if ply.state.spec.name != "oska":
+    name = ply.state.spec.name
+    if name == "oware":
+        assert isinstance(ply.state, OwareState)
+        found = oware_game.exact_results(ply.state)
+        if found is None:
+            return None
+        moves = found
+    elif name == "oska":
+        assert isinstance(ply.state, OskaState)
+        moves = {move: _result(value) for move, value in oska_player.move_values(ply.state).items()}
+    else:
         return None
-    assert isinstance(ply.state, OskaState)
-    values = oska_player.move_values(ply.state)
-    results = {_result(value) for value in values.values()}
+    results = set(moves.values())
     if len(results) < 2:
         return None
-    return _result(values[ply.move]) == max(results)
+    return moves[ply.move] == max(results)
 
 
 def exact_share(plies: Iterable[Ply], counted: Callable[[int], bool]) -> tuple[Share, set[int]]:
@@ -183,7 +194,7 @@ class FairPlay:
             others = others[:BASELINE_GAMES]
         loop = asyncio.get_running_loop()
         figures = await loop.run_in_executor(None, self._figures, user, mine, others)
-        exact, baseline, baseline_players, plies = figures
+        exact, baseline, baseline_players, plies, by_game = figures
         hard = await self._hard(user, mine[:HARD_GAMES], plies)
         times = times_of(mine, plies, user)
         timed = [time for time in times if time is not None]
@@ -199,18 +210,31 @@ class FairPlay:
             quick=Share(sum(time < QUICK_MS for time in timed), len(timed)),
             median_ms=round(statistics.median(timed)) if timed else None,
             untimed=len(times) - len(timed),
+            by_game=by_game,
         )
 
     def _figures(
         self, user: int, mine: list[StoredGame], others: list[StoredGame]
-    ) -> tuple[Share, Share, int, dict[int, list[Ply]]]:
+    ) -> tuple[Share, Share, int, dict[int, list[Ply]], dict[str, tuple[Share, Share]]]:
         plies = {row.id: choices(row, self.positions) for row in mine}
-        exact, _ = exact_share((p for row in mine for p in plies[row.id]), lambda m: m == user)
+        own = [p for row in mine for p in plies[row.id]]
         also = [p for row in others for p in choices(row, self.positions)]
         # The player's opponents' moves in the player's own games are the baseline's too.
         also += [p for row in mine for p in plies[row.id] if p.mover_id != user]
-        baseline, movers = exact_share(also, lambda m: m != user)
-        return exact, baseline, len(movers), plies
+        by_game: dict[str, tuple[Share, Share]] = {}
+        every: set[int] = set()
+        for game in EXACT_GAMES:
+            exact, _ = exact_share(
+                (p for p in own if p.state.spec.name == game), lambda m: m == user
+            )
+            baseline, movers = exact_share(
+                (p for p in also if p.state.spec.name == game), lambda m: m != user
+            )
+            by_game[game] = (exact, baseline)
+            every |= movers
+        exact = sum((pair[0] for pair in by_game.values()), Share())
+        baseline = sum((pair[1] for pair in by_game.values()), Share())
+        return exact, baseline, len(every), plies, by_game
 
     async def _hard(
         self, user: int, rows: list[StoredGame], plies: dict[int, list[Ply]]

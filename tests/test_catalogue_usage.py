@@ -81,6 +81,11 @@ AUDIENCES = (
         "`python -m render demo`: what each demo image shows, for the developers' gallery",
     ),
     Audience(
+        "games/ai/check_oware_tables.py",
+        "the Oware tables' check (`python -m games.ai.check_oware_tables`) for the developer who "
+        "rebuilds or checks the endgame tables",
+    ),
+    Audience(
         "games/ai/oska_solver.py",
         "the Oska solver's report (`python -m games.ai.oska_solver`) for the developer who "
         "rebuilds or checks the table",

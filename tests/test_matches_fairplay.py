@@ -22,13 +22,14 @@ from collections.abc import AsyncIterator
 
 import pytest
 
+from games import oware
 from games.ai.oska_player import move_values, perfect_moves
 from games.ai.oska_solver import describe
 from games.base import GameState
 from games.oska import OskaState
 from games.registry import GAMES
 from matches import GameView, ManualClock, MatchService
-from matches.fairplay import Share
+from matches.fairplay import Ply, Share, kept_value
 from matches.move_times import move_times
 from matches.storage import Store
 from tests import store_support
@@ -168,3 +169,39 @@ async def test_moves_taken_back_take_their_times_with_them(
     after = await service.move(BOB, "g5-f4", game_id=view.id)
     # Bob's second try is timed from when Ann's move reached its position.
     assert move_times(after.view.row) == (3000, 23000)
+
+
+def oware_ply(text: str, move: str) -> Ply:
+    state = oware.from_text(text, oware.SPEC.variant())
+    return Ply(ANN, state, move, 1)
+
+
+# South A1 D1 against North's e1 f1, 21 to 23: A wins, D loses, whatever came before.
+WON_BY_A = "\n".join(
+    [
+        "North  f  e  d  c  b  a     store 23",
+        "1 1 0 0 0 0",
+        "1 0 0 1 0 0",
+        "South  A  B  C  D  E  F     store 21",
+        "South to move",
+    ]
+)
+# South B1 F1 against an empty row, 23 each: a draw or a win by what came before.
+HISTORY_DECIDES = "\n".join(
+    [
+        "North  f  e  d  c  b  a     store 23",
+        "0 0 0 0 0 0",
+        "0 1 0 0 0 1",
+        "South  A  B  C  D  E  F     store 23",
+        "South to move",
+    ]
+)
+
+
+def test_oware_endgames_count_where_the_tables_settle_every_moves_result() -> None:
+    assert kept_value(oware_ply(WON_BY_A, "A")) is True
+    assert kept_value(oware_ply(WON_BY_A, "D")) is False
+    # The tables' value here rests on the game's history: the position does not count.
+    assert kept_value(oware_ply(HISTORY_DECIDES, "F")) is None
+    start = oware.start(oware.SPEC.variant())
+    assert kept_value(Ply(ANN, start, "A", 1)) is None  # 48 seeds: above the tables

@@ -1,11 +1,12 @@
-"""The Oware endgame tables (games/ai/oware_tables.py) against an independent solve.
+"""The Oware endgame tables (games/ai/oware_tables.py) against the game itself.
 
-The shipped file was written by the C helper; here a plain solve in Python,
-through the rules' mirror (OwareRules, itself tested against the engine),
-recomputes every position with few seeds under the same definition (the
-forced bounds by iteration to the fixpoint, the own row within them) and
-compares. Then the moves, `max` through `choose_move`, the search's leaves,
-and the lazy, shared mapping of the file.
+The shipped file was written by the C helper; here a search of the engine's
+own game (games/ai/check_oware_tables.py: every line, the positions passed
+through, the first repetition ending the game) finds the true value of every
+position of 0..3 seeds and of a seeded sample up to 12, and checks that it
+lies within the table's bounds (equal where the table says exact). Then the
+moves, `max` through `choose_move`, the search's leaves, and the lazy, shared
+mapping of the file.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from collections.abc import Iterator
 import pytest
 
 from games import oware
-from games.ai import choose_move, oware_eval, oware_game, oware_tables
+from games.ai import check_oware_tables, choose_move, oware_eval, oware_game, oware_tables
 from games.ai.levels import level_of
 from games.ai.oware_game import OwarePos, OwareRules
 from games.ai.search import WIN
@@ -46,65 +47,47 @@ def random_position(rng: random.Random, seeds: int) -> Pits:
     return tuple(edges[i + 1] - edges[i] - 1 for i in range(12))
 
 
-def solve(top: int, grandslam: int) -> dict[Pits, int]:
-    """Every position with at most `top` seeds: the seeds the mover takes.
+# Every position of 0..3 seeds: exact entries by layer (forbidden, nocapture, opponent-takes).
+EXACT_UP_TO_3 = {oware.FORBIDDEN: 276, oware.NOCAPTURE: 274, oware.OPPONENT_TAKES: 277}
 
-    Layer by layer: a capture or an end is settled by the smaller layers; the
-    no-capture moves are iterated from (0, all) to the fixpoint of the mover's
-    forced lower bound and the opponent's forced upper bound; where they
-    differ, the mover's row within them.
-    """
-    rules = OwareRules(grandslam, False)
-    values: dict[Pits, int] = {}
-    for seeds in range(top + 1):
-        exits: dict[Pits, list[int]] = {}
-        inside: dict[Pits, list[Pits]] = {}
+
+@pytest.mark.parametrize("grandslam", list(RULES), ids=["default", "nocapture", "opponent-takes"])
+def test_the_bounds_hold_against_a_search_of_every_small_position(grandslam: int) -> None:
+    # The true value at the start of a game (or just after a capture), searched over every
+    # line of the engine with the positions passed through (check_oware_tables), lies within
+    # the table's bounds, and equals the value where the table says it is exact.
+    search = check_oware_tables.Search(grandslam)
+    tally = check_oware_tables.Tally()
+    for seeds in range(4):
         for pits in layer(seeds):
-            pos = OwarePos(pits, (0, 0), 0, (False, False), (pits,), 0)
-            moves = rules.legal(pos)
-            if not moves:  # no seeds: nothing; cannot feed: the own row
-                values[pits] = seeds if any(pits[:6]) else 0
-                continue
-            exits[pits], inside[pits] = [], []
-            for move in moves:
-                after = rules.play(pos, move)
-                if after.ending:
-                    exits[pits].append(after.stores[0])
-                    continue
-                child = after.pits[6:] + after.pits[:6]
-                if sum(child) < seeds:
-                    exits[pits].append(after.stores[0] + sum(child) - values[child])
-                else:
-                    inside[pits].append(child)
-        low = dict.fromkeys(exits, 0)
-        high = dict.fromkeys(exits, seeds)
-        while True:
-
-            def bound(bounds: dict[Pits, int], child: Pits) -> int:
-                return values[child] if child in values else bounds[child]
-
-            new_low = {p: max(exits[p] + [seeds - bound(high, q) for q in inside[p]]) for p in low}
-            new_high = {p: max(exits[p] + [seeds - bound(low, q) for q in inside[p]]) for p in low}
-            if new_low == low and new_high == high:
-                break
-            low, high = new_low, new_high
-        for pits in low:
-            values[pits] = min(max(sum(pits[:6]), low[pits]), high[pits])
-    return values
+            check_oware_tables.check(search, pits, 10**6, tally)
+    assert tally.wrong == []
+    assert tally.checked == tally.decided == oware_tables.BASES[4]
+    assert tally.exact == EXACT_UP_TO_3[grandslam]
 
 
-@pytest.mark.parametrize(
-    ("grandslam", "top"),
-    [(oware.FORBIDDEN, 5), (oware.NOCAPTURE, 4), (oware.OPPONENT_TAKES, 4)],
-    ids=["default", "nocapture", "opponent-takes"],
-)
-def test_the_tables_agree_with_a_plain_solve(grandslam: int, top: int) -> None:
-    solved = solve(top, grandslam)
-    variant = RULES[grandslam]
-    assert len(solved) == oware_tables.BASES[top + 1]
-    wrong = {pits: (value, oware_tables.lookup(pits, variant)) for pits, value in solved.items()}
-    wrong = {pits: pair for pits, pair in wrong.items() if pair[0] != pair[1]}
-    assert not wrong, list(wrong.items())[:5]
+def test_a_repetition_ends_the_game_as_the_rules_say() -> None:
+    # South B1 F1, North empty, South to move: South must feed with F, and North can then
+    # end the game by repeating a position while South's row holds one seed: one seed each.
+    pits = (0, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0)
+    assert check_oware_tables.Search(oware.FORBIDDEN).solve(pits, 10**6) == 1
+    assert oware_tables.bounds(pits) == (0, 1)  # a longer past could cost South that seed
+    assert oware_tables.exact(pits) is None and oware_tables.lookup(pits) is None
+    assert oware_tables.best_moves(pits) is None
+
+
+def test_a_seeded_sample_up_to_12_seeds_holds() -> None:
+    tallies = []
+    rng = random.Random(7)
+    for grandslam in RULES:
+        search = check_oware_tables.Search(grandslam)
+        tally = check_oware_tables.Tally()
+        for _ in range(40):
+            pits = random_position(rng, rng.randint(4, oware_tables.MAX_SEEDS))
+            check_oware_tables.check(search, pits, 20_000, tally)
+        tallies.append(tally)
+    assert [tally.wrong for tally in tallies] == [[], [], []]
+    assert sum(tally.decided for tally in tallies) >= 15
 
 
 def test_must_play_12_has_the_same_tables() -> None:
@@ -122,41 +105,29 @@ def test_above_the_tables_there_is_no_value() -> None:
     assert oware_tables.best_moves(pits) is None
 
 
-def test_best_moves_are_legal_and_keep_the_value() -> None:
+def test_best_moves_are_legal_and_attain_the_exact_value() -> None:
     rng = random.Random(5)
+    exact = 0
     for _ in range(300):
         grandslam = rng.choice(list(RULES))
-        pits = random_position(rng, rng.randint(1, oware_tables.MAX_SEEDS))
-        value = oware_tables.lookup(pits, RULES[grandslam])
-        best = oware_tables.best_moves(pits, RULES[grandslam])
-        assert value is not None and best is not None
-        assert 0 <= value <= sum(pits)
+        pits = random_position(rng, rng.randint(1, 6))
+        bounds = oware_tables.bounds(pits, RULES[grandslam])
+        assert bounds is not None and 0 <= bounds[0] <= bounds[1] <= sum(pits)
         pos = OwarePos(pits, (0, 0), 0, (False, False), (pits,), 0)
         legal = OwareRules(grandslam, False).legal(pos)
-        values = oware_tables.move_values(pits, grandslam)
-        assert sorted(values) == sorted(legal)  # the tables' moves are the rules' moves
-        assert set(best) <= set(legal)
-        assert bool(best) == bool(legal)
-        if best:
-            assert {values[move] for move in best} == {max(values.values())}
-        else:  # the game is over: the mover takes their row if they have one
-            assert value == (sum(pits) if any(pits[:6]) else 0)
-
-
-def test_the_tables_move_forces_the_value_where_it_is_forced() -> None:
-    # Where the best move's result is the value itself, the table's move is one such.
-    rng = random.Random(11)
-    checked = 0
-    for _ in range(300):
-        pits = random_position(rng, rng.randint(6, oware_tables.MAX_SEEDS))
-        values = oware_tables.move_values(pits, oware.FORBIDDEN)
-        value = oware_tables.lookup(pits)
-        if not values or max(values.values()) != value:
+        moves = oware_tables.move_bounds(pits, grandslam)
+        assert sorted(moves) == sorted(legal)  # the tables' moves are the rules' moves
+        value = oware_tables.exact(pits, RULES[grandslam])
+        best = oware_tables.best_moves(pits, RULES[grandslam])
+        if value is None:
+            assert best is None
             continue
-        move = oware_tables.table_move(pits, oware.FORBIDDEN)
-        assert move is not None and values[move] == value
-        checked += 1
-    assert checked > 250
+        exact += 1
+        assert best is not None and set(best) <= set(legal) and bool(best) == bool(legal)
+        assert best[:1] == [m for m in [oware_tables.table_move(pits, grandslam)] if m is not None]
+        if not best:  # the game is over: the mover takes their row if they have one
+            assert value == (sum(pits) if any(pits[:6]) else 0)
+    assert exact > 50
 
 
 def table_state(pits: Pits) -> oware.OwareState:
@@ -181,7 +152,7 @@ def test_the_perfect_levels_play_a_best_move_of_the_tables(level: str) -> None:
     rng = random.Random(3)
     found = 0
     while found < 6:
-        pits = random_position(rng, rng.randint(4, oware_tables.MAX_SEEDS))
+        pits = random_position(rng, rng.randint(4, 8))
         best = oware_tables.best_moves(pits)
         state = table_state(pits)
         legal = state.legal_moves()
@@ -201,19 +172,35 @@ def test_the_levels_with_mistakes_search_instead() -> None:
     assert oware_game.solved(state, level_of("easy"), rng) is None
 
 
-def test_the_search_ends_at_the_tables() -> None:
+def test_the_search_ends_at_the_tables_where_their_bounds_settle_the_result() -> None:
     pits = (0, 3, 0, 1, 0, 2, 1, 0, 0, 2, 1, 2)
     state = table_state(pits)
     game, root = oware_game.searchable(state, oware_eval.evaluate)
     _, moves = game.expand(root)
     assert moves  # the root itself is searched
-    values = oware_tables.move_values(pits, oware.FORBIDDEN)
+    settled = open_ = 0
+    won = WIN - oware_game.TABLE_PLIES  # won, at a distance the tables do not tell
     for move in moves:
-        score, after = game.expand(game.play(root, move))
-        assert after == ()
-        total = 24 - sum(pits) + values[move - 6]  # North's seeds at the end
-        won = WIN - oware_game.TABLE_PLIES  # won, at a distance the tables do not tell
-        assert score == (-won if total > 24 else won if total < 24 else 0)
+        child = game.play(root, move)
+        score, after = game.expand(child)
+        bounds = oware_tables.bounds(oware_game.mover_view(child.pits, child.side))
+        assert bounds is not None
+        # South (to move after North) ends with these; North's store is 24 - 12.
+        results = {(24 + low > 24) - (12 + sum(child.pits) - low > 24) for low in bounds}
+        if len(results) == 1:
+            settled += 1
+            assert after == () and score == won * results.pop()
+        else:  # the result rests on the history: the search goes on
+            open_ += 1
+            assert score is None and after
+    assert settled == len(moves) and not open_  # North has lost or drawn whatever it plays
+    # South B1 F1, North empty, South to move with 24 - 23: the tables bound South's seeds of
+    # the board to 0..1, a draw or a win by the history: the search goes on.
+    pits = (0, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0)
+    pos = oware_game.OwarePos(pits, (23, 23), 0, (False, False), (pits,), 0)
+    assert oware_game.table_score(pos, oware.FORBIDDEN) is None
+    pos = oware_game.OwarePos(pits, (22, 24), 0, (False, False), (pits,), 0)  # lost either way
+    assert oware_game.table_score(pos, oware.FORBIDDEN) == -(WIN - oware_game.TABLE_PLIES)
     plain, root = oware_game.searchable(state, oware_eval.evaluate, tables=False)
     assert plain.expand(plain.play(root, moves[0]))[1]  # without tables the game goes on
 

@@ -145,14 +145,15 @@ def test_a_ponder_ends_when_its_stop_signal_is_set() -> None:
     assert report.ended == "stopped" and report.elapsed < 5
 
 
-def test_nothing_is_pondered_inside_the_oware_endgame_tables() -> None:
+def test_nothing_is_pondered_where_the_oware_endgame_tables_settle_the_move() -> None:
+    # South A1 D1 against e1 f1, 21 to 23: A wins whatever came before, D loses.
     text = "\n".join(
         [
-            "North  f  e  d  c  b  a     store 20",
-            "0 1 0 2 0 1",
-            "1 0 2 0 1 0",
-            "South  A  B  C  D  E  F     store 20",
-            "North to move",
+            "North  f  e  d  c  b  a     store 23",
+            "1 1 0 0 0 0",
+            "1 0 0 1 0 0",
+            "South  A  B  C  D  E  F     store 21",
+            "South to move",
         ]
     )
     state = oware.from_text(text, oware.SPEC.variant())

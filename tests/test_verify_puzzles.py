@@ -60,10 +60,10 @@ def test_an_oware_endgame_where_the_tables_name_no_solving_move_is_never_searche
 
     monkeypatch.setattr(verify_puzzles, "search_value", no_search)
     assert make_puzzles.verdict(state) is None
-    with pytest.raises(Refused, match="every move loses"):
+    with pytest.raises(Refused, match="no move is sure to draw or win"):
         verdict(state)
     values = verify_puzzles._table_values(state)
-    assert values["C"] is not None and values["C"] < 24  # C loses by force
+    assert values["C"][1] < 24  # C loses by force, whatever came before
 
 
 # oware-26154c24b4, once shipped as "save D" (a depth-10 search), 15 seeds on the

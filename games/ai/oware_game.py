@@ -8,12 +8,14 @@ a slotted position. `OwareRules.legal` and `OwareRules.play` follow the
 engine's legal moves and `OwareState.play` line by line, and a test plays
 random games of every variant through both and compares them.
 
-The endgame tables (oware_tables.py, up to 12 seeds on the board) come in
-two ways. `searchable(..., tables=True)` makes a search whose positions with
-that few seeds are finished games with the tables' result (exact leaves; the
-root is searched as usual), and `solved` plays `hard`'s and `max`'s move in
-such a position straight from the tables. The rules' mirror (`OwareGame`
-without tables) is untouched by them.
+The endgame tables (oware_tables.py, up to 12 seeds on the board) hold for
+each position the least and the most the mover can get whatever the game's
+history; they come in two ways. `searchable(..., tables=True)` makes a search
+whose positions with that few seeds are finished games where those bounds
+settle the result (won, drawn or lost: exact leaves; elsewhere the search
+goes on, the root is searched as usual), and `solved` plays `hard`'s and
+`max`'s move straight from the tables where the bounds prove it a best move
+by result. The rules' mirror (`OwareGame` without tables) is untouched by them.
 """
 
 from __future__ import annotations
@@ -137,10 +139,16 @@ def mover_view(pits: tuple[int, ...], side: int) -> tuple[int, ...]:
 TABLE_PLIES = 1_000
 
 
+def _result(mine: int, theirs: int) -> int:
+    """1 won, 0 drawn, -1 lost, for stores of the whole game."""
+    return 1 if mine > 24 else -1 if theirs > 24 else 0
+
+
 def table_score(pos: OwarePos, grandslam: int) -> int | None:
     """The result of a position by the tables, as a finished game's score for
-    the side to move (WIN or -WIN less `TABLE_PLIES`, or 0); None when they do not
-    hold it."""
+    the side to move (WIN or -WIN less `TABLE_PLIES`, or 0), where the tables'
+    bounds settle it whatever the game's history; None where they do not hold
+    the position or its result rests on the history (the search goes on)."""
     pits = pos.pits
     seeds = sum(pits)
     if seeds > oware_tables.MAX_SEEDS or pos.ending:
@@ -153,11 +161,12 @@ def table_score(pos: OwarePos, grandslam: int) -> int | None:
     found = oware_tables.entry(mover_view(pits, side), grandslam)
     if found is None:
         return None
-    value = found & 15
-    mine += value
-    theirs += seeds - value
+    low, high, _ = found
+    worst = _result(mine + low, theirs + seeds - low)
+    if worst != _result(mine + high, theirs + seeds - high):
+        return None
     won = WIN - TABLE_PLIES
-    return won if mine > 24 else -won if theirs > 24 else 0
+    return won * worst
 
 
 class OwareGame:
@@ -224,16 +233,10 @@ def searchable(
     return OwareGame(OwareRules.of(state), evaluate, tables=tables, root=root), root
 
 
-def table_choice(state: OwareState) -> str | None:
-    """The move that keeps the tables' result, in a position they hold; else None.
-
-    Each legal move is judged by what the mover ends with: where the move ends
-    the game (by the rules, a repetition of this game's own past included) the
-    seeds it gives, else the tables' value of the position after it. The best
-    result wins (won, drawn, lost first; a win at once first among wins; then
-    seeds); among equals the tables' own move, which never goes round a cycle
-    where the result is forced.
-    """
+def _table_options(state: OwareState) -> list[tuple[tuple[int, bool, int, bool], int, str]] | None:
+    """Each legal move judged by the tables, or None where they do not hold the
+    position: (what the mover is sure of: result, won at once, seeds, the table's
+    own move; the best result the move could have; the move)."""
     rules = OwareRules.of(state)
     pits = state.pits
     if (
@@ -248,33 +251,82 @@ def table_choice(state: OwareState) -> str | None:
     if not moves:
         return None
     own = oware_tables.table_move(mover_view(pits, side), rules.grandslam)
-    best: tuple[int, bool, int, bool] | None = None
-    choice = moves[0]
+    every = sum(pits) + sum(state.stores)  # every seed ends in a store
+    options = []
     for move in moves:
         after = rules.play(pos, move)
         total = after.stores[side]
-        over = bool(after.ending) or total > 24 or after.stores[1 - side] > 24
+        theirs = after.stores[1 - side]
+        over = bool(after.ending) or total > 24 or theirs > 24
+        low = high = total
         if not over:
             child = mover_view(after.pits, after.side)
             found = oware_tables.entry(child, rules.grandslam)
             assert found is not None  # captures only take seeds off
-            total += sum(child) - (found & 15)
-        result = 1 if total > 24 else 0 if total == 24 else -1
+            seeds = sum(child)
+            # The bounds hold whatever the history, this game's own included.
+            low, high = total + seeds - found[1], total + seeds - found[0]
+        result = _result(low, every - low)
         # A win now before a win later, however many seeds the later one would bring.
-        key = (result, result > 0 and over, total, move - 6 * side == own)
-        if best is None or key > best:
-            best, choice = key, move
-    return engine.PITS[choice]
+        sure = (result, result > 0 and over, low, move - 6 * side == own)
+        options.append((sure, _result(high, every - high), engine.PITS[move]))
+    return options
+
+
+def table_choice(state: OwareState) -> str | None:
+    """The move whose result the tables make surest, in a position they hold; else None.
+
+    Each legal move is judged by what the mover is sure to end with whatever
+    the history: where the move ends the game (by the rules, a repetition of
+    this game's own past included) the seeds it gives, else the least the
+    tables' bounds leave after it. The best sure result wins (won, drawn, lost
+    first; a win at once first among wins; then seeds); among equals the
+    table's own move, which attains its position's lower bound.
+    """
+    options = _table_options(state)
+    if not options:
+        return None
+    return max(options)[2]
+
+
+def settled_choice(state: OwareState) -> str | None:
+    """`table_choice` where it is provably a best move by result: no other move
+    could reach a better result whatever the history; else None."""
+    options = _table_options(state)
+    if not options:
+        return None
+    sure, _, move = max(options)
+    if any(best > sure[0] for _, best, _ in options):
+        return None
+    return move
 
 
 def solved(state: OwareState, level: Level, rng: random.Random) -> str | None:
-    """The move of `hard` and `max` inside the endgame tables (see `table_choice`);
-    None for the other levels and outside the tables, which then search.
+    """The move of `hard` and `max` inside the endgame tables where their bounds
+    settle the best result (see `settled_choice`); None for the other levels,
+    outside the tables and where the result rests on the game's history: those
+    search (with the tables' settled positions as leaves).
 
-    Both levels make no mistakes, and where the tables hold the position a
+    Both levels make no mistakes, and where the tables settle the position a
     search could only pick among the moves of the same result, without the
     tables' sense of progress: a won position could go round to a repetition.
     """
     if level.mistakes:
         return None
-    return table_choice(state)
+    return settled_choice(state)
+
+
+def exact_results(state: OwareState) -> dict[str, int] | None:
+    """Each legal move's result for the mover (1 won, 0 drawn, -1 lost), where the
+    tables know every one exactly whatever the history (a move that ends the game
+    by the rules is exact); None elsewhere (above the tables, a variant they do not
+    hold, a value that rests on the history)."""
+    options = _table_options(state)
+    if not options:
+        return None
+    results = {}
+    for sure, best, move in options:
+        if sure[0] != best:
+            return None
+        results[move] = best
+    return results

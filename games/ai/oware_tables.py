@@ -1,8 +1,9 @@
-"""Perfect Oware endgames: every position with up to 12 seeds on the board, solved.
+"""Oware endgames with up to 12 seeds on the board: bounds that hold whatever the history.
 
     from games.ai import oware_tables
-    oware_tables.lookup(pits, "grandslam=nocapture")  # seeds the mover captures, or None
-    oware_tables.best_moves(pits)                     # the mover's pits (0..5) that get them
+    oware_tables.bounds(pits, "grandslam=nocapture")  # (low, high) of the mover's seeds
+    oware_tables.exact(pits)                          # the value where low == high, else None
+    oware_tables.best_moves(pits)                     # where exact: the pits (0..5) that get it
 
 `pits` are the 12 counts as the player to move sees them: their six pits in
 sowing order, then the opponent's six in sowing order (South to move: A..F,
@@ -10,29 +11,45 @@ a..f; North to move: a..f, A..F). The stores play no part.
 
 What a value means. The value of a position with n seeds on the board is how
 many of those n the player to move captures, counting the share-out at the
-end, when both players play to capture as many as they can. The game ends as
-games/RULES.md says: a player to move without seeds takes nothing and the
-other their own row; a player who cannot feed the other takes their own row.
-The repetition rule makes the true value depend on the moves before, so the
-tables follow the convention the issue names (Romein and Bal's for awari: a
-position in a cycle scores as each player taking their own row), made exact
-thus. A capture leads to a smaller table, where the past no longer matters
-(the stores changed, no earlier position can come back). Within the n-seed
-positions, by retrograde analysis to the least fixpoint:
+end, when both players play to capture as many as they can, under
+games/RULES.md: a player to move without seeds takes nothing and the other
+their own row; a player who cannot feed the other takes their own row; and
+the first repetition of a position (pits, stores, player to move) ends the
+game, each player taking the seeds on their own row. That last rule makes the
+value depend on the positions passed through since the last capture (a player
+may end the game by repeating one of them). The tables hold for every
+position the least (`low`) and the most (`high`) the mover gets over every
+possible history, and the value is **exact** where they meet: then it is the
+true value whatever came before.
 
-- `lo` is the most the mover can force by play that leaves the no-capture
-  moves after finitely many (by a capture or an end, valued by the smaller
-  tables), `hi` the least the opponent can hold them to that way.
-- Where `lo == hi` (96.8 % of the positions, default rule) the value is that: forced,
-  whatever the repetition rule, given the smaller tables.
-- Elsewhere (a cycle neither player can leave to advantage; 87,750 positions,
-  all with 2-4 or 6-10 seeds) the position scores as a share-out on the spot,
-  each player taking their own row, kept within what each can force: the
-  mover's row's seeds clamped to `lo..hi`.
+How. A capture leads to a smaller layer (fewer seeds), where the past no
+longer matters (the stores changed). Within the n-seed layer a child c of p
+can be a repeated position only if c can reach p (every earlier position
+since the capture leads to p), that is when c lies in p's strongly connected
+component of the no-capture moves; such a child counts as the worse, for the
+mover, of the share-out (each taking their own row) and of c's bounds for
+`low`, the better for `high`; the other children by their bounds, captures by
+the smaller layers' bounds. Components are solved sinks first; within one the
+iteration starts where every child in the component is a repetition (the
+history holds the whole component) and loosens until nothing changes, one
+more new position allowed per round: by induction on the positions of the
+component not yet passed through, every round's bounds hold for every such
+history, so the last ones hold for every history. The move kept (`max`'s)
+attains `low` whatever the history: after it, along any play, what the mover
+is sure of never falls, and every way the game can end (a capture, a share-out,
+a repetition by either player) gives at least that.
 
-In real play the first repetition ends the game where it happens, so a
-position of the second kind, or a forced one whose play passes through one,
-can end otherwise: bench/oware_tables.py says how often.
+How much is exact (default rule; nocapture and opponent-takes within 0.1
+point): all of 0-1 seeds, 83.3 % of 2, 54.4 % of 3, 34.7 % of 4, 22.2 % of 5,
+13.9 % of 6, 8.4 % of 7, 5.1 % of 8, 3.2 % of 9, 2.1 % of 10, 1.4 % of 11 and
+1.0 % of 12 seeds; 46,601 of 2,704,156 positions (1.7 %). Most positions lie in
+one large component where a long past lets a player end the game by a
+well-timed repetition. Checked (tests/test_oware_tables.py,
+games/ai/check_oware_tables.py) against a search of the engine's own game
+from every position of 0-3 seeds and a sample up to 12, all three rules: the
+true value with no history lies within the bounds everywhere and equals the
+exact ones. The result (won, drawn, lost) is settled more often than the
+value: a caller adds the stores to both bounds (oware_game.table_score).
 
 Twenty-five. "25 or more wins at once" does not change who wins when seeds
 are maximised: a player who can reach 25 can make their total 25 or more, and
@@ -42,26 +59,17 @@ stores and compares with 24 (the engine ends the game at 25, so a won
 position's last few seeds may stay on the board).
 
 Variants: all. `grandslam` changes the values (the file holds the default
-table and, for `nocapture` and `opponent-takes`, the few positions where they
+table and, for `nocapture` and `opponent-takes`, the positions where they
 differ); `must-play-12` does not: with 12 seeds or fewer on the board a pit
 of more than 11 holds every seed of its owner's row, so the obligation keeps
 the moves the player had anyway.
 
-Why 12 seeds. One byte a position, mapped as it is: 2,704,156 positions up to
-12 seeds make 2.6 MiB, with 0.2 MiB of grand-slam differences (2.8 MiB in
-all, in git and in the package). 13 seeds would double that (5.2 MB more),
-and from 13 seeds on must-play-12 can matter (an obliged pit of 12 beside a
-pit of 1), so its variants would need tables of their own; 15 seeds (17.4 M
-positions) would be 17 MB. The build takes about 10 s a grand-slam rule at
-12 seeds and about doubles with each seed more.
-
 The file. `oware_endgame.bin` (written by make_oware_tables.py, whose C
-helper oware_tables.c does the analysis) holds one byte per position, the
-value in the low four bits and the move `max` plays in the high four (7
-where there is none): where `lo` is the value it is the move that first
-forced it in the analysis, so following it never goes round a cycle; elsewhere
-the move whose result is best by the values. Positions are numbered by seeds
-on the board, then the pits in lexicographic order. The file is mapped on the
+helper oware_tables.c does the analysis; about 3 s a grand-slam rule, 10 s in
+all) holds a byte per position, `low | high << 4`, then the moves, half a
+byte each (two to a byte, 7 where there is none), then the variants'
+differences: 4,392,808 bytes (4.2 MiB). Positions are numbered by seeds on
+the board, then the pits in lexicographic order. The file is mapped on the
 first lookup (nothing is read at import), read-only, so worker processes
 share its pages.
 """
@@ -80,7 +88,7 @@ from games.ai import oware_kernel
 
 MAX_SEEDS = 12
 TABLE_PATH = Path(__file__).with_name("oware_endgame.bin")
-MAGIC = b"KAMEN-OWARE-1\n\0\0"
+MAGIC = b"KAMEN-OWARE-2\n\0\0"
 # The magic, the seeds, the positions, and the differences of nocapture and opponent-takes.
 HEADER = struct.Struct("<16sIIII")
 NO_MOVE = 7
@@ -150,30 +158,39 @@ class Tables:
             self.map = mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ)
         magic, top, positions, *diffs = HEADER.unpack_from(self.map, 0)
         if magic != MAGIC or top != MAX_SEEDS or positions != POSITIONS:
-            raise ValueError(f"{path} is not an Oware table of {MAX_SEEDS} seeds")
+            raise ValueError(f"{path} is not an Oware table of {MAX_SEEDS} seeds (format 2)")
         self.start = HEADER.size
-        offset = self.start + positions
-        # Per grand-slam rule: the sorted numbers of the positions that differ, and their bytes.
-        self.diffs: dict[int, tuple[memoryview, memoryview]] = {}
+        self.moves = self.start + positions
+        offset = self.moves + (positions + 1) // 2
+        # Per grand-slam rule: the sorted numbers of the positions that differ,
+        # their bounds bytes and their moves (a byte each).
+        self.diffs: dict[int, tuple[memoryview, memoryview, memoryview]] = {}
         view = memoryview(self.map)
         for rule, count in zip((engine.NOCAPTURE, engine.OPPONENT_TAKES), diffs, strict=True):
             offset += -offset % 4
             numbers = view[offset : offset + 4 * count].cast("I")
             offset += 4 * count
-            self.diffs[rule] = (numbers, view[offset : offset + count])
-            offset += count
+            self.diffs[rule] = (
+                numbers,
+                view[offset : offset + count],
+                view[offset + count : offset + 2 * count],
+            )
+            offset += 2 * count
         if offset != len(self.map):
             raise ValueError(f"{path} has the wrong length")
 
-    def entry(self, number: int, grandslam: int) -> int:
-        """The byte of a position under a grand-slam rule."""
+    def entry(self, number: int, grandslam: int) -> tuple[int, int, int]:
+        """A position's low, high and move (NO_MOVE where there is none)."""
         diff = self.diffs.get(grandslam)
         if diff is not None:
-            numbers, values = diff
+            numbers, bounds, moves = diff
             at = bisect.bisect_left(numbers, number)
             if at < len(numbers) and numbers[at] == number:
-                return values[at]
-        return self.map[self.start + number]
+                byte = bounds[at]
+                return byte & 15, byte >> 4, moves[at]
+        byte = self.map[self.start + number]
+        move = self.map[self.moves + (number >> 1)] >> (4 * (number & 1)) & 15
+        return byte & 15, byte >> 4, move
 
 
 @cache
@@ -230,30 +247,45 @@ def _check(pits: Sequence[int]) -> None:
         raise ValueError(f"not the 12 pits of an Oware board: {pits!r}")
 
 
-def entry(pits: Sequence[int], grandslam: int) -> int | None:
-    """The byte of a position (value | move << 4), None above MAX_SEEDS seeds."""
+def entry(pits: Sequence[int], grandslam: int) -> tuple[int, int, int] | None:
+    """A position's (low, high, move) under a grand-slam rule (the move NO_MOVE
+    where there is none), None above MAX_SEEDS seeds."""
     if sum(pits) > MAX_SEEDS:
         return None
     return tables().entry(index(pits), grandslam)
 
 
-def lookup(pits: Sequence[int], variant: str = "") -> int | None:
-    """How many of the seeds on the board the player to move captures with best
-    play (0..sum(pits)); None above MAX_SEEDS seeds or for a variant not held."""
+def bounds(pits: Sequence[int], variant: str = "") -> tuple[int, int] | None:
+    """The least and the most of the seeds on the board the player to move
+    captures with best play, whatever the game's history (the repetitions it
+    makes possible); None above MAX_SEEDS seeds or for a variant not held."""
     _check(pits)
     grandslam = grandslam_of(variant)
     if grandslam is None or not present():
         return None
     found = entry(pits, grandslam)
-    return None if found is None else found & 15
+    return None if found is None else (found[0], found[1])
+
+
+def exact(pits: Sequence[int], variant: str = "") -> int | None:
+    """How many of the seeds on the board the player to move captures with best
+    play, where that is the same whatever the game's history; else None (also
+    above MAX_SEEDS seeds or for a variant not held)."""
+    found = bounds(pits, variant)
+    return found[0] if found is not None and found[0] == found[1] else None
+
+
+lookup = exact
+"""The old name of `exact`: a value only where it is exact."""
 
 
 def table_move(pits: Sequence[int], grandslam: int) -> int | None:
-    """The move the table plays (the mover's pit 0..5), None where there is none."""
+    """The move the table plays (the mover's pit 0..5): it attains `low` whatever
+    the history; None where there is no move."""
     found = entry(pits, grandslam)
-    if found is None or found >> 4 == NO_MOVE:
+    if found is None or found[2] == NO_MOVE:
         return None
-    return found >> 4
+    return found[2]
 
 
 def legal(pits: tuple[int, ...], grandslam: int) -> list[int]:
@@ -262,41 +294,54 @@ def legal(pits: tuple[int, ...], grandslam: int) -> list[int]:
     return oware_kernel.legal(pits, 0, False, grandslam == engine.FORBIDDEN)
 
 
-def move_values(pits: Sequence[int], grandslam: int) -> dict[int, int]:
-    """For each legal move (the mover's pit 0..5): the seeds of the board the
-    mover ends with after it, by the tables; {} without a move."""
+def move_bounds(pits: Sequence[int], grandslam: int) -> dict[int, tuple[int, int]]:
+    """For each legal move (the mover's pit 0..5): the least and the most of the
+    seeds of the board the mover ends with after it, whatever the history (a
+    position after the move that the history might hold counts both as the
+    share-out that would end the game there and as played on); {} without a move."""
     position = tuple(pits)
     if sum(position) > MAX_SEEDS:
         raise ValueError(f"{sum(position)} seeds on the board: the tables hold {MAX_SEEDS} at most")
-    values: dict[int, int] = {}
+    found: dict[int, tuple[int, int]] = {}
     for move in legal(position, grandslam):
         after, stores, _, _, starved = oware_kernel.play(
             position, (0, 0), 0, move, grandslam, False, (False, False)
         )
         taken = stores[0]
         if starved:  # the game ends: each takes their own row
-            values[move] = taken + sum(after[:6])
+            found[move] = (taken + sum(after[:6]), taken + sum(after[:6]))
             continue
         child = after[6:] + after[:6]
-        found = tables().entry(index(child), grandslam)
-        values[move] = taken + sum(child) - (found & 15)
-    return values
+        seeds = sum(child)
+        low, high, _ = tables().entry(index(child), grandslam)
+        if seeds == sum(position):  # no capture: the child might repeat, each taking their own row
+            theirs = sum(child[:6])
+            low, high = min(low, theirs), max(high, theirs)
+        found[move] = (taken + seeds - high, taken + seeds - low)
+    return found
+
+
+def move_values(pits: Sequence[int], grandslam: int) -> dict[int, int]:
+    """For each legal move whose result is exact whatever the history: the seeds
+    of the board the mover ends with after it (`move_bounds` where low == high)."""
+    return {move: low for move, (low, high) in move_bounds(pits, grandslam).items() if low == high}
 
 
 def best_moves(pits: Sequence[int], variant: str = "") -> list[int] | None:
-    """The mover's pits (0..5) whose result is the best by the tables, the
-    table's own move first; [] without a move; None where `lookup` is None."""
-    _check(pits)
+    """Where the position's value is exact: the mover's pits (0..5) that attain
+    it whatever the history, the table's own move first; [] without a move; None
+    where `exact` is None."""
+    value = exact(pits, variant)
     grandslam = grandslam_of(variant)
-    if grandslam is None or not present() or sum(pits) > MAX_SEEDS:
+    if value is None or grandslam is None:
         return None
-    values = move_values(pits, grandslam)
-    if not values:
-        return []
-    best = max(values.values())
-    moves = [move for move, value in values.items() if value == best]
     own = table_move(pits, grandslam)
-    if own in moves:
-        moves.remove(own)
-        moves.insert(0, own)
+    if own is None:
+        return []
+    moves = [own]
+    moves += [
+        move
+        for move, (low, _) in move_bounds(pits, grandslam).items()
+        if low >= value and move != own
+    ]
     return moves

@@ -20,8 +20,8 @@ ponder starts is emptied first (its entries are of earlier positions, and
 it would leave the ponder no room), and a ponder stops at TABLE_LIMIT
 entries (past it the next move's search would start from an empty one).
 
-Oska is solved and Oware inside its endgame tables is played from them, so
-neither is pondered (`wanted`, and the tables checked in the worker); nor are
+Oska is solved and Oware, where its endgame tables settle the move, is played
+from them, so neither is pondered (`wanted`, and the tables checked in the worker); nor are
 `easy` and `medium`, which search a fixed depth afresh every move.
 """
 
@@ -102,7 +102,7 @@ def ponder_state(
 ) -> PonderReport:
     """Ponder `state` (the player to move) for Kamen's next move at `level`, unless
     there is nothing to ponder: a level or game not pondered, a forced or no reply,
-    or Oware inside the endgame tables."""
+    or Oware where the endgame tables settle the move (`oware_game.solved`)."""
     if not wanted(state.spec.name, level):
         return SKIPPED
     chosen = level_of(level)

@@ -11,9 +11,12 @@ move's, and `loss` their difference. Scores come from
   distance in plies. A variant the table does not hold (`oska_solver.solves`)
   is searched as below (material: 100 a stone).
 - Oware: the endgame tables (`oware_tables`, when its file is there) once
-  the seeds on the board are few enough: exact, the final margin in seeds
-  (the seeds on the board counted as the tables count them; in a cycle of
-  moves without a capture, the tables' convention). Otherwise a search.
+  the seeds on the board are few enough and the position and every position
+  after a legal move have an exact value (the same whatever the game's
+  history, under the repetition rule: `oware_tables.exact`): the final margin
+  in seeds (the seeds on the board counted as the tables count them), marked
+  `exact`. Otherwise a search, whose leaves are the tables' positions where
+  their bounds settle the result (not marked exact).
 - Lasca: a search.
 
 The search scores every root move at a fixed depth per game (`DEPTHS`, with
@@ -299,8 +302,9 @@ def _searched(value: int) -> Score:
 
 
 def _oware_table_scores(state: oware_engine.OwareState) -> Scores | None:
-    """Every move's exact score from the endgame tables, or None outside them."""
-    lookup: Lookup = oware_tables.lookup
+    """Every move's exact score from the endgame tables, or None outside them or
+    where a value is not exact (it rests on the game's history)."""
+    lookup: Lookup = oware_tables.exact
     variant = str(state.variant)
     if not oware_tables.covers(variant) or sum(state.pits) > oware_tables.MAX_SEEDS:
         return None

@@ -18,11 +18,12 @@ The rules, by what holds the position:
   for a save.
 - Oware with 12 seeds or fewer on the board (`endgame-table`): the endgame
   tables decide, and nothing else: each move's final seeds for the mover
-  (stores and share-out counted) from the tables' value of the position after
-  it, where that value is exact (`_table_values`); win (more than 24) > draw
-  (24) > loss. Kept only when every move's value is exact and exactly one
-  move reaches the best class, not a loss. A position the tables hold where
-  no single move solves it is refused, never searched instead. `depth` 0.
+  (stores and share-out counted) from the tables' bounds of the position after
+  it, the least and the most it can be whatever came before (`_table_values`);
+  win (more than 24) > draw (24) > loss. Kept only when exactly one move is
+  sure of the best class any move is sure of, not a loss, and every other move
+  cannot reach it even at its best. A position the tables hold where they do
+  not prove a single solving move is refused, never searched instead. `depth` 0.
 - Oware above 12 seeds and Lasca (`search`): the C kernels' plain full-width
   alpha-beta (`search` in games/ai/oware_kernel.c and lasca_kernel.c: every
   legal move, no reductions, no pruning but alpha-beta's; a game's end scored
@@ -122,16 +123,14 @@ def in_tables(state: GameState) -> bool:
     )
 
 
-def _table_values(state: GameState) -> dict[str, int | None]:
+def _table_values(state: GameState) -> dict[str, tuple[int, int]]:
     """Each legal move's final seeds for the mover (its store, what it captures
-    and the share-out at the end) by the endgame tables, None where the tables'
-    value of the position after it is not exact. For a position `in_tables`.
-
-    The one place the verifier reads the tables: `oware_tables.lookup` gives a
-    value for every position it holds today; where the tables give bounds
-    instead of an exact value, this is where a move becomes None."""
+    and the share-out at the end) by the endgame tables, as the least and the
+    most they can be whatever came before (`oware_tables.bounds`: under the
+    repetition rule a value can depend on the positions passed). For a position
+    `in_tables`; the one place the verifier reads the tables."""
     mover = int(state.to_move)
-    values: dict[str, int | None] = {}
+    values: dict[str, tuple[int, int]] = {}
     for move in state.legal_moves():
         after = state.play(move)
         outcome = after.outcome()
@@ -139,37 +138,48 @@ def _table_values(state: GameState) -> dict[str, int | None]:
             score = outcome.score
             if score is None:  # twenty-five: the winner has more than 24
                 won = outcome.winner is not None and int(outcome.winner) == mover
-                values[move] = 25 if won else 23
+                final = 25 if won else 23
             else:
-                values[move] = score[mover]
+                final = score[mover]
+            values[move] = (final, final)
             continue
         pits: tuple[int, ...] = after.pits  # type: ignore[attr-defined]
         stores: tuple[int, int] = after.stores  # type: ignore[attr-defined]
         side = int(after.to_move)  # the mover's opponent
         ordered = pits[6:] + pits[:6] if side else pits
-        taken = _OWARE_TABLES.lookup(ordered, str(after.variant))
-        values[move] = None if taken is None else 48 - (stores[side] + taken)
+        found = _OWARE_TABLES.bounds(ordered, str(after.variant))
+        if found is None:
+            raise Refused(f"the tables do not hold the position after {move}")
+        low, high = found  # what the opponent takes of the seeds on the board
+        values[move] = (48 - (stores[side] + high), 48 - (stores[side] + low))
     return values
+
+
+def _class(final: int) -> int:
+    """Won (1), drawn (0) or lost (-1), by the mover's final seeds."""
+    return (final > 24) - (final < 24)
 
 
 def oware_table_verdict(state: GameState) -> Found:
     """The tables' one solving move of a position they hold; raises Refused when
-    they do not say that exactly one move wins (or saves)."""
+    they do not prove that exactly one move wins (or saves) whatever came before:
+    the solution's worst result must be the best any move can be sure of, and
+    every other move's best result worse than that."""
     values = _table_values(state)
     if len(values) < 2:
         raise Refused("a single legal move")
-    unknown = sorted(move for move, value in values.items() if value is None)
-    if unknown:
-        raise Refused(f"the tables are not exact after {', '.join(unknown)}")
-    classes = {
-        move: (value > 24) - (value < 24) for move, value in values.items() if value is not None
-    }
-    best = max(classes.values())
-    top = [move for move, found in classes.items() if found == best]
+    sure = {move: _class(low) for move, (low, _) in values.items()}
+    best = max(sure.values())
     if best < 0:
-        raise Refused("every move loses (tables)")
+        raise Refused("no move is sure to draw or win (tables)")
+    top = [move for move, found in sure.items() if found == best]
     if len(top) != 1:
         raise Refused(f"{len(top)} moves {'win' if best else 'draw'} (tables)")
+    unsettled = sorted(
+        move for move, (_, high) in values.items() if move != top[0] and _class(high) >= best
+    )
+    if unsettled:
+        raise Refused(f"the tables do not settle {', '.join(unsettled)} (tables)")
     return Found(top[0], "win" if best > 0 else "save", "endgame-table", 0)
 
 

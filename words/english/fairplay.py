@@ -39,8 +39,8 @@ TEXTS: dict[str, str | Plural] = {
     ),
     "fairplay.baseline.none": "No other player's move of the same period to compare with.",
     "fairplay.oware": (
-        "**Oware**: no exact figures yet (Kamen's endgame tables cannot tell yet which"
-        " values hold under every repetition rule)."
+        "(Oware: only endgames of at most 12 seeds on the board count, where Kamen's"
+        " endgame tables know every move's result whatever came before.)"
     ),
     "fairplay.lasca": "**Lasca**: no exact figures (Kamen knows no exact value of a Lasca game).",
     "fairplay.hard": plural(
@@ -66,7 +66,7 @@ TEXTS: dict[str, str | Plural] = {
         " result, compared with everyone else here, and how fast. *What they cannot:* a"
         " high share is not proof of help. Strong players keep values too, simple games give"
         " few positions where it mattered, and a few dozen positions mean little. Kamen has"
-        " no exact figure for Lasca, nor yet for Oware. Look at the games themselves before"
-        " acting."
+        " no exact figure for Lasca, and in Oware only for a few endgames. Look at the games"
+        " themselves before acting."
     ),
 }
