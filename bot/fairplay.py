@@ -72,6 +72,8 @@ def fairplay_text(report: FairPlayReport, name: str, locale: str) -> str:
               for game, count in report.counted.items() if count]  # fmt: skip
     lines.append(say("fairplay.games", locale, games=total, counts=counts))
     for game in report.games:
+        if not report.counted.get(game):
+            continue  # none of their games of it: nothing to say
         if game in EXACT_GAMES:
             exact, baseline = report.by_game.get(game, (report.exact, report.baseline))
             if exact.of:
