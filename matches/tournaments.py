@@ -467,6 +467,8 @@ class Tournaments:
                     new = await self._pairings(tournament, made, playing, now)
                     if new:
                         moved = tournament
+            elif any(p.round > tournament.round for p in made):
+                continue  # another advance moved it on between the two reads: read again
             elif not busy:
                 if tournament.round >= self._last_round(tournament, made):
                     moved = dataclasses.replace(tournament, stage=Stage.FINISHED, finished_at=now)
