@@ -10,7 +10,6 @@ being played resigned, and the round goes on.
 
 from __future__ import annotations
 
-import random
 from collections.abc import AsyncIterator
 from datetime import timedelta
 
@@ -21,10 +20,8 @@ from matches import (
     CLAIM_AFTER,
     BadInput,
     Ending,
-    FirstLegalMove,
     GameOver,
     GameView,
-    ManualClock,
     MatchService,
     NotAPlayer,
     Status,
@@ -33,28 +30,20 @@ from matches.people import StillPlaying
 from matches.storage import Store
 from matches.tournament_records import Stage, StoredPairing
 from matches.tournaments import Progress
-from store import store_for
 from tests import store_support
-from tests.matches_support import refused
+from tests.matches_support import Env, refused, service_on
 
 GUILD, CHANNEL, OWNER = 1, 10, 99
 ALICE, BOB, CAROL, BOT = 100, 200, 300, 999
 DAY = 86400
 
-Env = tuple[MatchService, ManualClock, Store]
 store_url = store_support.store_url
 
 
 @pytest.fixture
 async def env(store_url: str) -> AsyncIterator[Env]:
-    store = store_for(store_url)
-    await store.open()
-    clock = ManualClock()
-    service = MatchService(
-        store, bot_user_id=BOT, picker=FirstLegalMove(), clock=clock, rng=random.Random(1)
-    )
-    yield service, clock, store
-    await store.close()
+    async with service_on(store_url, BOT) as made:
+        yield made
 
 
 async def challenge(service: MatchService, **options: object) -> GameView:

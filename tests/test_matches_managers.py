@@ -10,39 +10,29 @@ checked wherever a game is started.
 
 from __future__ import annotations
 
-import random
 from collections.abc import AsyncIterator
 from datetime import timedelta
 
 import pytest
 
-from matches import BadInput, FirstLegalMove, GameView, ManualClock, MatchService, NoGameHere
+from matches import BadInput, GameView, ManualClock, MatchService, NoGameHere
 from matches.ratings import Season, counts
 from matches.recompute import differences, rate_all, rebuild, stored
 from matches.records import AuditAction
-from matches.storage import Store
-from store import store_for
 from tests import store_support
-from tests.matches_support import refused
+from tests.matches_support import Env, refused, service_on
 
 GUILD, OTHER_GUILD = 1, 2
 ALICE, BOB, CAROL, MANAGER, BOT = 100, 200, 300, 400, 999
 STUDY = '[Game "Oska"]\n\n1. e1-f2 e5-d4 *\n'
 
-Env = tuple[MatchService, ManualClock, Store]
 store_url = store_support.store_url
 
 
 @pytest.fixture
 async def env(store_url: str) -> AsyncIterator[Env]:
-    store = store_for(store_url)
-    await store.open()
-    clock = ManualClock()
-    service = MatchService(
-        store, bot_user_id=BOT, picker=FirstLegalMove(), clock=clock, rng=random.Random(1)
-    )
-    yield service, clock, store
-    await store.close()
+    async with service_on(store_url, BOT) as made:
+        yield made
 
 
 async def challenge(

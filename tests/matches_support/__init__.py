@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import random
 import re
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from typing import Any
 
 import pytest
 
 import words
-from matches import MatchError
+from matches import FirstLegalMove, ManualClock, MatchError, MatchService
+from matches.storage import Store
+from store import store_for
 
 
 @contextmanager
@@ -29,3 +32,22 @@ def refused(
         assert error.code == code, error
     for key, value in params.items():
         assert error.params.get(key) == value, error
+
+
+# The service on a fresh database, with a clock the test moves and Kamen's first legal move.
+Env = tuple[MatchService, ManualClock, Store]
+
+
+@asynccontextmanager
+async def service_on(url: str, bot_user_id: int) -> AsyncIterator[Env]:
+    """The service on a fresh database at `url` (each engine in turn, with `store_url`)."""
+    store = store_for(url)
+    await store.open()
+    clock = ManualClock()
+    service = MatchService(
+        store, bot_user_id=bot_user_id, picker=FirstLegalMove(), clock=clock, rng=random.Random(1)
+    )
+    try:
+        yield service, clock, store
+    finally:
+        await store.close()
