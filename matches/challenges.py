@@ -212,7 +212,7 @@ class Challenges:
         if opponent_id is not None and snowflake(opponent_id, "user") == challenger_id:
             raise CannotChallengeYourself()
         row = replace(row, opponent_id=opponent_id, first_choice=choice)
-        await self.managers.gate(
+        settings = await self.managers.gate(
             row.guild_id, row.channel_id, row.challenger_id,
             with_person=not self.starts_at_once(opponent_id),
         )  # fmt: skip
@@ -223,7 +223,6 @@ class Challenges:
         if opponent_id is not None:  # the one check of the opponent's own limits
             await self.limits.may_challenge(challenger_id, opponent_id, roles)
         store = self.ledger.store
-        settings = await store.guild_settings(guild_id)
         if not settings.threads and await store.active_game_in(channel_id) is not None:
             raise GameAlreadyHere()
         for open_row in await store.open_games_of(row.challenger_id):

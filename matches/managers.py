@@ -220,8 +220,9 @@ class Managers:
 
     async def gate(
         self, guild_id: int, channel_id: int, user_id: int, *, with_person: bool
-    ) -> None:
-        """Whether `user_id` may start a game here now; refused with why if not.
+    ) -> GuildSettings:
+        """Whether `user_id` may start a game here now; refused with why if not, else the
+        server's settings it read (for the caller's own checks).
 
         `with_person`: a challenge to a person or to anyone (not to Kamen, not a study):
         refused to a suspended player, and counted against the cooldown and the limit of
@@ -232,7 +233,7 @@ class Managers:
             listed = " ".join(f"<#{channel}>" for channel in settings.game_channels)
             raise BadInput("managers.gate.channels", channels=listed)
         if not with_person:
-            return
+            return settings
         await self.refuse_suspended(guild_id, user_id, "managers.gate.suspended")
         now = self.ledger.clock()
         if settings.challenge_cooldown:
@@ -252,6 +253,7 @@ class Managers:
             ]
             if len(mine) >= settings.open_challenges:
                 raise BadInput("managers.gate.open", limit=settings.open_challenges)
+        return settings
 
     # ---------------------------------------------------------------- settings
 
