@@ -32,8 +32,6 @@ from dataclasses import dataclass
 from itertools import pairwise
 from typing import Final, Literal
 
-import networkx as nx
-
 Colour = Literal["first", "second"]
 FIRST: Final = "first"
 SECOND: Final = "second"
@@ -410,6 +408,11 @@ def _best_matching(
     units = [1] * tiers
     for t in range(tiers - 2, -1, -1):
         units[t] = units[t + 1] * (len(nodes) // 2 * bounds[t + 1] + 1)
+    # Imported here, not at the top: every process that imports the service (each bot
+    # process, each AI worker's parent) would otherwise load networkx's 300 modules at
+    # start, while only a tournament's round ever pairs.
+    import networkx as nx
+
     graph = nx.Graph()
     graph.add_nodes_from(nodes)
     for (i, j), c in costs.items():

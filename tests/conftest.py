@@ -2,12 +2,21 @@
 
 The AI's decoded-table cache goes to a directory of this test run, not the tester's
 home (every bot process the tests start inherits it).
+
+The suite starts some hundreds of Python processes (bot processes, their AI workers, the
+command line): each compiles Kamen's modules again when the machine forbids writing
+bytecode (PYTHONDONTWRITEBYTECODE, set on some CI machines and containers), about a
+third of a second of CPU a process. The tests' own processes write and reuse it.
 """
 
 import os
+import sys
 import tempfile
 
-from tests.store_support import store
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+sys.dont_write_bytecode = False
+
+from tests.store_support import store  # noqa: E402  (after the switch: its modules are cached)
 
 os.environ.setdefault("KAMEN_CACHE_DIR", tempfile.mkdtemp(prefix="kamen-cache-"))
 
