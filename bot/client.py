@@ -252,8 +252,10 @@ class KamenMixin:
 
     async def on_ready(self) -> None:
         log.info("ready as %s", self.user)  # type: ignore[attr-defined]
+        # A second `ready` (a new session) finds the runner running; one that arrives while
+        # closing starts nothing: the store goes next.
         if self._started or self.is_closed():  # type: ignore[attr-defined]
-            return  # a `ready` that arrives while closing starts nothing: the store goes next
+            return
         self._started = True
         if self.runner is not None:
             self.runner.start()
@@ -316,6 +318,9 @@ class KamenMixin:
             )
 
     async def close(self) -> None:
+        # A `ready` that arrives while the runner stops (discord.py's `is_closed` says so
+        # only once `super().close()` has begun) must not start the runner again.
+        self._started = True
         if self.runner is not None:  # stopped before the store closes
             await self.runner.stop()
         # discord.py 2.7 leaves its wait for the servers running when closed during start-up;

@@ -9,6 +9,7 @@ bytecode (PYTHONDONTWRITEBYTECODE, set on some CI machines and containers), abou
 third of a second of CPU a process. The tests' own processes write and reuse it.
 """
 
+import asyncio
 import os
 import sys
 import tempfile
@@ -16,8 +17,15 @@ import tempfile
 os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 sys.dont_write_bytecode = False
 
-from tests.store_support import store  # noqa: E402  (after the switch: its modules are cached)
+from tests import store_support  # noqa: E402  (after the switch: its modules are cached)
+from tests.store_support import store  # noqa: E402
 
 os.environ.setdefault("KAMEN_CACHE_DIR", tempfile.mkdtemp(prefix="kamen-cache-"))
+
+
+def pytest_sessionfinish() -> None:
+    """Drop the PostgreSQL databases kept for reuse (tests.store_support)."""
+    asyncio.run(store_support.drop_kept())
+
 
 __all__ = ["store"]

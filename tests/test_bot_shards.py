@@ -50,7 +50,7 @@ async def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncI
     if request.param == "sqlite":
         yield shared_database_url(tmp_path)
         return
-    async with fresh_postgres() as url:
+    async with fresh_postgres(migrated=True) as url:
         yield url
 
 
@@ -233,7 +233,7 @@ async def test_a_process_frozen_past_its_lease_stops_when_it_wakes_and_the_other
     # On PostgreSQL, where processes on several machines share a database. (On one machine's
     # SQLite file, a process frozen inside a write would hold the file's one lock.)
     async with (
-        fresh_postgres() as database_url,
+        fresh_postgres(migrated=True) as database_url,
         sharded_world(tmp_path, database_url, [(0, 1)]) as world,
     ):
         fake, zero = world.fake, world.tables[0]

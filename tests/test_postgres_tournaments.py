@@ -9,30 +9,20 @@ races are real ones between connections.
 
 from __future__ import annotations
 
-import random
 from collections.abc import AsyncIterator
 
 import pytest
 
-from matches import FirstLegalMove, ManualClock, MatchService
-from store import open_store
 from tests import test_tournaments
+from tests.matches_support import service_on
 from tests.store_support import fresh_postgres
 from tests.test_tournaments import Env
 
 
 @pytest.fixture
 async def env() -> AsyncIterator[Env]:
-    async with fresh_postgres() as url:
-        store = await open_store(url)
-        clock = ManualClock()
-        service = MatchService(
-            store, bot_user_id=999, picker=FirstLegalMove(), clock=clock, rng=random.Random(1)
-        )
-        try:
-            yield service, clock, store
-        finally:
-            await store.close()
+    async with fresh_postgres(migrated=True) as url, service_on(url, 999) as made:
+        yield made
 
 
 globals().update(

@@ -27,6 +27,7 @@ from tests.store_support import NOW, a_game
 
 # The contract tests here (`store`) run on a SQLite file and on PostgreSQL.
 store_url, store = store_support.store_url, store_support.any_store
+empty_url = store_support.empty_url
 
 # ----------------------------------------------------------------- connection
 
@@ -121,18 +122,18 @@ async def test_a_sqlite_older_than_the_sql_needs_is_refused_at_start(
 # On both engines: one history, applied once, all or nothing, never backwards.
 
 
-async def test_opening_twice_applies_nothing_again(store_url: str) -> None:
-    async with store_for(store_url) as store:
+async def test_opening_twice_applies_nothing_again(empty_url: str) -> None:
+    async with store_for(empty_url) as store:
         game = await store.create_game(a_game())
-    async with store_for(store_url) as store:
+    async with store_for(empty_url) as store:
         assert await store.schema_version() == len(migrations())
         assert await store.get_game(game.id) == game
 
 
 async def test_processes_opening_a_fresh_database_at_once_apply_each_migration_once(
-    store_url: str,
+    empty_url: str,
 ) -> None:
-    stores = [store_for(store_url) for _ in range(4)]
+    stores = [store_for(empty_url) for _ in range(4)]
     await asyncio.gather(*(store.open() for store in stores))
     try:
         latest = len(migrations())
@@ -147,7 +148,7 @@ async def test_processes_opening_a_fresh_database_at_once_apply_each_migration_o
 
 
 async def test_a_failed_upgrade_leaves_the_database_as_it_was(
-    store_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    empty_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # A package name of its own: Python keeps a package imported by another test.
     name = f"broken_{secrets.token_hex(4)}"
@@ -157,26 +158,26 @@ async def test_a_failed_upgrade_leaves_the_database_as_it_was(
     (package / "0001_one.sql").write_text("CREATE TABLE one (x BIGINT);\n")
     monkeypatch.syspath_prepend(str(tmp_path))
     monkeypatch.setattr("store.schema.PACKAGE", name)
-    async with store_for(store_url) as store:
+    async with store_for(empty_url) as store:
         assert await store.schema_version() == 1
     (package / "0002_two.sql").write_text(
         "CREATE TABLE two (x BIGINT);\nINSERT INTO nowhere VALUES (1);\n"
     )
     with pytest.raises(Exception, match="nowhere"):
-        await store_for(store_url).open()
+        await store_for(empty_url).open()
     (package / "0002_two.sql").unlink()
-    async with store_for(store_url) as store:
+    async with store_for(empty_url) as store:
         assert await store.schema_version() == 1
         assert [tuple(row) for row in await store.db.read("SELECT count(*) FROM one")] == [(0,)]
         with pytest.raises(Exception, match="two"):
             await store.db.read("SELECT count(*) FROM two")
 
 
-async def test_a_database_newer_than_the_code_is_refused(store_url: str) -> None:
-    async with store_for(store_url) as store:
+async def test_a_database_newer_than_the_code_is_refused(empty_url: str) -> None:
+    async with store_for(empty_url) as store:
         await store.db.execute("INSERT INTO schema_migrations VALUES (99, 'future', 0)")
     with pytest.raises(StoreError, match="schema version 99"):
-        await store_for(store_url).open()
+        await store_for(empty_url).open()
 
 
 def test_each_statement_of_a_migration_runs_on_the_engines_it_names() -> None:
