@@ -110,7 +110,7 @@ class Reviews:
         if not reviewing.deepens(view.game):
             return
         task = asyncio.get_running_loop().create_task(
-            self._make_deep(view), name=f"deep review of game #{view.id}"
+            self._make_deep(view), name=f"review-deep-{view.id}"
         )
         self._deepening[view.id] = task
         task.add_done_callback(lambda _: self._deepening.pop(view.id, None))

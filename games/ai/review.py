@@ -214,6 +214,11 @@ class Review:
     unit: str
     deep: bool = False
 
+    @property
+    def stage(self) -> str | None:
+        """`deep`, `quick` (a deep one is to come: `deepens`), or None (nothing deeper)."""
+        return "deep" if self.deep else "quick" if deepens(self.game) else None
+
     def depths(self) -> tuple[int, int] | None:
         """The least and the most depth the search reached, None where nothing was searched."""
         found = [entry.depth for entry in self.plies if entry.source == "search"]
