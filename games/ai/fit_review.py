@@ -1,9 +1,9 @@
 """Fitting the review's expected-score curve to the results of self-play.
 
-    python -m games.ai.fit_review --game oware [--games N] [--jobs J] [--seed S]
+    python -m games.ai.fit_review --game oware [--games N] [--jobs J] [--seed S] [--depth D]
 
 Plays N games (default 300) of the full-width kernel search (`games.ai.full_width`)
-against itself at the quick review's depth (`review.QUICK`), 2 to 6 random
+against itself at the quick review's depth (`review.QUICK`, or D), 2 to 6 random
 opening plies and `RANDOM_MOVES` of the other moves random, so the games differ and
 both sides err. Every position reached (but those whose value is a forced result)
 is kept with its search value for the side to move, in hundredths of a seed or a
@@ -38,11 +38,10 @@ MAX_PLIES = 400
 Sample = tuple[int, float]  # points for the side to move, its result
 
 
-def play(game: str, seed: int) -> list[Sample]:
+def play(game: str, seed: int, depth: int) -> list[Sample]:
     """One self-play game's positions: (points for the side to move, its result)."""
     rng = random.Random(seed)
     state: GameState = get(game).new("")
-    depth = review.QUICK[game].first
     seen: list[tuple[int, int]] = []  # points, side to move
     for ply in range(MAX_PLIES):
         if state.outcome() is not None:
@@ -108,18 +107,21 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--games", type=int, default=300)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--depth", type=int, help="default: the quick review's")
     args = parser.parse_args(argv)
+    depth = args.depth or review.QUICK[args.game].first
     started = time.perf_counter()
     seeds = [args.seed * 1_000_003 + n for n in range(args.games)]
     with ProcessPoolExecutor(args.jobs) as pool:
-        games = list(pool.map(play, [args.game] * args.games, seeds, chunksize=4))
+        games = list(pool.map(play, [args.game] * args.games, seeds, [depth] * args.games))
     split = len(games) * 3 // 4
     train = [s for g in games[:split] for s in g]
     check = [s for g in games[split:] for s in g]
     scale = fit(train)
     took = time.perf_counter() - started
     done = sum(1 for g in games if g)
-    print(f"{args.game}: {len(games)} games ({done} finished), {len(train)} positions fit,")
+    print(f"{args.game} at depth {depth}: {len(games)} games ({done} finished),")
+    print(f"  {len(train)} positions fit,")
     print(f"  {len(check)} check, {took:.0f} s")
     print(f"K = {scale:.0f} (points of a 73 % expected score)")
     for name, part in (("fit", train), ("check", check)):
