@@ -200,11 +200,12 @@ class Review:
 
     `plies` has one entry per move. `curve` is the first player's advantage
     before the first move and after each move (`len(moves) + 1` values in
-    [-1, 1]): twice the expected score less 1 (a proven win 1, a proven loss
-    -1, a draw 0); Oska by search scaled so that `CURVE_UNITS` stones is 1 and
-    clipped. `unit` names what the points count: `result` (solved Oska),
-    `seeds`, `soldiers` or `stones`. `deep`: the deep review (module
-    docstring), made after the quick one.
+    [-1, 1]; after a move the mean of the move's score and the next position's,
+    which see the same position from either side): twice the expected score
+    less 1 (a proven win 1, a proven loss -1, a draw 0); Oska by search scaled
+    so that `CURVE_UNITS` stones is 1 and clipped. `unit` names what the
+    points count: `result` (solved Oska), `seeds`, `soldiers` or `stones`.
+    `deep`: the deep review (module docstring), made after the quick one.
     """
 
     game: str
@@ -594,4 +595,17 @@ def _curve(game: str, entries: Sequence[PlyReview]) -> tuple[float, ...]:
         value = advantage(game, score)
         return value if entry.mover == Side.FIRST else -value
 
-    return (first(entries[0], entries[0].before), *(first(e, e.after) for e in entries))
+    def after(index: int) -> float:
+        # The position after a move is scored twice: as the move's score, from its mover's
+        # root, and as the next position's best, from the next mover's. A search's horizon
+        # favours whoever moves last before it, the two in turn: their mean does not zigzag.
+        entry = entries[index]
+        if index + 1 == len(entries) or entry.after.exact:
+            return first(entry, entry.after)
+        following = entries[index + 1]
+        if following.before.exact:
+            return first(following, following.before)
+        both = first(entry, entry.after) + first(following, following.before)
+        return round(both / 2, 4)
+
+    return (first(entries[0], entries[0].before), *(after(i) for i in range(len(entries))))
