@@ -120,11 +120,8 @@ class Thresholds:
     blunder: int
 
 
-THRESHOLDS: dict[str, Thresholds] = {
-    "oware": Thresholds(100, 250, 500),
-    "lasca": Thresholds(70, 150, 300),
-    "oska": Thresholds(60, 150, 300),
-}
+THRESHOLDS: dict[str, Thresholds] = {"oska": Thresholds(60, 150, 300)}
+"""Oska's, by search; Oware and Lasca are marked by the expected score lost (`DROPS`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -538,13 +535,13 @@ def mark_of(game: str, before: Score, after: Score, loss: int) -> str | None:
     if loss <= 0:
         return None
     if game in CURVE:
-        drop = expected(game, before) - expected(game, after)
+        drop = round(expected(game, before) - expected(game, after), 4)  # as `PlyReview.drop`
         if drop >= DROPS.blunder:
             return "blunder"
         if drop >= DROPS.mistake:
             return "mistake"
         return "inaccuracy" if drop >= DROPS.inaccuracy else None
-    limits = THRESHOLDS.get(game, THRESHOLDS["lasca"])
+    limits = THRESHOLDS.get(game, THRESHOLDS["oska"])
     if before.result is not None and after.result is not None:
         drop = before.result - after.result
         if drop >= 2:
