@@ -22,9 +22,9 @@ it cost. Scores come from
   (`games.ai.full_width`: material at the horizon, a game's end exact), the
   played move and a best one scored exactly. The quick review searches every
   position `QUICK` plies deep (Oware 8, Lasca 6: a long game in seconds); the
-  deep one (`deep=True`, made after it in the background) starts there and goes
-  2 plies deeper at a time while the position's `DEEP` budget is likely to
-  allow (Oware up to 16, Lasca up to 14). Each ply keeps the depth it reached.
+  deep one (`deep=True`, made after it in the background) starts 2 plies deeper
+  and goes 2 more at a time while the position's `DEEP` budget (1.5 s) is
+  likely to allow (Oware 10 to 16, Lasca 8 to 14). Each ply keeps the depth it reached.
   Without the kernels (no C compiler) the Python search of `DEPTHS` is used.
 
 A score is in hundredths of the game's unit (a seed, a soldier, a stone) and
@@ -95,7 +95,8 @@ class Depths:
 
 
 QUICK: dict[str, Depths] = {"oware": Depths(8, 8), "lasca": Depths(6, 6)}
-DEEP: dict[str, Depths] = {"oware": Depths(8, 16, 1.5), "lasca": Depths(6, 14, 1.5)}
+DEEP: dict[str, Depths] = {"oware": Depths(10, 16, 1.5), "lasca": Depths(8, 14, 1.5)}
+"""Always 2 plies deeper than the quick review at least, more where the budget allows."""
 GROWTH = 4.0
 """A depth 2 plies deeper is taken to cost this many times the last (before one is timed)."""
 CURVE: dict[str, float] = {"oware": 486.0, "lasca": 473.0}
