@@ -7,12 +7,14 @@ the position to show, so a viewer opened before a restart still steps. Stepping 
 reads: it needs no check that the game is the message's (any game of the same server
 may be looked at), and the service scopes the game to the server asking.
 
-The review (`matches.reviews`) is made once per game in the AI workers and
-kept; the first ask waits for it (up to a minute for a long game), every
-later one reads it back. It answers privately: each side's inaccuracies,
-mistakes and blunders, the marked moves with the better move and what the
-marked one cost, a chart of the evaluation over the game, and the worst
-mistake's position with the move played and the better one drawn on it.
+The review (`matches.reviews`) is made in the AI workers and kept: the quick
+one first (seconds), then the deep one in its place; the first ask waits for
+the quick one, every later one reads back what is kept. It answers privately:
+each side's inaccuracies, mistakes and blunders, the marked moves with the
+better move, what the marked one cost (the share of a win, and ◆ where the
+verdict rests on the tables' exact values), a chart of the evaluation over the
+game, the worst mistake's position with the move played and the better one
+drawn on it, and in the footer how deep the search went, quick or deep.
 """
 
 from __future__ import annotations
@@ -48,6 +50,7 @@ _STEP_LABELS = {"b": "⏮", "p": "◀", "n": "▶", "e": "⏭"}
 WINDOW = 8  # full turns shown before and after the current move in the viewer's list
 _ID = r"(?P<game>[0-9]{1,20})"
 _SYMBOLS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
+EXACT = "◆"  # a verdict on exact values (review.legend.exact)
 
 
 class Reviews:
@@ -265,6 +268,8 @@ def _line(view: GameView, review: Review, entry: PlyReview, names: tuple[str, st
         better=entry.best,
         before=_score_text(review, entry.before, locale),
         after=_score_text(review, entry.after, locale),
+        lost=round(100 * entry.drop),
+        exact=f" {EXACT}" if entry.exact else "",
     )
 
 
@@ -286,10 +291,15 @@ def review_message(view: GameView, review: Review, names: tuple[str, str], local
                 inaccuracies=counts["inaccuracy"],
             )
         )
-    lines.append(words.say("review.legend", locale))
     marked = review.marked()
-    worst = sorted(marked, key=lambda e: (-MARKS.index(e.mark or MARKS[0]), -e.loss))[:SHOWN]
+    worst = sorted(marked, key=lambda e: (-MARKS.index(e.mark or MARKS[0]), -e.drop, -e.loss))[
+        :SHOWN
+    ]
     shown = sorted(worst, key=lambda e: e.ply)
+    legend = words.say("review.legend", locale)
+    if any(entry.exact for entry in shown):
+        legend += " · " + words.say("review.legend.exact", locale)
+    lines.append(legend)
     if shown:
         lines.append("")
         lines.extend(_line(view, review, entry, names, locale) for entry in shown)
@@ -303,7 +313,7 @@ def review_message(view: GameView, review: Review, names: tuple[str, str], local
         colour=replies.COLOUR,
     )
     embed.set_image(url=f"attachment://{CHART_FILE}")
-    embed.set_footer(text=words.say(f"review.source.{_source(review)}", locale))
+    embed.set_footer(text=footer(review, locale))
     chart = review_chart(
         review,
         ChartLabels(
@@ -343,6 +353,18 @@ def review_message(view: GameView, review: Review, names: tuple[str, str], local
         second.set_image(url=f"attachment://{BOARD_FILE}")
         out = dataclasses.replace(out, more=((board, BOARD_FILE, second),))
     return out
+
+
+def footer(review: Review, locale: str) -> str:
+    """Where the values came from, how deep the search went, and whether the review is
+    the quick one (a deep one to come) or the deep one."""
+    depths = review.depths()
+    depth = "" if depths is None else "-".join(str(d) for d in sorted(set(depths)))
+    said = words.say(f"review.source.{_source(review)}", locale, depth=depth)
+    stage = review.stage
+    if stage is not None and depths is not None:
+        said += " " + words.say(f"review.stage.{stage}", locale)
+    return said
 
 
 def _source(review: Review) -> str:

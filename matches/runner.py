@@ -313,6 +313,7 @@ class Runner:
             await asyncio.wait_for(self.service.events.settled(), STOP_GRACE)
         except TimeoutError:  # cut off: the next start's upkeep pass catches up
             log.warning("the service's reactions still running were stopped")
+        await self.service.reviews.stop()  # a deep review cut off is made again when asked
         if not self.lost.is_set():
             try:
                 await self.leases.release()

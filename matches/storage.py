@@ -222,8 +222,11 @@ class Store(Protocol):
         """A finished game's review as kept (JSON), or None if none was made yet."""
         ...
 
-    async def save_review(self, game_id: int, review: str, at: datetime) -> None:
-        """Keep a game's review; one made meanwhile by another process stays."""
+    async def save_review(
+        self, game_id: int, review: str, at: datetime, *, replace: bool = False
+    ) -> None:
+        """Keep a game's review; one made meanwhile by another process stays, unless
+        `replace` (the deep review in the quick one's place)."""
         ...
 
     async def answer_puzzle(

@@ -1,6 +1,7 @@
 """Learning from games: reviews kept, puzzles answered (migration 0016).
 
-A review is stored once per game, as the JSON the bot made of it; a player's
+A review is stored once per game, as the JSON the bot made of it (the quick one,
+then the deep one in its place); a player's
 first answer to a puzzle on a server is kept, and only the first: it says
 whether they solved it.
 """
@@ -19,10 +20,17 @@ class LearningTables(Tables):
         sql = "SELECT review FROM game_reviews WHERE game_id = :game"
         return await self._one(lambda row: str(row[0]), sql, game=game_id)
 
-    async def save_review(self, game_id: int, review: str, at: datetime) -> None:
+    async def save_review(
+        self, game_id: int, review: str, at: datetime, *, replace: bool = False
+    ) -> None:
+        kept = (
+            "DO UPDATE SET made_at = excluded.made_at, review = excluded.review"
+            if replace
+            else "DO NOTHING"
+        )
         sql = (
             "INSERT INTO game_reviews (game_id, made_at, review) VALUES (:game, :at, :review)"
-            " ON CONFLICT (game_id) DO NOTHING"
+            f" ON CONFLICT (game_id) {kept}"
         )
         await self._execute(sql, game=game_id, at=at.timestamp(), review=review)
 

@@ -91,6 +91,11 @@ AUDIENCES = (
         "rebuilds or checks the table",
     ),
     Audience(
+        "games/ai/fit_review.py",
+        "the review curve's fit (`python -m games.ai.fit_review`) for the developer who fits "
+        "the expected score's constant again",
+    ),
+    Audience(
         "games/ai/verify_puzzles.py",
         "the puzzle verifier's report (`python -m games.ai.verify_puzzles`): the puzzles kept "
         "and refused, for the developer who checks or prunes the shipped puzzles",

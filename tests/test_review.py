@@ -1,11 +1,15 @@
 """The post-game review (games/ai/review.py): a known Oska blunder is marked with a winning
 better move; every move of a finished game of each game gets its entry, and the curve
-ends on the game's result; inside Oware's endgame tables the values are exact."""
+ends on the game's result; inside Oware's endgame tables the values are exact; Oware and
+Lasca moves are marked by the expected score they lost, and the deep review searches
+deeper than the quick one."""
 
 from __future__ import annotations
 
+import math
 import pickle
 import random
+import textwrap
 
 import pytest
 
@@ -13,7 +17,7 @@ from games import oska, oware
 from games.ai import oware_tables
 from games.ai import review as review_module
 from games.ai.oska_player import move_values
-from games.ai.review import MARKS, mark_of, review_game, score_moves
+from games.ai.review import DROPS, MARKS, Depths, expected, judge, mark_of, review_game, score_moves
 from games.base import GameError, GameState, Side
 from games.registry import GAMES, get
 
@@ -137,19 +141,102 @@ def test_a_review_is_the_same_every_time() -> None:
     moves = random_game("lasca", 4, limit=8)
     first = review_game("lasca", "", moves, budget=5.0)
     assert review_game("lasca", "", moves, budget=5.0) == first
-    assert {entry.depth for entry in first.plies} == {review_module.DEPTHS["lasca"]}
+    assert first.depths() == (review_module.QUICK["lasca"].first,) * 2
+    assert not first.deep
 
 
-def test_a_search_mark_follows_the_thresholds() -> None:
+def test_the_deep_review_searches_deeper_and_says_so() -> None:
+    moves = random_game("oware", 2, limit=12)
+    quick = review_game("oware", "", moves, depths=Depths(2, 2))
+    deep = review_game("oware", "", moves, deep=True, depths=Depths(4, 6, budget=60.0))
+    assert quick.depths() == (2, 2) and not quick.deep
+    assert deep.depths() == (6, 6) and deep.deep
+    assert review_module.from_json(review_module.to_json(deep)) == deep
+
+
+def drop_mark(drop: float) -> str | None:
+    """The mark of a move that lost `drop` of expected score, read from the thresholds."""
+    limits = (DROPS.blunder, DROPS.mistake, DROPS.inaccuracy)
+    for mark, limit in zip(reversed(MARKS), limits, strict=True):
+        if drop >= limit:
+            return mark
+    return None
+
+
+def test_a_search_mark_follows_the_expected_score_it_lost() -> None:
     Score = review_module.Score
-    limits = review_module.THRESHOLDS["oware"]
-    assert mark_of("oware", Score(0), Score(-limits.inaccuracy + 1), limits.inaccuracy - 1) is None
-    assert mark_of("oware", Score(0), Score(-limits.mistake), limits.mistake) == "mistake"
-    assert mark_of("oware", Score(300), Score(-limits.blunder + 300), limits.blunder) == "blunder"
-    # A forced win the search saw, let go while still far ahead: a mistake, not a blunder.
-    win = Score(review_module.PROVEN - 7, 1, 7)
-    assert mark_of("oware", win, Score(900), win.points - 900) == "mistake"
+    scale = review_module.CURVE["oware"]
+    # Even, then x points behind: the expected score lost is 1/2 - 1/(1 + e^(x/K)).
+    for wanted in (DROPS.inaccuracy, DROPS.mistake, DROPS.blunder):
+        behind = math.ceil(scale * math.log((0.5 + wanted) / (0.5 - wanted)))
+        assert expected("oware", Score(0)) - expected("oware", Score(-behind)) >= wanted
+        assert mark_of("oware", Score(0), Score(-behind), behind) == drop_mark(wanted)
+        below = behind - 10
+        assert mark_of("oware", Score(0), Score(-below), below) == drop_mark(wanted - 0.01)
+    # The same seeds cost less where the game is decided already: K of them from even is
+    # a blunder, from 4K ahead to 3K ahead nothing.
+    k = round(scale)
+    assert mark_of("oware", Score(0), Score(-k), k) == "blunder"
+    assert mark_of("oware", Score(4 * k), Score(3 * k), k) is None
+    # A forced win the search saw, let go while still far ahead: the game stays won.
+    win = Score(review_module.PROVEN, 1)
+    assert mark_of("oware", win, Score(2500), win.points - 2500) is None
+    # ... and let go for an even game: half a game thrown away.
     assert mark_of("oware", win, Score(0), win.points) == "blunder"
+
+
+WON_ENDGAME = """
+    North  f  e  d  c  b  a     store 20
+           2  0  0  0  0  0
+           1  1  0  0  1  0
+    South  A  B  C  D  E  F     store 23
+    South to move
+"""
+
+
+def test_throwing_a_won_oware_endgame_away_is_a_blunder_resting_on_exact_values() -> None:
+    state = oware.from_text(textwrap.dedent(WON_ENDGAME).strip(), oware.SPEC.variant(""))
+    # The tables: South wins after A (by 2 seeds) and B (by 8), loses after E.
+    for move, result in (("A", 1), ("B", 1), ("E", -1)):
+        after = state.play(move)
+        value = oware_tables.exact(mover_view(after))
+        assert value is not None
+        north = after.stores[1] + value
+        assert (north < 24) - (north > 24) == result, move
+
+    thrown = judge(state, "E")
+    assert thrown.mark == "blunder" and thrown.best == "B" and thrown.drop == 1.0
+    assert thrown.exact and thrown.source == "tables"
+    # A keeps the win with fewer seeds: the expected score is kept, no mark.
+    kept = judge(state, "A")
+    assert kept.mark is None and kept.drop == 0.0 and kept.loss == 600
+
+
+def test_only_verdicts_on_table_values_are_exact() -> None:
+    sources: set[str] = set()
+    for seed in range(60):
+        found = table_game(seed)
+        if found is None:
+            continue
+        rng = random.Random(seed)
+        state = get("oware").replay("", found)
+        moves = list(found)
+        while state.outcome() is None:
+            move = rng.choice(state.legal_moves())
+            moves.append(move)
+            state = state.play(move)
+        start = max(0, len(found) - 6)
+        entries = review_module.review_plies(
+            "oware", "", moves, start, len(moves), depths=Depths(4, 4)
+        )
+        for entry in entries:
+            sources.add(entry.source)
+            assert entry.exact == (entry.source == "tables")
+            if not entry.forced:
+                assert entry.mark == drop_mark(entry.drop), entry
+        if sources == {"search", "tables"}:
+            return
+    raise AssertionError(f"no game met both the tables and the search: {sources}")
 
 
 def test_a_move_the_engine_refuses_raises_its_error() -> None:

@@ -19,6 +19,13 @@ async def test_a_review_is_kept_once_and_read_back(store: Store) -> None:
     await store.save_review(7, '{"moves": 4}', NOW + timedelta(seconds=1))
     assert await store.review(7) == '{"moves": 3}'
     assert await store.review(8) is None
+    # The deep review takes the quick one's place.
+    await store.save_review(7, '{"deep": true}', NOW + timedelta(seconds=2), replace=True)
+    assert await store.review(7) == '{"deep": true}'
+    await store.save_review(
+        9, '{"deep": true}', NOW, replace=True
+    )  # no quick one: kept all the same
+    assert await store.review(9) == '{"deep": true}'
 
 
 async def test_the_first_answer_to_a_puzzle_is_the_one_that_counts(store: Store) -> None:

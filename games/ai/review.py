@@ -1,55 +1,63 @@
 """Post-game review: what each move of a game changed, and the moves that lost most.
 
-    review_game(game, variant, moves, budget=BUDGET) -> Review
-    score_moves(state, budget=BUDGET) -> (scores, source, depth)   # one position
+    review_game(game, variant, moves, budget=BUDGET, deep=False) -> Review
+    judge(state, move) -> PlyReview                                  # one move
+    score_moves(state, budget=BUDGET, played=None) -> (scores, source, depth)
 
-Every ply is judged from its mover's view by scoring every legal move of the
-position before it: `before` is the best move's score, `after` the played
-move's, and `loss` their difference. Scores come from
+Every ply is judged from its mover's view by scoring the move played and a best
+move of the position before it: `before` is the best move's score, `after` the
+played move's, `loss` their difference in points and `drop` the expected score
+it cost. Scores come from
 
 - Oska: the solved table (`oska_solver`), exact: win, draw or loss and the
   distance in plies. A variant the table does not hold (`oska_solver.solves`)
-  is searched as below (material: 100 a stone).
+  is searched by the Python search (material: 100 a stone).
 - Oware: the endgame tables (`oware_tables`, when its file is there) once
   the seeds on the board are few enough and the position and every position
   after a legal move have an exact value (the same whatever the game's
   history, under the repetition rule: `oware_tables.exact`): the final margin
   in seeds (the seeds on the board counted as the tables count them), marked
-  `exact`. Otherwise a search, whose leaves are the tables' positions where
-  their bounds settle the result (not marked exact).
-- Lasca: a search.
+  `exact`. Otherwise a search, as Lasca.
+- Lasca (and Oware outside the tables): the C kernels' full-width alpha-beta
+  (`games.ai.full_width`: material at the horizon, a game's end exact), the
+  played move and a best one scored exactly. The quick review searches every
+  position `QUICK` plies deep (Oware 8, Lasca 6: a long game in seconds); the
+  deep one (`deep=True`, made after it in the background) starts 2 plies deeper
+  and goes 2 more at a time while the position's `DEEP` budget (1.5 s) is
+  likely to allow (Oware 10 to 16, Lasca 8 to 14). Each ply keeps the depth it reached.
+  Without the kernels (no C compiler) the Python search of `DEPTHS` is used.
 
-The search scores every root move at a fixed depth per game (`DEPTHS`, with
-the capture search past the horizon of `QUIESCENCE`), so a review is the same
-every time; `budget` is the most seconds one position may take, and a
-position cut by it keeps the scores of its last finished depth. A search
-score is in hundredths of the game's unit (a seed, a soldier, a stone) and
-proves a result only when it sees a forced win or loss inside its horizon.
+A score is in hundredths of the game's unit (a seed, a soldier, a stone) and
+proves a result only when it comes from a table or the search saw a forced
+win or loss inside its horizon.
 
-Marks, from the mover's view, on the loss of the move played against the best:
+Expected score: a proven result is 1, a half or 0; a search score is
+1 / (1 + e^(-points / K)) with K per game (`CURVE`), fitted on self-play
+games at the quick depth (`games.ai.fit_review`, its command and figures at
+`CURVE`). Oware and Lasca are marked by the expected score a move lost
+against the best (`DROPS`): at least 0.05 an inaccuracy, 0.10 a mistake,
+0.20 a blunder (lichess's winning-chance steps of 0.1 and 0.2 halved for the
+first two, as its scale is twice ours; a blunder a fifth of a game). So a move
+that throws a proven win away (1 to a half or less) is a blunder; a move that
+keeps a won position won is never marked, however many seeds it gives back.
 
-- Both scores proven (the solved table, the tables, or forced results the
-  search saw): win -> loss is a `blunder`; win -> draw and draw -> loss are
-  `mistake`s. With the result kept: a win at least `SLOWER` plies slower or a
-  loss that many plies sooner is an `inaccuracy` (Oska, the search); in the
-  Oware tables a margin at least the mistake threshold smaller is an
-  `inaccuracy`.
-- A forced win the search saw and let go: a `mistake` when the position
-  stays at least the blunder threshold ahead, else a `blunder`. A move into a
-  forced loss the search sees: a `blunder`, a `mistake` when the position was
-  already the blunder threshold behind.
-- Otherwise by the loss in points (`THRESHOLDS`): Oware 1, 2.5 and 5 seeds;
-  Lasca 0.7, 1.5 and 3 soldiers; Oska by search 0.6, 1.5 and 3 stones, for an
-  inaccuracy, a mistake and a blunder.
+Oska is marked as before, on the solved table's results: win -> loss a
+`blunder`; win -> draw and draw -> loss `mistake`s; a win at least `SLOWER`
+plies slower or a loss that many plies sooner an `inaccuracy`; by search (a
+variant the table does not hold) by the loss in points (`THRESHOLDS`: 0.6,
+1.5 and 3 stones).
 
-A ply with one legal move is never marked. Everything returned is a plain
-frozen dataclass, so a review can be computed in a worker process.
+A verdict *rests on exact values* (`PlyReview.exact`) when both of its scores
+came from the solved table or the Oware endgame tables. A ply with one legal
+move is never marked. Everything returned is a plain frozen dataclass, so a
+review can be computed in a worker process.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import json
+import math
 import random
 import time
 from collections.abc import Callable, Sequence
@@ -58,7 +66,7 @@ from typing import Any
 
 from games import oska as oska_engine
 from games import oware as oware_engine
-from games.ai import oska_player, oska_solver, oware_tables, search_player
+from games.ai import full_width, oska_player, oska_solver, oware_tables, search_player
 from games.ai.adapters import searchable
 from games.ai.oska_game import rules_of
 from games.ai.oware_game import OwarePos, OwareRules, from_state
@@ -74,6 +82,32 @@ PROVEN = 10_000
 """The points of a proven win (less one per ply to it) where a result has no margin."""
 SLOWER = 4
 MARKS = ("inaccuracy", "mistake", "blunder")
+
+
+@dataclass(frozen=True, slots=True)
+class Depths:
+    """How deep the kernels search a position: `first` plies, then 2 more at a time while
+    the position's `budget` (seconds) is likely to allow the next, up to `last`."""
+
+    first: int
+    last: int
+    budget: float = 0.0
+
+
+QUICK: dict[str, Depths] = {"oware": Depths(8, 8), "lasca": Depths(6, 6)}
+DEEP: dict[str, Depths] = {"oware": Depths(10, 16, 1.5), "lasca": Depths(8, 14, 1.5)}
+"""Always 2 plies deeper than the quick review at least, more where the budget allows."""
+GROWTH = 4.0
+"""A depth 2 plies deeper is taken to cost this many times the last (before one is timed)."""
+CURVE: dict[str, float] = {"oware": 486.0, "lasca": 473.0}
+"""K of the expected score 1 / (1 + e^(-points / K)), points for the side to move, fitted
+by `python -m games.ai.fit_review --game G --games 300 --seed 1` (300 self-play games at
+the quick depth, the first 225 fit, 75 check). Oware: K 486 (4.9 seeds for 73 %), the
+check games' cross-entropy 0.570 against 0.693 for a half always (K fitted on them alone
+434). Lasca: K 473, check 0.537 (alone 424). Both calibrated within 0.02 between 0.1 and
+0.9, too cautious beyond (Oware predicted 0.065, seen 0.006; 0.935, seen 0.992)."""
+UNITS: dict[str, int] = {"oware": 100, "lasca": 1}
+"""Points (hundredths of a seed, of a soldier) in one unit of the kernels' values."""
 CURVE_UNITS = 10
 """A search score of this many units (10 seeds, 10 soldiers) is the curve's full height."""
 
@@ -87,11 +121,20 @@ class Thresholds:
     blunder: int
 
 
-THRESHOLDS: dict[str, Thresholds] = {
-    "oware": Thresholds(100, 250, 500),
-    "lasca": Thresholds(70, 150, 300),
-    "oska": Thresholds(60, 150, 300),
-}
+THRESHOLDS: dict[str, Thresholds] = {"oska": Thresholds(60, 150, 300)}
+"""Oska's, by search; Oware and Lasca are marked by the expected score lost (`DROPS`)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Drops:
+    """The expected score lost from which a move is an inaccuracy, a mistake, a blunder."""
+
+    inaccuracy: float
+    mistake: float
+    blunder: float
+
+
+DROPS = Drops(0.05, 0.10, 0.20)
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,7 +169,8 @@ class PlyReview:
     their difference in points (never negative); `mark` None or one of
     MARKS; `source` where the scores came from: `table` (Oska's solved
     table), `tables` (Oware's endgame tables) or `search`; `depth` the search
-    depth finished (0 for the tables); `forced` whether it was the only move.
+    depth finished (0 for the tables); `forced` whether it was the only move;
+    `drop` the expected score the move lost against the best (0 to 1).
     """
 
     ply: int
@@ -140,6 +184,12 @@ class PlyReview:
     source: str
     depth: int
     forced: bool
+    drop: float = 0.0
+
+    @property
+    def exact(self) -> bool:
+        """Whether the verdict rests on exact values: both scores from a table."""
+        return self.before.exact and self.after.exact
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,9 +198,12 @@ class Review:
 
     `plies` has one entry per move. `curve` is the first player's advantage
     before the first move and after each move (`len(moves) + 1` values in
-    [-1, 1]): a proven win 1, a proven loss -1, a draw 0, a search score
-    scaled so that `CURVE_UNITS` units is 1 and clipped. `unit` names what
-    the points count: `result` (solved Oska), `seeds`, `soldiers` or `stones`.
+    [-1, 1]; after a move the mean of the move's score and the next position's,
+    which see the same position from either side): twice the expected score
+    less 1 (a proven win 1, a proven loss -1, a draw 0); Oska by search scaled
+    so that `CURVE_UNITS` stones is 1 and clipped. `unit` names what the
+    points count: `result` (solved Oska), `seeds`, `soldiers` or `stones`.
+    `deep`: the deep review (module docstring), made after the quick one.
     """
 
     game: str
@@ -158,6 +211,17 @@ class Review:
     plies: tuple[PlyReview, ...]
     curve: tuple[float, ...]
     unit: str
+    deep: bool = False
+
+    @property
+    def stage(self) -> str | None:
+        """`deep`, `quick` (a deep one is to come: `deepens`), or None (nothing deeper)."""
+        return "deep" if self.deep else "quick" if deepens(self.game) else None
+
+    def depths(self) -> tuple[int, int] | None:
+        """The least and the most depth the search reached, None where nothing was searched."""
+        found = [entry.depth for entry in self.plies if entry.source == "search"]
+        return (min(found), max(found)) if found else None
 
     def marked(self, side: Side | None = None) -> tuple[PlyReview, ...]:
         """The marked plies, of one side or both, in game order."""
@@ -179,18 +243,40 @@ class Review:
 # ------------------------------------------------------------------ entry
 
 
-def review_game(game: str, variant: str, moves: Sequence[str], budget: float = BUDGET) -> Review:
+def review_game(
+    game: str,
+    variant: str,
+    moves: Sequence[str],
+    budget: float = BUDGET,
+    deep: bool = False,
+    depths: Depths | None = None,
+) -> Review:
     """The review of `game` (a registry name) under `variant` (`key=value` text) after
-    `moves`; the engine's GameError for a game, variant or move it refuses."""
-    return assemble(game, variant, review_plies(game, variant, moves, 0, len(moves), budget))
+    `moves`, quick or `deep` (`depths`, when given, instead of the game's `QUICK` or
+    `DEEP`); the engine's GameError for a game, variant or move it refuses."""
+    plies = review_plies(game, variant, moves, 0, len(moves), budget, deep, depths)
+    return assemble(game, variant, plies, deep)
+
+
+def deepens(game: str) -> bool:
+    """Whether a deep review of `game` sees more than the quick one (the kernels built)."""
+    return game in DEEP and full_width.kernels_built()
 
 
 def review_plies(
-    game: str, variant: str, moves: Sequence[str], start: int, stop: int, budget: float = BUDGET
+    game: str,
+    variant: str,
+    moves: Sequence[str],
+    start: int,
+    stop: int,
+    budget: float = BUDGET,
+    deep: bool = False,
+    depths: Depths | None = None,
 ) -> tuple[PlyReview, ...]:
     """The judged moves `start` to `stop` (not included) of a game: a part of its review
     that one worker job makes, so that a long review never holds a worker for long."""
     spec = get(game)
+    plan = depths or (DEEP if deep else QUICK).get(spec.name)
     state = spec.new(variant)
     entries: list[PlyReview] = []
     for ply, move in enumerate(moves[:stop]):
@@ -199,19 +285,31 @@ def review_plies(
         if played not in legal:
             state.play(played)  # raises the engine's own error
         if ply >= start:
-            scores, source, depth = score_moves(state, budget)
-            entries.append(
-                _judge(spec.name, ply, state.to_move, played, legal, scores, source, depth)
-            )
+            entries.append(judge(state, played, ply, budget, plan))
         state = state.play(played)
     return tuple(entries)
 
 
-def assemble(game: str, variant: str, entries: Sequence[PlyReview]) -> Review:
+def judge(
+    state: GameState,
+    played: str,
+    ply: int = 0,
+    budget: float = BUDGET,
+    depths: Depths | None = None,
+) -> PlyReview:
+    """The move `played` (canonical text) of `state` judged from its mover's view, as the
+    review's ply `ply` (`depths` for the kernels, default the game's `QUICK`)."""
+    legal = state.legal_moves()
+    scores, source, depth = score_moves(state, budget, played, depths)
+    return _judge(state.spec.name, ply, state.to_move, played, legal, scores, source, depth)
+
+
+def assemble(game: str, variant: str, entries: Sequence[PlyReview], deep: bool = False) -> Review:
     """The review made of all of a game's judged moves, in order."""
     spec = get(game)
     unit = _unit(spec.name, spec.new(variant))
-    return Review(spec.name, str(spec.variant(variant)), tuple(entries), _curve(entries), unit)
+    curve = _curve(spec.name, entries)
+    return Review(spec.name, str(spec.variant(variant)), tuple(entries), curve, unit, deep)
 
 
 def to_json(review: Review) -> str:
@@ -231,7 +329,14 @@ def from_json(text: str) -> Review:
         return PlyReview(**{**raw, **judged, "after": score(raw["after"])})
 
     plies = tuple(ply(entry) for entry in data["plies"])
-    return Review(data["game"], data["variant"], plies, tuple(data["curve"]), data["unit"])
+    return Review(
+        data["game"],
+        data["variant"],
+        plies,
+        tuple(data["curve"]),
+        data["unit"],
+        data.get("deep", False),  # kept before deep reviews: a quick one
+    )
 
 
 def _unit(game: str, state: GameState) -> str:
@@ -242,19 +347,66 @@ def _unit(game: str, state: GameState) -> str:
 
 # ---------------------------------------------------------------- scoring
 
+
+def kernel_points(game: str, value: int) -> int:
+    """A kernel's value (`games.ai.full_width`) in the review's points."""
+    return value * UNITS[game]
+
+
 Scores = dict[str, Score]
 
 
-def score_moves(state: GameState, budget: float = BUDGET) -> tuple[Scores, str, int]:
-    """Every legal move of `state` scored from its mover's view, where the scores came
-    from (`table`, `tables`, `search`) and the search depth finished (0 for the tables)."""
+def score_moves(
+    state: GameState,
+    budget: float = BUDGET,
+    played: str | None = None,
+    depths: Depths | None = None,
+) -> tuple[Scores, str, int]:
+    """The legal moves of `state` scored from its mover's view, where the scores came
+    from (`table`, `tables`, `search`) and the search depth finished (0 for the tables).
+    The tables and the Python search score every move; the kernels (`depths`, default
+    the game's `QUICK`) only `played` and a best move, exactly."""
     if isinstance(state, oska_engine.OskaState) and oska_solver.solves(*rules_of(state.variant)):
         return _oska_scores(state), "table", 0
     if isinstance(state, oware_engine.OwareState):
         exact = _oware_table_scores(state)
         if exact is not None:
             return exact, "tables", 0
-    return _search_scores(state.spec.name, state, budget)
+    game = state.spec.name
+    if game in QUICK and full_width.kernels_built():
+        return _kernel_scores(game, state, played, depths or QUICK[game])
+    return _search_scores(game, state, budget)
+
+
+def _kernel_scores(
+    game: str, state: GameState, played: str | None, depths: Depths
+) -> tuple[Scores, str, int]:
+    """The kernels' exact values of `played` and a best move, at the deepest depth of
+    `depths` the position's budget allows (the first always)."""
+    first = (played,) if played is not None else ()
+    started = time.perf_counter()
+    depth, took, last_took = depths.first, 0.0, 0.0
+    while True:
+        began = time.perf_counter()
+        values, _ = full_width.root_values(state, depth, first)
+        last_took, took = took, time.perf_counter() - began
+        if depth + 2 > depths.last:
+            break
+        if all(abs(value) >= full_width.SEARCH_WIN for value in values.values()):
+            break  # forced results stay forced deeper
+        growth = took / last_took if last_took > 0.01 else GROWTH
+        if time.perf_counter() - started + took * max(growth, 1.0) > depths.budget:
+            break
+        depth += 2
+    return {move: _kernel_score(game, value) for move, value in values.items()}, "search", depth
+
+
+def _kernel_score(game: str, value: int) -> Score:
+    if value >= full_width.SEARCH_WIN:
+        return Score(PROVEN, 1)
+    if value <= -full_width.SEARCH_WIN:
+        return Score(-PROVEN, -1)
+    return Score(max(-PROVEN + 1000, min(PROVEN - 1000, kernel_points(game, value))))
 
 
 def _oska_scores(state: oska_engine.OskaState) -> Scores:
@@ -373,14 +525,24 @@ def _judge(
     loss = before.points - after.points
     forced = len(legal) == 1
     mark = None if forced else mark_of(game, before, after, loss)
-    return PlyReview(ply, mover, played, best, before, after, loss, mark, source, depth, forced)
+    drop = round(max(0.0, expected(game, before) - expected(game, after)), 4)
+    return PlyReview(
+        ply, mover, played, best, before, after, loss, mark, source, depth, forced, drop
+    )
 
 
 def mark_of(game: str, before: Score, after: Score, loss: int) -> str | None:
     """The mark of a move that scores `after` where the best scores `before` (module docstring)."""
     if loss <= 0:
         return None
-    limits = THRESHOLDS.get(game, THRESHOLDS["lasca"])
+    if game in CURVE:
+        drop = round(expected(game, before) - expected(game, after), 4)  # as `PlyReview.drop`
+        if drop >= DROPS.blunder:
+            return "blunder"
+        if drop >= DROPS.mistake:
+            return "mistake"
+        return "inaccuracy" if drop >= DROPS.inaccuracy else None
+    limits = THRESHOLDS.get(game, THRESHOLDS["oska"])
     if before.result is not None and after.result is not None:
         drop = before.result - after.result
         if drop >= 2:
@@ -406,20 +568,42 @@ def mark_of(game: str, before: Score, after: Score, loss: int) -> str | None:
 # ------------------------------------------------------------------ curve
 
 
-def advantage(score: Score) -> float:
+def expected(game: str, score: Score) -> float:
+    """A score's expected score for its side, 0 to 1 (module docstring)."""
+    if score.result is not None:
+        return (score.result + 1) / 2
+    if game in CURVE:
+        return 1 / (1 + math.exp(-max(-50.0, min(50.0, score.points / CURVE[game]))))
+    return (1 + max(-1.0, min(1.0, score.points / (100 * CURVE_UNITS)))) / 2
+
+
+def advantage(game: str, score: Score) -> float:
     """A score on the curve's scale, [-1, 1] from the same view."""
     if score.result is not None:
         return float(score.result)
-    return max(-1.0, min(1.0, score.points / (100 * CURVE_UNITS)))
+    return round(2 * expected(game, score) - 1, 4)
 
 
-def _curve(entries: Sequence[PlyReview]) -> tuple[float, ...]:
+def _curve(game: str, entries: Sequence[PlyReview]) -> tuple[float, ...]:
     """The first player's advantage before the first move and after each."""
     if not entries:
         return (0.0,)
 
     def first(entry: PlyReview, score: Score) -> float:
-        value = advantage(score)
+        value = advantage(game, score)
         return value if entry.mover == Side.FIRST else -value
 
-    return (first(entries[0], entries[0].before), *(first(e, e.after) for e in entries))
+    def after(index: int) -> float:
+        # The position after a move is scored twice: as the move's score, from its mover's
+        # root, and as the next position's best, from the next mover's. A search's horizon
+        # favours whoever moves last before it, the two in turn: their mean does not zigzag.
+        entry = entries[index]
+        if index + 1 == len(entries) or entry.after.exact:
+            return first(entry, entry.after)
+        following = entries[index + 1]
+        if following.before.exact:
+            return first(following, following.before)
+        both = first(entry, entry.after) + first(following, following.before)
+        return round(both / 2, 4)
+
+    return (first(entries[0], entries[0].before), *(after(i) for i in range(len(entries))))

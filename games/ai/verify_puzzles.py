@@ -55,23 +55,18 @@ from functools import cache
 
 from games.ai import oska_player as _OSKA_PLAYER
 from games.ai import oware_tables as _OWARE_TABLES
+from games.ai.full_width import SEARCH_WIN as SEARCH_WIN  # the puzzle builder reads it here
+from games.ai.full_width import search_value as search_value
 from games.ai.oska_solver import WIN as OSKA_WIN  # a win in 0 plies
 from games.base import GameState
 from games.oska import OskaState
 from games.puzzles import Goal, Puzzle, Verifier, dumps, load, path_of, position
 from games.registry import GAMES
 
-try:
-    from games.ai import _lasca_kernel, _oware_kernel
-except ImportError:  # built without a C compiler: nothing but Oska and the tables is proven
-    _lasca_kernel = _oware_kernel = None  # type: ignore[assignment]
-
 DEPTH = {"oware": 20, "lasca": 16}
 """Plies the proving search looks ahead from the puzzle's position, its move included."""
 CONFIRM = 2
 """A second search this many plies deeper must give the same verdict."""
-SEARCH_WIN = 100_000
-"""The kernels' score of a won game (games/ai/*_kernel.c SEARCH_WIN)."""
 TABLE_SEEDS = 12
 """Oware positions with this many seeds on the board or fewer are the tables'."""
 
@@ -184,46 +179,6 @@ def oware_table_verdict(state: GameState) -> Found:
 
 
 # ----------------------------------------------------------------- search
-
-
-def kernels_built() -> bool:
-    return _oware_kernel is not None and _lasca_kernel is not None
-
-
-def search_value(state: GameState, depth: int, alpha: int, beta: int) -> int:
-    """The kernel's full-width alpha-beta value of `state` for its side to move."""
-    if _oware_kernel is None or _lasca_kernel is None:
-        raise RuntimeError("the C search kernels are not built: pip install -e . with a C compiler")
-    name = state.spec.name
-    if name == "oware":
-        return int(
-            _oware_kernel.search(
-                state.pits,  # type: ignore[attr-defined]
-                state.stores,  # type: ignore[attr-defined]
-                int(state.to_move),
-                state.grandslam,  # type: ignore[attr-defined]
-                state.must_play_12,  # type: ignore[attr-defined]
-                state.obliged,  # type: ignore[attr-defined]
-                state.history,  # type: ignore[attr-defined]
-                depth,
-                alpha,
-                beta,
-            )
-        )
-    if name == "lasca":
-        return int(
-            _lasca_kernel.search(
-                state.board,  # type: ignore[attr-defined]
-                int(state.to_move),
-                state.variant["promotion"] == "continues",
-                state.seen,  # type: ignore[attr-defined]
-                state.quiet,  # type: ignore[attr-defined]
-                depth,
-                alpha,
-                beta,
-            )
-        )
-    raise ValueError(f"no search kernel for {name}")
 
 
 def _ended(state: GameState, move: str) -> tuple[GameState, int | None]:

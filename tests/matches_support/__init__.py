@@ -12,6 +12,7 @@ import pytest
 
 import words
 from matches import FirstLegalMove, ManualClock, MatchError, MatchService
+from matches.reviews import Reviewer
 from matches.storage import Store
 from store import store_for
 
@@ -39,14 +40,18 @@ Env = tuple[MatchService, ManualClock, Store]
 
 
 @asynccontextmanager
-async def service_on(url: str, bot_user_id: int) -> AsyncIterator[Env]:
-    """The service on a fresh database at `url` (each engine in turn, with `store_url`)."""
+async def service_on(
+    url: str, bot_user_id: int, reviewer: Reviewer | None = None
+) -> AsyncIterator[Env]:
+    """The service on a fresh database at `url` (each engine in turn, with `store_url`),
+    with `reviewer` making its reviews when given."""
     store = store_for(url)
     await store.open()
     clock = ManualClock()
     service = MatchService(
-        store, bot_user_id=bot_user_id, picker=FirstLegalMove(), clock=clock, rng=random.Random(1)
-    )
+        store, bot_user_id=bot_user_id, picker=FirstLegalMove(), clock=clock,
+        rng=random.Random(1), reviewer=reviewer,
+    )  # fmt: skip
     try:
         yield service, clock, store
     finally:

@@ -21,14 +21,18 @@ TEXTS: dict[str, str | Plural] = {
     # ------------------------------------------------------------ the review
     "review.button": "Review",
     "review.making": (
-        "🔎 Kamen is reviewing game #{id}: every move is searched, which takes up to a minute"
-        " for a long game. The review comes here."
+        "🔎 Kamen is reviewing game #{id}: every move is searched, which takes a few seconds."
+        " The review comes here; a deeper one follows within minutes."
     ),
     "review.title": "🔎 Review · {title} #{id}",
     "review.counts": "**{side}** {player}: {blunders} ?? · {mistakes} ? · {inaccuracies} ?!",
-    "review.legend": "?? blunder · ? mistake · ?! inaccuracy",
+    "review.legend": (
+        "?? blunder · ? mistake · ?! inaccuracy · -N %: the share of a win the move threw away"
+    ),
+    "review.legend.exact": "◆ exact: the verdict rests on the tables, not on a search",
     "review.line": (
         "**{number}.** {side}: {move}{symbol} ({mark}) · better **{better}** · {before} → {after}"
+        " · -{lost} %{exact}"
     ),
     "review.more": plural(
         "count", "…and {count} more marked move.", "…and {count} more marked moves."
@@ -44,10 +48,12 @@ TEXTS: dict[str, str | Plural] = {
     "review.points.result": "{points}",
     "review.source.table": "Exact: every move checked against the solved game.",
     "review.source.tables": "Exact: every move checked against the endgame tables.",
-    "review.source.search": "Each move checked by a search of a fixed depth.",
+    "review.source.search": "Each move checked by a search, depth {depth}.",
     "review.source.mixed": (
-        "The end checked exactly against the endgame tables, the rest by a search of a fixed depth."
+        "The end checked exactly against the endgame tables, the rest by a search, depth {depth}."
     ),
+    "review.stage.quick": "Quick review: a deeper one is being made, ask again in a few minutes.",
+    "review.stage.deep": "Deep review.",
     "review.chart.title": "Review of {game}: {first} vs {second}",
     "review.chart.x": "move",
     "review.chart.ahead": "{side} ahead",
