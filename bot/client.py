@@ -142,6 +142,7 @@ class KamenMixin:
             sweep_every=settings.sweep_interval,
             beat_every=settings.heartbeat_interval,
             repair_every=settings.repair_interval,
+            repair_soon_after=settings.repair_soon,
             on_failure=self.metrics.pass_failed,
         )
         table = self.table = Table(

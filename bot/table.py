@@ -60,7 +60,6 @@ log = logging.getLogger(__name__)
 P = ParamSpec("P")
 T = TypeVar("T", bound="Feature")
 NAMES_KEPT = 10_000
-RETRIES = (1.0, 3.0)  # seconds before the second and the third try of a ping or a strip
 ARCHIVE_MINUTES: Literal[10080] = 10080  # a week: a slow game's thread stays in the channel list
 STARTER_SLACK = 60.0  # seconds between a game's creation and the message its thread starts on
 POSTING = timedelta(minutes=1)  # how long a claim on posting a message once holds
@@ -213,7 +212,7 @@ def channel_id_of(interaction: discord.Interaction) -> int:
     return interaction.channel_id
 
 
-async def again(work: Callable[[], Awaitable[Any]], waits: tuple[float, ...] = RETRIES) -> None:
+async def again(work: Callable[[], Awaitable[Any]], waits: tuple[float, ...]) -> None:
     """`work`, tried again after each of `waits` seconds while Discord refuses or fails it
     (a message that is gone is not retried: `discord.NotFound` goes to the caller)."""
     for wait in (*waits, None):
@@ -247,6 +246,8 @@ class Table:
         self.client = client
         self.service = service
         self.settings = settings
+        # seconds before the second and the third try of a ping or a strip
+        self.retries = (settings.retry_first, 3 * settings.retry_first)
         self.opponent = opponent
         self.picture_pool = picture_pool
         self.names: OrderedDict[int, str] = OrderedDict()
@@ -471,7 +472,9 @@ class Table:
     async def _strip(self, channel_id: int, message_id: int) -> None:
         channel = self.client.get_partial_messageable(channel_id)
         with contextlib.suppress(discord.NotFound):
-            await again(lambda: channel.get_partial_message(message_id).edit(view=None))
+            await again(
+                lambda: channel.get_partial_message(message_id).edit(view=None), self.retries
+            )
 
     @contextlib.asynccontextmanager
     async def showing(self, view: GameView) -> AsyncIterator[GameView]:
@@ -569,7 +572,7 @@ class Table:
             channel = self.client.get_partial_messageable(view.channel_id, guild_id=view.guild_id)
             old = channel.get_partial_message(now.ping_message_id)
             with contextlib.suppress(discord.HTTPException):
-                await again(old.delete)
+                await again(old.delete, self.retries)
             await self.service.ping_sent(view.id, None)
 
     async def tell_turn(self, view: GameView, actor_id: int) -> None:
@@ -577,7 +580,7 @@ class Table:
         if view.to_move_id == actor_id:
             return
         try:
-            await again(lambda: self.ping_turn(view))
+            await again(lambda: self.ping_turn(view), self.retries)
         except discord.HTTPException as error:  # what was done stands; the board says it too
             log.warning("game #%s: the turn's ping could not be sent: %s", view.id, error)
 
@@ -609,7 +612,7 @@ class Table:
                 old = channel.get_partial_message(now.ping_message_id)
                 # Tried again on its own: the new ping is out and must not be sent twice.
                 with contextlib.suppress(discord.HTTPException):
-                    await again(old.delete)
+                    await again(old.delete, self.retries)
 
     async def announce_end(self, view: GameView, *, new_message: bool) -> None:
         """Say publicly how a game ended (unless the reply already did, as a new message),

@@ -121,7 +121,8 @@ class Job(Generic[T]):
         return lambda: self._listeners.remove(listener)
 
     def wake(self) -> None:
-        """Do the next pass soon (`woken_after` seconds from now), not at the interval's end."""
+        """Do the next pass soon (`woken_after` seconds from now, or at the interval's end
+        when that comes first)."""
         self._woken.set()
 
     async def pass_once(self) -> list[T]:
@@ -195,7 +196,7 @@ class Job(Generic[T]):
                 continue
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._woken.wait(), pause)
-                await asyncio.sleep(self._woken_after)
+                await asyncio.sleep(min(self._woken_after, self.interval))
 
 
 class Runner:

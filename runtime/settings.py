@@ -17,6 +17,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 
 from matches import Clock, system_clock
+from matches.runner import WOKEN_AFTER
 from runtime.environment import health_address, read_dotenv
 from runtime.logs import FORMATS
 from store import database_url
@@ -53,6 +54,8 @@ class Settings:
     sweep_interval: float = 5.0
     heartbeat_interval: float = 10.0  # how often Kamen writes that it is alive (clock credit)
     repair_interval: float = 30.0  # how often boards that lag behind their game are repaired
+    repair_soon: float = WOKEN_AFTER  # the pause before a repair Discord's failure asked for
+    retry_first: float = 1.0  # seconds before a ping's or a strip's second try (3 times it: third)
     identify_interval: float = 5.0  # Discord's: one gateway login per bucket per 5 s
     ai_workers: int = 1
     ai_ponder: float | None = None  # seconds Kamen may ponder after its move; None: its level's
@@ -82,6 +85,8 @@ class Settings:
             sweep_interval=_seconds(env, "KAMEN_SWEEP_INTERVAL", 5.0),
             heartbeat_interval=_seconds(env, "KAMEN_HEARTBEAT_INTERVAL", 10.0),
             repair_interval=_seconds(env, "KAMEN_REPAIR_INTERVAL", 30.0),
+            repair_soon=_seconds(env, "KAMEN_REPAIR_SOON", WOKEN_AFTER),
+            retry_first=_seconds(env, "KAMEN_RETRY_FIRST", 1.0),
             identify_interval=_seconds(env, "KAMEN_IDENTIFY_INTERVAL", 5.0),
             ai_workers=_integer(env, "KAMEN_AI_WORKERS", low=1) or 1,
             ai_ponder=_ponder(env),

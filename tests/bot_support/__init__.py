@@ -33,13 +33,16 @@ from tests.fake_discord import Channel, FakeDiscord, Guild, Message, Reply, User
 
 ROOT = Path(__file__).resolve().parents[2]
 MENTION = re.compile(r"<@!?(\d+)>")
-# Quick sweeps, so that expiries and timeouts show within a test's patience.
+# Quick sweeps, so that expiries and timeouts show within a test's patience; a repair or a
+# new try after Discord failed comes in a fifth of a second, not in one to three.
 # Health endpoints off: parallel bot processes would all want port 8080.
 # Passes often; the heartbeat too, so that a killed process's shard lease (held for three
 # beats) lapses within a second and a half for the test's next start.
 FAST = {
     "KAMEN_SWEEP_INTERVAL": "0.1",
     "KAMEN_HEARTBEAT_INTERVAL": "0.5",
+    "KAMEN_REPAIR_SOON": "0.2",
+    "KAMEN_RETRY_FIRST": "0.2",
     "LOG_LEVEL": "INFO",
     "HEALTH_PORT": "off",
 }
