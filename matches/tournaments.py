@@ -439,7 +439,13 @@ class Tournaments:
             return None
         if not found.done:
             await self._record(found, row)
-        return await self.advance(found.tournament_id)
+        progress = await self.advance(found.tournament_id)
+        log.info(
+            "tournament #%s: the result of game #%s is counted; %d new pairings%s",
+            found.tournament_id, game_id, len(progress.new),
+            ", and it is over" if progress.tournament.stage is Stage.FINISHED else "",
+        )  # fmt: skip
+        return progress
 
     async def _record(self, found: StoredPairing, row: StoredGame) -> None:
         """A pairing's result, from its finished game (written once)."""

@@ -140,15 +140,6 @@ def results_said(fake: FakeDiscord, thread: Channel, board: Message) -> int:
     return sum(1 for m in fake.messages(thread) if LOST_ON_TIME in m.text and m is not board)
 
 
-async def wait_for_line(bot: BotProcess, text: str, timeout: float = 30.0) -> None:
-    """Until the process's log has a line holding `text`."""
-    loop = asyncio.get_running_loop()
-    end = loop.time() + timeout
-    while text not in bot.log():
-        assert loop.time() < end, f"{bot.log_path.name} never said {text!r}"
-        await asyncio.sleep(0.05)
-
-
 def served_shards(bot: BotProcess) -> set[int]:
     """The shards a process said it connected (discord.py's own log line)."""
     return {
@@ -214,7 +205,7 @@ async def test_a_second_process_for_a_served_shard_waits_and_takes_over_when_it_
         )  # fmt: skip
         world.processes.append(spare)
         starting = asyncio.create_task(spare.start())
-        await wait_for_line(spare, "shard 1 of 2 is served by another process")
+        await spare.logged("shard 1 of 2 is served by another process")
         assert not starting.done()  # it waits, connected to nothing
         await move(one, board)  # the first process serves the shard alone
         await second.kill()

@@ -150,6 +150,14 @@ class BotProcess:
     def log(self) -> str:
         return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
 
+    async def logged(self, text: str, times: int = 1, timeout: float = 30.0) -> None:
+        """Until the process's log holds `text` `times` times: what it did and said it did."""
+        loop = asyncio.get_running_loop()
+        end = loop.time() + timeout
+        while self.log().count(text) < times:
+            assert loop.time() < end, f"{self.log_path.name} never said {text!r} {times} times"
+            await asyncio.sleep(0.05)
+
 
 @dataclass
 class Table:
