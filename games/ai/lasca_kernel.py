@@ -50,6 +50,11 @@ else:
     generate, apply = python_generate, python_apply
 
 
+Think = Callable[..., tuple[int, int, int, int]]
+think: Think | None = None if _compiled is None else _compiled.think
+"""The timed search in C (lasca_kernel.c, `think`), None when the kernel was not built."""
+
+
 def compiled_evaluation(weights: tuple[int, ...]) -> Callable[[Board, int], int] | None:
     """The C board evaluation for the values of a `lasca_eval.Weights`, in the
     order of its fields; None when the kernel was not built."""

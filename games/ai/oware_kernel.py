@@ -117,6 +117,11 @@ else:
     play = python_play
 
 
+Think = Callable[..., tuple[int, int, int, int]]
+think: Think | None = None if _compiled is None else _compiled.think
+"""The timed search in C (oware_kernel.c, `think`), None when the kernel was not built."""
+
+
 def compiled_evaluation(
     weights: tuple[int, ...],
 ) -> Callable[[Pits, tuple[int, int], int], int] | None:
