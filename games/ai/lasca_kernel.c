@@ -570,8 +570,8 @@ typedef struct {
 } Board;
 
 typedef struct {
-    int origin, count, captures; /* count landings; captures 0 for a step, else count */
-    int landings[MAX_PATH], jumped[MAX_PATH];
+    unsigned char origin, count, captures; /* count landings; captures 0 for a step, else count */
+    unsigned char landings[MAX_PATH], jumped[MAX_PATH];
 } Move;
 
 typedef struct {
@@ -620,7 +620,7 @@ typedef struct {
 static void add_sequence(Sequences *q, int captures) {
     if (q->count < MAX_MOVES) {
         q->out[q->count] = q->current;
-        q->out[q->count].captures = captures ? q->current.count : 0;
+        q->out[q->count].captures = (unsigned char)(captures ? q->current.count : 0);
     }
     q->count++;
 }
@@ -967,19 +967,25 @@ typedef struct Game {
 
 static const Board *current(const Game *g) { return &g->line[g->first + g->top]; }
 
+/* Whether the board is there for the third time (twice before, the same side to move). */
+static int repeated(const Game *g) {
+    const Board *b = current(g);
+    int top = g->top, seen = 0;
+    for (int back = g->first + top - 2; back >= g->base[top]; back -= 2) {
+        seen += !memcmp(&g->line[back], b, sizeof(Board));
+    }
+    return seen >= 2;
+}
+
 static int g_expand(Game *g, int ply, Move *moves, int *count) {
     (void)ply;
     const Board *b = current(g);
-    int top = g->top, at = g->first + top;
+    int top = g->top;
     *count = board_moves(&g->rules, b, g->side[top], moves);
     if (!*count) {
         return -TS_WIN;
     }
-    int seen = 0; /* the same side to move lies two boards apart */
-    for (int back = at - 2; back >= g->base[top]; back -= 2) {
-        seen += !memcmp(&g->line[back], b, sizeof(Board));
-    }
-    if (seen >= 2 || g->quiet[top] >= QUIET_LIMIT) {
+    if (repeated(g) || g->quiet[top] >= QUIET_LIMIT) {
         return 0;
     }
     if (*count > 1 && moves[0].captures) { /* the longest captures first, else in their order */
@@ -1018,10 +1024,12 @@ static int g_evaluate(Game *g) {
     return (int)board_value(g->w, tops, columns, lengths, g->side[g->top]);
 }
 
+/* LascaGame.key: near the 80-ply draw the same board is worth something else, and a board drawn
+ * by the 80-ply rule or by repetition is finished. */
 static uint64_t g_key(Game *g) {
     int quiet = g->quiet[g->top];
     uint64_t near = quiet < NEAR_QUIET_LIMIT ? 0 : quiet < QUIET_LIMIT ? 1 : 2;
-    return mix(board_hash(current(g), g->side[g->top]) ^ near << 40);
+    return mix(board_hash(current(g), g->side[g->top]) ^ near << 40 ^ (uint64_t)repeated(g) << 42);
 }
 
 /* LascaGame.tactics: a capture due is all there is to play, and worth searching out. */

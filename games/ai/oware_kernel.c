@@ -498,8 +498,13 @@ static int ordered_moves(int grandslam, const int *pits, int side, int obliged, 
     if (count && grandslam == FORBIDDEN) {
         int kept = 0, other[6], after[PITS], low, high;
         for (int k = 0; k < count; k++) {
-            sow(pits, moves[k], after, &low, &high);
-            if (!grand_slam(after, low, high)) {
+            /* a move the hint says captures nothing is no grand slam: sown only when it does */
+            int slam = 0;
+            if (capture_hint(pits, moves[k])) {
+                sow(pits, moves[k], after, &low, &high);
+                slam = grand_slam(after, low, high);
+            }
+            if (!slam) {
                 other[kept++] = moves[k];
             }
         }
@@ -979,10 +984,15 @@ static int g_evaluate(Game *g) {
 
 static uint64_t g_key(Game *g) {
     const OPos *p = &g->stack[g->top];
-    uint64_t h = pits_hash(p->pits, p->side);
-    return mix(h ^ ((uint64_t)p->stores[0] << 8 | (uint64_t)p->stores[1] << 16
-                    | (uint64_t)p->obliged[0] << 24 | (uint64_t)p->obliged[1] << 25
-                    | (uint64_t)p->ending << 26));
+    uint64_t south = 0, north = 0; /* 6 bits a pit */
+    for (int i = 0; i < 6; i++) {
+        south = south << 6 | (uint64_t)p->pits[i];
+        north = north << 6 | (uint64_t)p->pits[6 + i];
+    }
+    uint64_t rest = (uint64_t)p->stores[0] | (uint64_t)p->stores[1] << 6 | (uint64_t)p->side << 12
+                    | (uint64_t)p->obliged[0] << 13 | (uint64_t)p->obliged[1] << 14
+                    | (uint64_t)p->ending << 15;
+    return mix(south ^ mix(north << 16 ^ rest));
 }
 
 /* OwareGame.tactics: never forced (a stand-pat), the captures by the hint worth searching. */

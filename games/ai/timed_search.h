@@ -9,7 +9,9 @@
  *                                  a table's WIN - k) or TS_NONE with its n moves in the adapter's
  *                                  order (ply 0 is the root)
  *   g_play(g, move), g_undo(g)     a move on the stack and back
- *   g_evaluate(g), g_key(g)        the static score for the side to move; the table's key
+ *   g_evaluate(g), g_key(g)        the static score for the side to move; the table's key (two
+ *                                  positions of one key are both finished by the rules or both
+ *                                  not: the table is probed before g_expand)
  *   g_tactics(g, moves, n, loud)   whether the moves are forced (no standing pat); loud[k] set for
  *                                  the moves worth searching past the horizon
  *   g_move_id(move)                a number naming the move (the same move, the same number)
@@ -39,7 +41,7 @@
 #define TS_MAX_PLY 128
 #define TS_STACK (TS_MAX_PLY + 64)
 #define TS_CHECK_EVERY 1023
-#define TS_TABLE_BITS 21
+#define TS_TABLE_BITS 20
 #define TS_ASPIRATION 40
 #define TS_ASPIRATION_FROM 4
 #define TS_LMR_DEPTH 3
@@ -58,7 +60,7 @@
 enum { TS_EXACT, TS_LOWER, TS_UPPER, TS_EMPTY };
 
 typedef struct {
-    uint64_t key;
+    uint32_t check; /* the key's high half (its low bits are the entry's index) */
     int32_t value;
     int32_t move; /* g_move_id of the best move */
     int8_t depth, flag;
@@ -250,31 +252,37 @@ static int ts_negamax(Ts *t, int depth, int alpha, int beta, int ply) {
     if (t->stopped) {
         return 0;
     }
+    int interior = depth > 0 && ply < TS_MAX_PLY && ply + 1 < TS_STACK;
+    int hint = 0, has_hint = 0;
+    uint64_t key = 0;
+    TsEntry *entry = NULL;
+    if (interior && t->use_table) {
+        /* Before the moves are generated: a cut-off here saves that work (g_key tells apart
+         * what the rules would end). */
+        key = g_key(g) ^ t->salt;
+        entry = &ts_table[key & ((1u << TS_TABLE_BITS) - 1)];
+        if (entry->flag != TS_EMPTY && entry->check == (uint32_t)(key >> 32)) {
+            hint = entry->move;
+            has_hint = 1;
+            if (t->use_table > 1 && entry->depth >= depth) {
+                int value = ts_from_tt(entry->value, ply);
+                if (entry->flag == TS_EXACT) {
+                    return value;
+                }
+                if (entry->flag == TS_LOWER ? value >= beta : value <= alpha) {
+                    return value;
+                }
+            }
+        }
+    }
     int count;
     Move *moves = t->moves[ply];
     int terminal = g_expand(g, ply, moves, &count);
     if (terminal != TS_NONE) {
         return ts_distance(terminal, ply);
     }
-    int interior = depth > 0 && ply < TS_MAX_PLY && ply + 1 < TS_STACK;
     if (!interior) {
         return ts_quiesce(t, moves, count, alpha, beta, ply, t->quiescence);
-    }
-    uint64_t key = g_key(g) ^ t->salt;
-    TsEntry *entry = &ts_table[key & ((1u << TS_TABLE_BITS) - 1)];
-    int hint = 0, has_hint = 0;
-    if (t->use_table && entry->flag != TS_EMPTY && entry->key == key) {
-        hint = entry->move;
-        has_hint = 1;
-        if (t->use_table > 1 && entry->depth >= depth) {
-            int value = ts_from_tt(entry->value, ply);
-            if (entry->flag == TS_EXACT) {
-                return value;
-            }
-            if (entry->flag == TS_LOWER ? value >= beta : value <= alpha) {
-                return value;
-            }
-        }
     }
     ts_order(t, moves, count, hint, has_hint, ply);
     int extend = count == 1 && ply < 2 * t->root_depth + 4;
@@ -321,8 +329,8 @@ static int ts_negamax(Ts *t, int depth, int alpha, int beta, int ply) {
             }
         }
     }
-    if (t->use_table) {
-        entry->key = key;
+    if (entry) {
+        entry->check = (uint32_t)(key >> 32);
         entry->value = ts_to_tt(best, ply);
         entry->move = best_move;
         entry->depth = (int8_t)(depth > 127 ? 127 : depth);
@@ -511,7 +519,7 @@ static int ts_table_ready(int fresh) {
     if (fresh) {
         for (size_t k = 0; k < size; k++) {
             ts_table[k].flag = TS_EMPTY;
-            ts_table[k].key = 0;
+            ts_table[k].check = 0;
         }
     }
     return 0;
