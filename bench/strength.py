@@ -87,15 +87,17 @@ def play_game(
         mover = new if int(state.to_move) == new_side else old
         began = time.perf_counter()
         if mover is new:
-            result = think(state, level, budget=budget, seed=seed * 1000 + plies)
+            found = think(state, level, budget=budget, seed=seed * 1000 + plies)
+            move, nodes, depth = found.move, found.nodes, found.depth
         else:
-            result = frozen_31.think(state, level, budget=budget, seed=seed * 1000 + plies)
+            old = frozen_31.think(state, level, budget=budget, seed=seed * 1000 + plies)
+            move, nodes, depth = old.move, old.nodes, old.depth
         mover.moves += 1
         mover.seconds += time.perf_counter() - began
-        if result.nodes:
-            mover.depths += result.depth
+        if nodes:
+            mover.depths += depth
             mover.searched += 1
-        state = state.play(result.move)
+        state = state.play(move)
         plies += 1
     outcome = state.outcome()
     winner = outcome.winner if outcome else None
