@@ -90,8 +90,8 @@ def play_game(
             found = think(state, level, budget=budget, seed=seed * 1000 + plies)
             move, nodes, depth = found.move, found.nodes, found.depth
         else:
-            old = frozen_31.think(state, level, budget=budget, seed=seed * 1000 + plies)
-            move, nodes, depth = old.move, old.nodes, old.depth
+            past = frozen_31.think(state, level, budget=budget, seed=seed * 1000 + plies)
+            move, nodes, depth = past.move, past.nodes, past.depth
         mover.moves += 1
         mover.seconds += time.perf_counter() - began
         if nodes:
