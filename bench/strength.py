@@ -108,11 +108,13 @@ def play_game(
 @dataclass
 class Tally:
     results: list[float] = field(default_factory=list)
+    plies: int = 0
     new: Moves = field(default_factory=Moves)
     old: Moves = field(default_factory=Moves)
 
     def add(self, game: Game) -> None:
         self.results.append(game.result)
+        self.plies += game.plies
         self.new.add(game.new)
         self.old.add(game.old)
 
@@ -127,7 +129,8 @@ class Tally:
         return (
             f"{n} games: W-D-L {wins}-{draws}-{losses}, score {100 * score:.1f} % "
             f"± {100 * error:.1f} (2 s.e.); depth new {self.new.depth()} "
-            f"old {self.old.depth()}; a move new {self.new.per_move()} old {self.old.per_move()}"
+            f"old {self.old.depth()}; a move new {self.new.per_move()} old {self.old.per_move()}; "
+            f"{self.plies / n:.0f} plies a game"
         )
 
 
