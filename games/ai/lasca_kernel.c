@@ -955,6 +955,7 @@ static PyObject *search(PyObject *Py_UNUSED(self), PyObject *const *args, Py_ssi
 #define G_MAX_MOVES MAX_MOVES
 #define G_LINE (QUIET_LIMIT + 2 + TS_STACK + 2)
 #define NEAR_QUIET_LIMIT (QUIET_LIMIT - 20)
+#define LASCA_FUTILITY 150 /* points a ply: reverse futility pruning, see timed_search.h */
 
 typedef struct Game {
     Search rules; /* board_moves reads its `continues` and sets its `overflow` */
@@ -1062,6 +1063,7 @@ static int move_text(const Move *move, char *text) {
     return at;
 }
 
+#define G_FUTILITY LASCA_FUTILITY
 #include "timed_search.h"
 
 static PyObject *think(PyObject *Py_UNUSED(self), PyObject *const *args, Py_ssize_t nargs) {

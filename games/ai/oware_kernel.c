@@ -1006,6 +1006,7 @@ static int g_tactics(Game *g, const Move *moves, int count, unsigned char *loud)
 
 static int g_move_id(const Move *move) { return *move; }
 
+#define G_FUTILITY 0
 #include "timed_search.h"
 
 static PyObject *think(PyObject *Py_UNUSED(self), PyObject *const *args, Py_ssize_t nargs) {

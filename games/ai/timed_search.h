@@ -15,6 +15,7 @@
  *   g_tactics(g, moves, n, loud)   whether the moves are forced (no standing pat); loud[k] set for
  *                                  the moves worth searching past the horizon
  *   g_move_id(move)                a number naming the move (the same move, the same number)
+ *   G_FUTILITY                     0, or the margin a ply of reverse futility pruning (below)
  *
  * Every rule and every number is search.py's, so a search to a fixed depth without reductions
  * and without the table's cut-offs gives search.py's score (the tests compare the two); what
@@ -284,6 +285,20 @@ static int ts_negamax(Ts *t, int depth, int alpha, int beta, int ply) {
     if (!interior) {
         return ts_quiesce(t, moves, count, alpha, beta, ply, t->quiescence);
     }
+#if G_FUTILITY
+    /* Reverse futility (the game's choice, with reductions only): a quiet position a ply or two
+     * from the horizon, off the principal variation, whose static score beats beta by a margin a
+     * ply is not searched: it is worth at least that. */
+    if (t->reductions && depth <= 2 && beta - alpha == 1 && abs(beta) < TS_MATE_ZONE) {
+        unsigned char quiet_loud[G_MAX_MOVES];
+        if (!g_tactics(g, moves, count, quiet_loud)) {
+            int stand = g_evaluate(g) - G_FUTILITY * depth;
+            if (stand >= beta) {
+                return stand;
+            }
+        }
+    }
+#endif
     ts_order(t, moves, count, hint, has_hint, ply);
     int extend = count == 1 && ply < 2 * t->root_depth + 4;
     int next = extend ? depth : depth - 1;
