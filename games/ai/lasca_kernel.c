@@ -4,6 +4,11 @@
  * a C compiler is at hand) and falls back to the Python functions when it was not; the tests
  * compare the two on the positions of random games.
  *
+ * Two searches besides: `search`, a plain full-width alpha-beta on material for the puzzle
+ * verifier, and `think`, the timed search of the levels `hard` and `max` (timed_search.h:
+ * search.py's iterative deepening with its table, reductions and quiescence, over LascaGame's
+ * rules with lasca_eval's weights, and reverse futility pruning near the horizon).
+ *
  * A board is a tuple of 25 strings, one per playing square in the engine's order (a1, a3, ...,
  * g7), each a column from the bottom up: "w"/"b" soldiers, "W"/"B" officers, "" an empty square.
  */

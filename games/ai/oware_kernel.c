@@ -4,6 +4,11 @@
  * builds it where a C compiler is at hand) and falls back to its Python functions when it was
  * not; the tests compare the two on the positions of random games of every variant.
  *
+ * Two searches besides: `search`, a plain full-width alpha-beta on material for the puzzle
+ * verifier, and `think`, the timed search of the levels `hard` and `max` (timed_search.h:
+ * search.py's iterative deepening with its table, reductions and quiescence, over OwareGame's
+ * rules with oware_eval's weights and the endgame tables' settled positions as leaves).
+ *
  * Pits are a tuple of 12 ints in sowing order (South's A-F, then North's a-f), stores a pair.
  */
 #define PY_SSIZE_T_CLEAN

@@ -1,5 +1,10 @@
 """Oware's search kernel: legal moves, their order, a move and the evaluation, in C where built.
 
+Where built, the kernel also searches: `think` is the timed search of `hard`
+and `max` (search.py's, in C: oware_kernel.c with timed_search.h), used by
+oware_game.OwareGame.think; None where the kernel was not built (then
+search.py searches with the functions here).
+
 `games/ai/oware_kernel.c` does what the Python functions here do, with the
 same results, several times faster. pip compiles it into `_oware_kernel` when
 it installs Kamen where a C compiler is at hand; where none is, `COMPILED` is

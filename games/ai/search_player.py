@@ -4,12 +4,17 @@ time and mistakes (levels.py).
 These functions work on a search adapter and its root position (any game's:
 `adapters.searchable` makes them from a state), so they know no game.
 
-The timed levels keep their transposition table from one move to the next
+The timed levels search in C where the adapter has the search in its kernel
+(`compiled`: Oware's and Lasca's, oware_kernel.c and lasca_kernel.c through
+timed_search.h, search.py's rules, ten times the nodes or more), with the table the
+kernel keeps from one move to the next (2^20 entries, 16 MiB a kernel, keyed
+by the game rules, evaluation and quiescence too). Elsewhere search.py
+searches and keeps its transposition table from one move to the next
 (`kept_table`, one per game rules, evaluation and quiescence, the two most
 recent in a process, TABLE_LIMIT entries at most between them, about 45 MiB:
-a table past it is emptied, an older one dropped), so a move starts from what
-the search saw two plies earlier. The fixed-depth
-levels start afresh every time, so a seed fixes their moves.
+a table past it is emptied, an older one dropped). Either way a move starts
+from what the search saw two plies earlier. The fixed-depth levels search in
+Python and start afresh every time, so a seed fixes their moves.
 """
 
 from __future__ import annotations

@@ -19,10 +19,15 @@
  *
  * Every rule and every number is search.py's, so a search to a fixed depth without reductions
  * and without the table's cut-offs gives search.py's score (the tests compare the two); what
- * differs is what C buys: tens of times the nodes in the same time. The table (TS_TABLE_BITS
- * entries, always replaced) lives in the module from one call to the next, as search_player.py's
- * kept tables do, its keys salted with the rules, the evaluation and the quiescence, so a move
- * starts from what the last search (or a ponder) of the same game saw.
+ * differs is what C buys, about ten times the nodes in the same time, and what a fixed-size
+ * table asks: the table (TS_TABLE_BITS entries, 16 bytes each, always replaced, a 32-bit check
+ * of the key) lives in the module from one call to the next, as search_player.py's kept tables
+ * do, its keys salted with the rules, the evaluation and the quiescence, so a move starts from
+ * what the last search (or a ponder) of the same game saw; history counts are kept by move
+ * number modulo TS_HISTORY. With reductions a game may add reverse futility pruning
+ * (G_FUTILITY, Lasca's): a quiet position (no forced move) one or two plies from the horizon,
+ * off the principal variation, whose static score less G_FUTILITY a ply still reaches beta,
+ * returns that without a search.
  *
  * A kernel includes this file twice: first for the constants (TS_WIN, TS_NONE, TS_STACK, ...),
  * then, after its game, for the search.
