@@ -30,7 +30,7 @@ Measured on 7 December 2026 (commits 2133b29 for Oware, aa80e16 for Lasca;
     lasca hard (0.1 s)  45-9-6   82.5 % +- 8.5   depth  7.7 / 5.4   load 10.4
     lasca max  (0.2 s)  44-12-4  83.3 % +- 7.8   depth  9.1 / 6.6   load  9.0
 
-and the same at `--scale 0.3` (commit 1b1b18a's kernels, those of aa80e16):
+and the same at `--scale 0.3` (the kernels of aa80e16, both games):
 
     oware hard (0.3 s)  54-3-3   92.5 % +- 6.2   depth 12.8 / 9.4   load 12.0
     oware max  (0.6 s)  46-6-8   81.7 % +- 9.2   depth 17.0 / 12.9  load  4.9
