@@ -1,4 +1,4 @@
-"""The four levels of the computer opponent, and how each one plays.
+"""The five levels of the computer opponent, and how each one plays.
 
 Every level below `max` makes mistakes at a fixed rate: on that share of its
 moves it sets the best move aside and picks a plausible other one, the better
@@ -14,6 +14,9 @@ Oware and Lasca (alpha-beta search, see search.py):
   the best.
 - `medium`: searches 4 plies; 15 % mistakes, at most 240 points worse,
   weight exp(-loss / 60).
+- `medium-hard`: searches 6 plies; 8 % mistakes, at most 160 points worse,
+  weight exp(-loss / 40). The step between `medium` and `hard`, so that each
+  level scores about 70-80 % against the one below.
 - `hard`: deepens until its time is up (1 s by default), no mistakes; it
   may stop from 80 % of its time on when the best move and the score have held
   for several depths (search.py says how the time is managed).
@@ -25,6 +28,8 @@ Oska (solved, see oska_solver.py):
   go forward, do not step into a capture), blind to the solved values; the
   other half are perfect.
 - `medium`: the same with a quarter of rule-of-thumb moves.
+- `medium-hard`: a fifth of rule-of-thumb moves, blind to the solved values
+  as above.
 - `hard`: perfect, except that on 15 % of its moves it plays the rule of thumb
   among the moves that keep the solved result (a win stays a win, perhaps a
   slower one; a draw stays a draw), so it never throws a result away.
@@ -54,8 +59,8 @@ class Level:
     quiescence: int  # plies of capture search past the horizon
     oska_mistakes: float  # Oska: the share of rule-of-thumb moves
     oska_safe: bool  # Oska: those moves keep the solved result
-    # Per game, the strength measured by games between the levels, on the Elo
-    # scale of the players' Glicko-2 ratings (see RATINGS_MEASURED).
+    # Per game, the strength measured by games between the levels and fixed
+    # reference programs, on Kamen's engine scale (see ANCHOR_DEPTH, RATINGS_MEASURED).
     ratings: Mapping[str, int] = field(default_factory=dict, hash=False, compare=False)
 
 
@@ -71,9 +76,17 @@ class Level:
 # 892, medium 1213, hard 1629, max 1644 (they drew 4-0-4), the old `hard` 1502;
 # and Oware with its search kernel in C (oware_kernel.c): easy 903, medium 1161,
 # hard 1618, max 1724, the old `hard` 1390 (it lost all 8 games to `hard`).
+# Kamen's engine scale: Elo points (400 more: 10 to 1 odds), fixed in every
+# game by plain full-width alpha-beta on material alone, no capture search,
+# ANCHOR_DEPTH plies deep (games.ai.reference.baseline_move) = ANCHOR_RATING.
+# A program of known, reproducible strength, not people: no rated player has
+# played it, so the bot shows the ratings as "on Kamen's engine scale".
+ANCHOR_DEPTH = 4
+ANCHOR_RATING = 1000
 RATINGS_MEASURED = "2026-12-03"
 EASY_RATINGS = {"oware": 900, "lasca": 890, "oska": 580}
 MEDIUM_RATINGS = {"oware": 1160, "lasca": 1210, "oska": 710}
+MEDIUM_HARD_RATINGS = {"oware": 1390, "lasca": 1420, "oska": 810}
 HARD_RATINGS = {"oware": 1620, "lasca": 1630, "oska": 910}
 MAX_RATINGS = {"oware": 1720, "lasca": 1640, "oska": 910}
 
@@ -82,6 +95,7 @@ LEVEL_TABLE: dict[str, Level] = {
     for level in (
         Level("easy", 0.5, 2, 0.35, 150, 2, 0.5, False, EASY_RATINGS),
         Level("medium", 0.8, 4, 0.15, 60, 4, 0.25, False, MEDIUM_RATINGS),
+        Level("medium-hard", 0.8, 6, 0.08, 40, 6, 0.2, False, MEDIUM_HARD_RATINGS),
         Level("hard", 1.0, None, 0.0, 1, 6, 0.15, True, HARD_RATINGS),
         Level("max", 2.0, None, 0.0, 1, 10, 0.0, True, MAX_RATINGS),
     )
