@@ -9,7 +9,17 @@ from setuptools import Extension, setup
 
 setup(
     ext_modules=[
-        Extension("games.ai._lasca_kernel", ["games/ai/lasca_kernel.c"], optional=True),
-        Extension("games.ai._oware_kernel", ["games/ai/oware_kernel.c"], optional=True),
+        Extension(
+            "games.ai._lasca_kernel",
+            ["games/ai/lasca_kernel.c"],
+            depends=["games/ai/timed_search.h"],
+            optional=True,
+        ),
+        Extension(
+            "games.ai._oware_kernel",
+            ["games/ai/oware_kernel.c"],
+            depends=["games/ai/timed_search.h"],
+            optional=True,
+        ),
     ],
 )

@@ -1,4 +1,4 @@
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from games.lasca import MoveData
 
@@ -15,3 +15,18 @@ def search(
     alpha: int,
     beta: int,
 ) -> int: ...
+def think(
+    board: tuple[str, ...],
+    side: int,
+    continues: bool,
+    seen: Sequence[tuple[str, ...]],
+    quiet: int,
+    weights: bytes,
+    moves: Sequence[str],
+    max_depth: int,
+    quiescence: int,
+    reductions: bool,
+    table: int,
+    clock: Callable[[], float],
+    deadline: float | None,
+) -> tuple[int, int, int, int]: ...

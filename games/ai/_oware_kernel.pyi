@@ -1,4 +1,4 @@
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 def legal(pits: tuple[int, ...], side: int, obliged: bool, forbid_slam: bool) -> list[int]: ...
 def by_capture(pits: tuple[int, ...], moves: Sequence[int]) -> list[int]: ...
@@ -25,3 +25,21 @@ def search(
     alpha: int,
     beta: int,
 ) -> int: ...
+def think(
+    pits: tuple[int, ...],
+    stores: tuple[int, int],
+    side: int,
+    obliged: tuple[bool, bool],
+    history: Sequence[tuple[int, ...]],
+    grandslam: int,
+    must_play_12: bool,
+    weights: bytes,
+    tables: tuple[object, object | None, object | None] | None,
+    moves: Sequence[int],
+    max_depth: int,
+    quiescence: int,
+    reductions: bool,
+    table: int,
+    clock: Callable[[], float],
+    deadline: float | None,
+) -> tuple[int, int, int, int]: ...

@@ -13,6 +13,7 @@ and one `AiAdapter` entry in `ADAPTERS`.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -72,14 +73,19 @@ class AiAdapter:
 
 def _oware_search(state: oware.OwareState, baseline: bool) -> Searchable:
     # The levels' search stops at the endgame tables (exact leaves); the baseline does not.
-    value = oware_eval.material if baseline else oware_eval.evaluate
-    return oware_game.searchable(state, value, tables=not baseline)
+    if baseline:
+        return oware_game.searchable(state, oware_eval.material, tables=False)
+    return oware_game.searchable(state, oware_eval.evaluate, weights=oware_eval.WEIGHTS)
 
 
 def _lasca_search(state: lasca.LascaState, baseline: bool) -> Searchable:
     continues = state.variant["promotion"] == "continues"
-    value = lasca_eval.material if baseline else lasca_eval.evaluate
-    return lasca_game.LascaGame(continues, value), lasca_game.from_state(state)
+    if baseline:
+        game = lasca_game.LascaGame(continues, lasca_eval.material)
+    else:
+        weights = dataclasses.astuple(lasca_eval.WEIGHTS)
+        game = lasca_game.LascaGame(continues, lasca_eval.evaluate, weights)
+    return game, lasca_game.from_state(state)
 
 
 def _oska_search(state: oska.OskaState, baseline: bool) -> Searchable:

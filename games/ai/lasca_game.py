@@ -11,6 +11,8 @@ A test plays random games of both variants through both and compares them.
 
 from __future__ import annotations
 
+import struct
+import time
 from collections.abc import Callable, Hashable, Sequence
 
 from games import lasca as engine
@@ -82,9 +84,12 @@ def _captured(data: _MoveData) -> int:
 class LascaGame:
     """The search adapter: moves are their canonical texts."""
 
-    def __init__(self, continues: bool, evaluate: Evaluation) -> None:
+    def __init__(
+        self, continues: bool, evaluate: Evaluation, weights: tuple[int, ...] | None = None
+    ) -> None:
         self.continues = continues
         self.evaluate = evaluate
+        self.weights = weights
 
     def expand(self, pos: LascaPos) -> tuple[int | None, Sequence[str]]:
         table = moves_of(pos, self.continues)
@@ -117,3 +122,40 @@ class LascaGame:
         if moves and "x" in moves[0]:
             return True, moves
         return False, ()
+
+    def think(
+        self,
+        root: LascaPos,
+        moves: Sequence[str],
+        *,
+        max_depth: int,
+        quiescence: int,
+        reductions: bool,
+        table: int,
+        deadline: float | None,
+        clock: Callable[[], float] = time.perf_counter,
+    ) -> tuple[str, int, int, int] | None:
+        """The search of this adapter in C (lasca_kernel.c's `think`, search.py's
+        rules): the best of `moves`, its score, the depth finished and the nodes;
+        None where the kernel was not built or the evaluation has no `weights`
+        (the values of a lasca_eval.Weights). `table`: 0 none, 1 a fresh one,
+        2 the one the last search left."""
+        if kernel.think is None or self.weights is None:
+            return None
+        packed = struct.pack(f"{len(self.weights)}q", *self.weights)
+        index, score, depth, nodes = kernel.think(
+            root.board,
+            root.side,
+            self.continues,
+            root.seen,
+            root.quiet,
+            packed,
+            list(moves),
+            max_depth,
+            quiescence,
+            reductions,
+            table,
+            clock,
+            deadline,
+        )
+        return moves[index], score, depth, nodes

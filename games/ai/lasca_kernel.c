@@ -4,6 +4,11 @@
  * a C compiler is at hand) and falls back to the Python functions when it was not; the tests
  * compare the two on the positions of random games.
  *
+ * Two searches besides: `search`, a plain full-width alpha-beta on material for the puzzle
+ * verifier, and `think`, the timed search of the levels `hard` and `max` (timed_search.h:
+ * search.py's iterative deepening with its table, reductions and quiescence, over LascaGame's
+ * rules with lasca_eval's weights, and reverse futility pruning near the horizon).
+ *
  * A board is a tuple of 25 strings, one per playing square in the engine's order (a1, a3, ...,
  * g7), each a column from the bottom up: "w"/"b" soldiers, "W"/"B" officers, "" an empty square.
  */
@@ -11,6 +16,8 @@
 #include <Python.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "timed_search.h"
 
 #define SQUARES 25
 #define KINDS 3 /* a White soldier (moves up), a Black soldier, an officer */
@@ -418,17 +425,10 @@ static long long piece_value(const long long *w, char piece) {
     return piece == 'W' || piece == 'B' ? w[W_OFFICER] : w[W_SOLDIER];
 }
 
-/* What a column is worth to White and to Black and what its owner loses when its commander
- * is taken (lasca_eval's `column_value`). */
-static void column_value(const long long *w, PyObject *text, long long *worth, long long *loss) {
-    char column[MAX_COLUMN];
-    Py_ssize_t length = PyUnicode_GET_LENGTH(text);
-    if (length > MAX_COLUMN) {
-        length = MAX_COLUMN;
-    }
-    for (Py_ssize_t k = 0; k < length; k++) {
-        column[k] = (char)PyUnicode_READ_CHAR(text, k);
-    }
+/* What a column (`length` pieces from the bottom up) is worth to White and to Black and what its
+ * owner loses when its commander is taken (lasca_eval's `column_value`). */
+static void column_value(const long long *w, const char *column, Py_ssize_t length,
+                         long long *worth, long long *loss) {
     int owner = is_white(column[length - 1]) ? 0 : 1;
     worth[0] = worth[1] = 0;
     worth[owner] += w[W_UNIT] + piece_value(w, column[length - 1]);
@@ -457,29 +457,18 @@ static void column_value(const long long *w, PyObject *text, long long *worth, l
     }
 }
 
-static PyObject *evaluate(PyObject *Py_UNUSED(self), PyObject *const *args, Py_ssize_t nargs) {
-    if (nargs != 3 || !PyBytes_Check(args[0])
-        || PyBytes_GET_SIZE(args[0]) != (Py_ssize_t)(W_COUNT * sizeof(long long))) {
-        PyErr_SetString(PyExc_TypeError, "evaluate(packed weights, board, side)");
-        return NULL;
-    }
-    PyObject *board = args[1];
-    char tops[SQUARES];
-    int side;
-    if (read_position(board, args[2], tops, &side) < 0) {
-        return NULL;
-    }
-    long long w[W_COUNT];
-    memcpy(w, PyBytes_AS_STRING(args[0]), sizeof w);
+/* lasca_eval's board value for the side to move, of the columns (their tops in `tops`). */
+static long long board_value(const long long *w, const char *tops, const char *const *columns,
+                             const Py_ssize_t *lengths, int side) {
     long long score[2] = {0, 0}, danger = 0, worth[2], loss;
-    int columns = 0;
+    int columns_left = 0;
     for (int i = 0; i < SQUARES; i++) {
         char top = tops[i];
         if (!top) {
             continue;
         }
-        columns++;
-        column_value(w, PyTuple_GET_ITEM(board, i), worth, &loss);
+        columns_left++;
+        column_value(w, columns[i], lengths[i], worth, &loss);
         score[0] += worth[0];
         score[1] += worth[1];
         int kind, owner;
@@ -514,7 +503,7 @@ static PyObject *evaluate(PyObject *Py_UNUSED(self), PyObject *const *args, Py_s
                 int over = jump_over[kind][i][j], land = jump_land[kind][i][j];
                 if (tops[over] && !tops[land] && is_white(tops[over]) != (owner == 0)) {
                     long long taken[2], lost;
-                    column_value(w, PyTuple_GET_ITEM(board, over), taken, &lost);
+                    column_value(w, columns[over], lengths[over], taken, &lost);
                     danger = lost > danger ? lost : danger;
                 }
             }
@@ -522,10 +511,42 @@ static PyObject *evaluate(PyObject *Py_UNUSED(self), PyObject *const *args, Py_s
     }
     long long lead = score[side] - score[1 - side];
     if (w[W_TRADE]) {
-        long long gain = floor_div((lead < 0 ? -lead : lead) * w[W_TRADE] * (22 - columns), 100 * 22);
+        long long gain = floor_div((lead < 0 ? -lead : lead) * w[W_TRADE] * (22 - columns_left), 100 * 22);
         lead += lead > 0 ? gain : -gain;
     }
-    return PyLong_FromLongLong(lead + w[W_TEMPO] - floor_div(danger * w[W_THREAT], 100));
+    return lead + w[W_TEMPO] - floor_div(danger * w[W_THREAT], 100);
+}
+
+static PyObject *evaluate(PyObject *Py_UNUSED(self), PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 3 || !PyBytes_Check(args[0])
+        || PyBytes_GET_SIZE(args[0]) != (Py_ssize_t)(W_COUNT * sizeof(long long))) {
+        PyErr_SetString(PyExc_TypeError, "evaluate(packed weights, board, side)");
+        return NULL;
+    }
+    PyObject *board = args[1];
+    char tops[SQUARES];
+    int side;
+    if (read_position(board, args[2], tops, &side) < 0) {
+        return NULL;
+    }
+    long long w[W_COUNT];
+    memcpy(w, PyBytes_AS_STRING(args[0]), sizeof w);
+    char buffers[SQUARES][MAX_COLUMN];
+    const char *columns[SQUARES];
+    Py_ssize_t lengths[SQUARES];
+    for (int i = 0; i < SQUARES; i++) {
+        PyObject *text = PyTuple_GET_ITEM(board, i);
+        Py_ssize_t length = PyUnicode_GET_LENGTH(text);
+        if (length > MAX_COLUMN) {
+            length = MAX_COLUMN;
+        }
+        for (Py_ssize_t k = 0; k < length; k++) {
+            buffers[i][k] = (char)PyUnicode_READ_CHAR(text, k);
+        }
+        columns[i] = buffers[i];
+        lengths[i] = length;
+    }
+    return PyLong_FromLongLong(board_value(w, tops, columns, lengths, side));
 }
 
 
@@ -554,8 +575,8 @@ typedef struct {
 } Board;
 
 typedef struct {
-    int origin, count, captures; /* count landings; captures 0 for a step, else count */
-    int landings[MAX_PATH], jumped[MAX_PATH];
+    unsigned char origin, count, captures; /* count landings; captures 0 for a step, else count */
+    unsigned char landings[MAX_PATH], jumped[MAX_PATH];
 } Move;
 
 typedef struct {
@@ -604,7 +625,7 @@ typedef struct {
 static void add_sequence(Sequences *q, int captures) {
     if (q->count < MAX_MOVES) {
         q->out[q->count] = q->current;
-        q->out[q->count].captures = captures ? q->current.count : 0;
+        q->out[q->count].captures = (unsigned char)(captures ? q->current.count : 0);
     }
     q->count++;
 }
@@ -925,6 +946,244 @@ static PyObject *search(PyObject *Py_UNUSED(self), PyObject *const *args, Py_ssi
     return PyLong_FromLong(result);
 }
 
+
+/* --------------------------------------------------------------- the timed search */
+
+/* think(board, side, continues, seen, quiet, weights, moves, max_depth, quiescence, reductions,
+ *       table, clock, deadline):
+ * the timed search of timed_search.h over LascaGame's rules (games/ai/lasca_game.py: no move
+ * loses, then a threefold repetition of the boards since the last capture or soldier move, then
+ * QUIET_LIMIT quiet plies draw; captures compulsory, so a capture due is forced and searched out
+ * past the horizon), its leaves valued by lasca_eval's weights (a Weights, packed). `moves` are
+ * the root's legal moves (their texts) in the order that decides among equal ones. Returns
+ * (index into moves, score, depth, nodes). */
+#define G_MAX_MOVES MAX_MOVES
+#define G_LINE (QUIET_LIMIT + 2 + TS_STACK + 2)
+#define NEAR_QUIET_LIMIT (QUIET_LIMIT - 20)
+#define LASCA_FUTILITY 150 /* points a ply: reverse futility pruning, see timed_search.h */
+
+typedef struct Game {
+    Search rules; /* board_moves reads its `continues` and sets its `overflow` */
+    long long w[W_COUNT];
+    Board line[G_LINE]; /* the root's seen boards, then a board a ply */
+    int first; /* line[first] is the root's board */
+    int top;
+    int side[TS_STACK + 1], quiet[TS_STACK + 1], base[TS_STACK + 1];
+} Game;
+
+static const Board *current(const Game *g) { return &g->line[g->first + g->top]; }
+
+/* Whether the board is there for the third time (twice before, the same side to move). */
+static int repeated(const Game *g) {
+    const Board *b = current(g);
+    int top = g->top, seen = 0;
+    for (int back = g->first + top - 2; back >= g->base[top]; back -= 2) {
+        seen += !memcmp(&g->line[back], b, sizeof(Board));
+    }
+    return seen >= 2;
+}
+
+static int g_expand(Game *g, int ply, Move *moves, int *count) {
+    (void)ply;
+    const Board *b = current(g);
+    int top = g->top;
+    *count = board_moves(&g->rules, b, g->side[top], moves);
+    if (!*count) {
+        return -TS_WIN;
+    }
+    if (repeated(g) || g->quiet[top] >= QUIET_LIMIT) {
+        return 0;
+    }
+    if (*count > 1 && moves[0].captures) { /* the longest captures first, else in their order */
+        for (int i = 1; i < *count; i++) {
+            for (int j = i; j > 0 && moves[j - 1].captures < moves[j].captures; j--) {
+                Move swap = moves[j];
+                moves[j] = moves[j - 1];
+                moves[j - 1] = swap;
+            }
+        }
+    }
+    return TS_NONE;
+}
+
+static void g_play(Game *g, const Move *move) {
+    int top = g->top, at = g->first + top;
+    int irreversible = board_apply(&g->line[at], g->side[top], move, &g->line[at + 1]);
+    g->side[top + 1] = 1 - g->side[top];
+    g->quiet[top + 1] = irreversible ? 0 : g->quiet[top] + 1;
+    g->base[top + 1] = irreversible ? at + 1 : g->base[top];
+    g->top++;
+}
+
+static void g_undo(Game *g) { g->top--; }
+
+static int g_evaluate(Game *g) {
+    const Board *b = current(g);
+    char tops[SQUARES];
+    const char *columns[SQUARES];
+    Py_ssize_t lengths[SQUARES];
+    for (int i = 0; i < SQUARES; i++) {
+        tops[i] = b->length[i] ? b->pieces[i][b->length[i] - 1] : 0;
+        columns[i] = b->pieces[i];
+        lengths[i] = b->length[i];
+    }
+    return (int)board_value(g->w, tops, columns, lengths, g->side[g->top]);
+}
+
+/* LascaGame.key: near the 80-ply draw the same board is worth something else, and a board drawn
+ * by the 80-ply rule or by repetition is finished. */
+static uint64_t g_key(Game *g) {
+    int quiet = g->quiet[g->top];
+    uint64_t near = quiet < NEAR_QUIET_LIMIT ? 0 : quiet < QUIET_LIMIT ? 1 : 2;
+    return mix(board_hash(current(g), g->side[g->top]) ^ near << 40 ^ (uint64_t)repeated(g) << 42);
+}
+
+/* LascaGame.tactics: a capture due is all there is to play, and worth searching out. */
+static int g_tactics(Game *g, const Move *moves, int count, unsigned char *loud) {
+    (void)g;
+    int forced = count > 0 && moves[0].captures > 0;
+    memset(loud, forced, (size_t)count);
+    return forced;
+}
+
+static int g_move_id(const Move *move) {
+    uint64_t h = (uint64_t)move->origin;
+    for (int k = 0; k < move->count; k++) {
+        h = h * 31 + (uint64_t)move->landings[k];
+    }
+    return (int)(mix(h) & 0x3fffffff);
+}
+
+/* A move's canonical text (the engine's): a3-b4, or c3xe5xc7 for captures. */
+static int move_text(const Move *move, char *text) {
+    int at = 0;
+    text[at++] = name_of[move->origin][0];
+    text[at++] = name_of[move->origin][1];
+    for (int k = 0; k < move->count; k++) {
+        text[at++] = move->captures ? 'x' : '-';
+        text[at++] = name_of[move->landings[k]][0];
+        text[at++] = name_of[move->landings[k]][1];
+    }
+    text[at] = 0;
+    return at;
+}
+
+#define G_FUTILITY LASCA_FUTILITY
+#include "timed_search.h"
+
+static PyObject *think(PyObject *Py_UNUSED(self), PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 13) {
+        PyErr_SetString(PyExc_TypeError,
+                        "think(board, side, continues, seen, quiet, weights, moves, max_depth, "
+                        "quiescence, reductions, table, clock, deadline)");
+        return NULL;
+    }
+    Ts *t = PyMem_RawCalloc(1, sizeof(Ts));
+    Game *g = PyMem_RawCalloc(1, sizeof(Game));
+    PyObject *seen = NULL, *given = NULL, *result = NULL;
+    int max_depth = 0;
+    if (!t || !g) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    t->g = g;
+    long side = PyLong_AsLong(args[1]), quiet = PyLong_AsLong(args[4]);
+    int continues = PyObject_IsTrue(args[2]);
+    if (PyErr_Occurred() || continues < 0) {
+        goto done;
+    }
+    if (side < 0 || side > 1 || quiet < 0 || quiet > QUIET_LIMIT) {
+        PyErr_SetString(PyExc_ValueError, "think: side 0 or 1, quiet 0 to 80");
+        goto done;
+    }
+    g->rules.continues = continues;
+    if (!PyBytes_Check(args[5]) || PyBytes_GET_SIZE(args[5]) != (Py_ssize_t)sizeof g->w) {
+        PyErr_SetString(PyExc_TypeError, "think: the weights are a lasca_eval.Weights, packed");
+        goto done;
+    }
+    memcpy(g->w, PyBytes_AS_STRING(args[5]), sizeof g->w);
+    seen = PySequence_Fast(args[3], "seen is a sequence of boards");
+    if (!seen) {
+        goto done;
+    }
+    Py_ssize_t length = PySequence_Fast_GET_SIZE(seen);
+    if (length > QUIET_LIMIT + 1) {
+        PyErr_SetString(PyExc_ValueError, "seen holds at most 81 boards");
+        goto done;
+    }
+    for (Py_ssize_t k = 0; k < length; k++) {
+        if (read_board(PySequence_Fast_GET_ITEM(seen, k), &g->line[k]) < 0) {
+            goto done;
+        }
+    }
+    if (read_board(args[0], &g->line[length]) < 0) {
+        goto done;
+    }
+    g->first = (int)length;
+    g->side[0] = (int)side;
+    g->quiet[0] = (int)quiet;
+    g->base[0] = 0;
+    if (ts_options(t, args + 7, &max_depth) < 0) {
+        goto done;
+    }
+    uint64_t salt = mix((uint64_t)continues << 1 | (uint64_t)t->quiescence << 8);
+    for (int k = 0; k < W_COUNT; k++) {
+        salt = mix(salt ^ (uint64_t)g->w[k]);
+    }
+    t->salt = salt;
+    Move *legal = t->moves[1]; /* free until the search starts */
+    int legal_count;
+    if (g_expand(g, 0, legal, &legal_count) != TS_NONE || g->rules.overflow) {
+        PyErr_SetString(PyExc_ValueError, "think: the game is over (or too many moves)");
+        goto done;
+    }
+    given = PySequence_Fast(args[6], "moves are a sequence of texts");
+    if (!given) {
+        goto done;
+    }
+    Py_ssize_t count = PySequence_Fast_GET_SIZE(given);
+    if (count != legal_count) {
+        PyErr_SetString(PyExc_ValueError, "think: the root moves are the legal ones, each once");
+        goto done;
+    }
+    int order[G_MAX_MOVES];
+    char used[G_MAX_MOVES] = {0};
+    for (Py_ssize_t k = 0; k < count; k++) {
+        const char *text = PyUnicode_AsUTF8(PySequence_Fast_GET_ITEM(given, k));
+        if (!text) {
+            goto done;
+        }
+        int found = -1;
+        for (int j = 0; j < legal_count && found < 0; j++) {
+            char own[4 + 3 * MAX_PATH];
+            move_text(&legal[j], own);
+            if (!used[j] && !strcmp(own, text)) {
+                found = j;
+            }
+        }
+        if (found < 0) {
+            PyErr_Format(PyExc_ValueError, "think: %s is not a legal move here", text);
+            goto done;
+        }
+        used[found] = 1;
+        t->moves[0][k] = legal[found];
+        order[k] = (int)k;
+    }
+    int score, depth;
+    int best = ts_iterate(t, t->moves[0], order, (int)count, max_depth, &score, &depth);
+    if (g->rules.overflow) {
+        PyErr_SetString(PyExc_ValueError, "think: more moves than the kernel holds");
+    } else if (best >= 0) {
+        result = Py_BuildValue("(iiiL)", best, score, depth, t->nodes);
+    }
+done:
+    Py_XDECREF(seen);
+    Py_XDECREF(given);
+    PyMem_RawFree(g);
+    PyMem_RawFree(t);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"generate", (PyCFunction)(void (*)(void))generate, METH_FASTCALL,
      "generate(board, side, continues): every legal move, text to (origin, landings, jumped)."},
@@ -935,6 +1194,9 @@ static PyMethodDef methods[] = {
     {"search", (PyCFunction)(void (*)(void))search, METH_FASTCALL,
      "search(board, side, continues, seen, quiet, depth, alpha, beta): a plain full-width"
      " alpha-beta's value for the side to move."},
+    {"think", (PyCFunction)(void (*)(void))think, METH_FASTCALL,
+     "think(board, side, continues, seen, quiet, weights, moves, max_depth, quiescence,"
+     " reductions, table, clock, deadline): the timed search's (move index, score, depth, nodes)."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -10,6 +10,11 @@ False: the same rules and values, only slower (a search sees less in its
 time). The search (lasca_game.py) calls only what is here. The tests
 compare the two on the positions of random games of both variants.
 
+Where built, the kernel also searches: `think` is the timed search of `hard`
+and `max` (search.py's, in C: lasca_kernel.c with timed_search.h), used by
+lasca_game.LascaGame.think; None where the kernel was not built (then
+search.py searches with the functions here).
+
 Sides are 0 (White) and 1 (Black), as in the search's positions.
 """
 
@@ -48,6 +53,11 @@ if _compiled is not None:
     generate, apply = _compiled.generate, _compiled.apply
 else:
     generate, apply = python_generate, python_apply
+
+
+Think = Callable[..., tuple[int, int, int, int]]
+think: Think | None = None if _compiled is None else _compiled.think
+"""The timed search in C (lasca_kernel.c, `think`), None when the kernel was not built."""
 
 
 def compiled_evaluation(weights: tuple[int, ...]) -> Callable[[Board, int], int] | None:

@@ -19,8 +19,14 @@ Oware and Lasca (alpha-beta search, see search.py):
   level scores about 70-80 % against the one below.
 - `hard`: deepens until its time is up (1 s by default), no mistakes; it
   may stop from 80 % of its time on when the best move and the score have held
-  for several depths (search.py says how the time is managed).
-- `max`: the same with 2 s and a longer capture search past the horizon.
+  for several depths (search.py says how the time is managed). The search runs
+  in C (timed_search.h in the games' kernels: search.py's search, its table
+  kept from move to move; Lasca's also prunes quiet positions near the
+  horizon whose score is far above what the search needs), a few plies deeper
+  than search.py's in the same time; in Oware the endgame tables play the
+  positions they settle and are the search's exact leaves.
+- `max`: the same with 2 s and a longer capture search past the horizon (10
+  plies to `hard`'s 6).
 
 Oska (solved, see oska_solver.py):
 

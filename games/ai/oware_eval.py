@@ -65,7 +65,8 @@ def python_evaluate(pos: OwarePos) -> int:
     return score + TEMPO
 
 
-_compiled = oware_kernel.compiled_evaluation((STORE, ROW_SEED, TARGET, PLAYABLE, KROO, TEMPO))
+WEIGHTS = (STORE, ROW_SEED, TARGET, PLAYABLE, KROO, TEMPO)  # `evaluate`'s, for the C search
+_compiled = oware_kernel.compiled_evaluation(WEIGHTS)
 evaluate: Callable[[OwarePos], int] = python_evaluate
 if _compiled is not None:
     _value = _compiled

@@ -21,6 +21,8 @@ by result. The rules' mirror (`OwareGame` without tables) is untouched by them.
 from __future__ import annotations
 
 import random
+import struct
+import time
 from collections.abc import Callable, Hashable, Sequence
 
 from games import oware as engine
@@ -184,9 +186,11 @@ class OwareGame:
         *,
         tables: bool = False,
         root: OwarePos | None = None,
+        weights: tuple[int, ...] | None = None,
     ) -> None:
         self.rules = rules
         self.evaluate = evaluate
+        self.weights = weights
         self.tables = (
             tables
             and oware_tables.holds(rules.grandslam, rules.must_play_12)
@@ -223,14 +227,61 @@ class OwareGame:
         """Captures only, with a stand-pat: Oware never forces a capture."""
         return False, kernel.capturing(pos.pits, moves)
 
+    def think(
+        self,
+        root: OwarePos,
+        moves: Sequence[int],
+        *,
+        max_depth: int,
+        quiescence: int,
+        reductions: bool,
+        table: int,
+        deadline: float | None,
+        clock: Callable[[], float] = time.perf_counter,
+    ) -> tuple[int, int, int, int] | None:
+        """The search of this adapter in C (oware_kernel.c's `think`, search.py's
+        rules): the best of `moves`, its score, the depth finished and the nodes;
+        None where the kernel was not built or the evaluation has no `weights`.
+        `table`: 0 none, 1 a fresh one, 2 the one the last search left."""
+        if kernel.think is None or self.weights is None:
+            return None
+        rules = self.rules
+        tables = oware_tables.buffers(rules.grandslam) if self.tables else None
+        packed = struct.pack(f"{len(self.weights)}q", *self.weights)
+        index, score, depth, nodes = kernel.think(
+            root.pits,
+            root.stores,
+            root.side,
+            root.obliged,
+            root.hist,
+            rules.grandslam,
+            rules.must_play_12,
+            packed,
+            tables,
+            list(moves),
+            max_depth,
+            quiescence,
+            reductions,
+            table,
+            clock,
+            deadline,
+        )
+        return moves[index], score, depth, nodes
+
 
 def searchable(
-    state: OwareState, evaluate: Evaluation, *, tables: bool = True
+    state: OwareState,
+    evaluate: Evaluation,
+    *,
+    tables: bool = True,
+    weights: tuple[int, ...] | None = None,
 ) -> tuple[OwareGame, OwarePos]:
     """The search adapter and root position of a state; with `tables`, the
-    endgame tables are its exact leaves."""
+    endgame tables are its exact leaves; `weights`, those of `evaluate`
+    (oware_eval.WEIGHTS), let the search run in C."""
     root = from_state(state)
-    return OwareGame(OwareRules.of(state), evaluate, tables=tables, root=root), root
+    game = OwareGame(OwareRules.of(state), evaluate, tables=tables, root=root, weights=weights)
+    return game, root
 
 
 def _table_options(state: OwareState) -> list[tuple[tuple[int, bool, int, bool], int, str]] | None:

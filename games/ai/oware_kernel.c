@@ -4,12 +4,19 @@
  * builds it where a C compiler is at hand) and falls back to its Python functions when it was
  * not; the tests compare the two on the positions of random games of every variant.
  *
+ * Two searches besides: `search`, a plain full-width alpha-beta on material for the puzzle
+ * verifier, and `think`, the timed search of the levels `hard` and `max` (timed_search.h:
+ * search.py's iterative deepening with its table, reductions and quiescence, over OwareGame's
+ * rules with oware_eval's weights and the endgame tables' settled positions as leaves).
+ *
  * Pits are a tuple of 12 ints in sowing order (South's A-F, then North's a-f), stores a pair.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "timed_search.h"
 
 #define PITS 12
 #define MAX_SEEDS 48
@@ -362,6 +369,25 @@ static long threatened(const int *pits, int attacker) {
     return total;
 }
 
+/* oware_eval.evaluate's value for the side to move, by the weights. */
+static long long value_of(const long long *w, const int *pits, const long *stores, int side) {
+    int other = 1 - side;
+    long long seeds[2] = {0, 0}, playable[2] = {0, 0};
+    int kroo[2] = {0, 0};
+    for (int i = 0; i < PITS; i++) {
+        seeds[i / 6] += pits[i];
+        playable[i / 6] += pits[i] != 0;
+        kroo[i / 6] |= pits[i] >= 12;
+    }
+    long long score = w[W_STORE] * (stores[side] - stores[other]);
+    score += w[W_ROW_SEED] * (seeds[side] - seeds[other]);
+    score += w[W_PLAYABLE] * (playable[side] - playable[other]);
+    score += w[W_TARGET] * (threatened(pits, side) - threatened(pits, other));
+    score += kroo[side] ? w[W_KROO] : 0;
+    score -= kroo[other] ? w[W_KROO] : 0;
+    return score + w[W_TEMPO];
+}
+
 /* evaluate(weights, pits, stores, side): oware_eval.evaluate's value for the side to move. */
 static PyObject *evaluate(PyObject *Py_UNUSED(self), PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 4 || !PyBytes_Check(args[0])
@@ -384,23 +410,8 @@ static PyObject *evaluate(PyObject *Py_UNUSED(self), PyObject *const *args, Py_s
         || read_int(args[3], 0, 1, "side", &side) < 0) {
         return NULL;
     }
-    int other = 1 - (int)side;
-    long long seeds[2] = {0, 0}, playable[2] = {0, 0};
-    int kroo[2] = {0, 0};
-    for (int i = 0; i < PITS; i++) {
-        seeds[i / 6] += pits[i];
-        playable[i / 6] += pits[i] != 0;
-        kroo[i / 6] |= pits[i] >= 12;
-    }
-    long long score = w[W_STORE] * (stores[side] - stores[other]);
-    score += w[W_ROW_SEED] * (seeds[side] - seeds[other]);
-    score += w[W_PLAYABLE] * (playable[side] - playable[other]);
-    score += w[W_TARGET] * (threatened(pits, (int)side) - threatened(pits, other));
-    score += kroo[side] ? w[W_KROO] : 0;
-    score -= kroo[other] ? w[W_KROO] : 0;
-    return PyLong_FromLongLong(score + w[W_TEMPO]);
+    return PyLong_FromLongLong(value_of(w, pits, stores, (int)side));
 }
-
 
 /* -------------------------------------------------------------- the proof search */
 
@@ -457,7 +468,7 @@ static unsigned long long position_key(const int *pits, const int *stores, int s
 }
 
 /* The legal moves (the kernel's `legal`), the likely captures first. */
-static int search_moves(const Search *s, const int *pits, int side, int obliged, int *moves) {
+static int ordered_moves(int grandslam, const int *pits, int side, int obliged, int *moves) {
     int base = 6 * side, start = 6 - base, count = 0;
     for (int i = base; i < base + 6; i++) {
         if (pits[i]) {
@@ -489,11 +500,16 @@ static int search_moves(const Search *s, const int *pits, int side, int obliged,
             count = kept;
         }
     }
-    if (count && s->grandslam == FORBIDDEN) {
+    if (count && grandslam == FORBIDDEN) {
         int kept = 0, other[6], after[PITS], low, high;
         for (int k = 0; k < count; k++) {
-            sow(pits, moves[k], after, &low, &high);
-            if (!grand_slam(after, low, high)) {
+            /* a move the hint says captures nothing is no grand slam: sown only when it does */
+            int slam = 0;
+            if (capture_hint(pits, moves[k])) {
+                sow(pits, moves[k], after, &low, &high);
+                slam = grand_slam(after, low, high);
+            }
+            if (!slam) {
                 other[kept++] = moves[k];
             }
         }
@@ -516,6 +532,10 @@ static int search_moves(const Search *s, const int *pits, int side, int obliged,
         }
     }
     return count;
+}
+
+static int search_moves(const Search *s, const int *pits, int side, int obliged, int *moves) {
+    return ordered_moves(s->grandslam, pits, side, obliged, moves);
 }
 
 /* The value of a finished game for `side`, from both players' totals. */
@@ -749,6 +769,405 @@ static PyObject *search(PyObject *Py_UNUSED(self), PyObject *const *args, Py_ssi
     return PyLong_FromLong(result);
 }
 
+
+/* --------------------------------------------------------------- the timed search */
+
+/* think(pits, stores, side, obliged, history, grandslam, must_play_12, weights, tables, moves,
+ *       max_depth, quiescence, reductions, table, clock, deadline):
+ * the timed search of timed_search.h over OwareGame's rules (games/ai/oware_game.py, line by
+ * line: the repetition rule on the pits since the stores last changed, starvation, 25 seeds), its
+ * leaves valued by oware_eval's weights, the endgame tables' settled positions (oware_game's
+ * `table_score`) as finished games below the root when `tables` is (bounds, numbers, differences):
+ * the table file's bounds bytes and, for a grand-slam rule with differences, their sorted
+ * position numbers (uint32) and bounds bytes; None without tables. `moves` are the root's legal
+ * pits in the order that decides among equal ones. Returns (index into moves, score, depth,
+ * nodes). */
+#define G_MAX_MOVES 6
+#define TABLE_SEEDS 12
+#define TABLE_PLIES 1000
+
+typedef int Move;
+
+typedef struct {
+    int pits[PITS];
+    long stores[2];
+    int side, obliged[2], ending;
+    int base, length; /* this position's pits since the stores changed: line[base:length] */
+} OPos;
+
+typedef struct Game {
+    int grandslam, must12;
+    long long w[W_COUNT];
+    int tables;
+    const unsigned char *bounds, *diff_bounds;
+    const uint32_t *numbers;
+    Py_ssize_t diff_count;
+    OPos stack[TS_STACK + 1];
+    int top;
+    int (*line)[PITS];
+} Game;
+
+static long long ways[PITS + 1][TABLE_SEEDS + 1]; /* ways[k][s]: s seeds in k pits */
+static long long layer_base[TABLE_SEEDS + 2];
+
+static void make_numbering(void) {
+    for (int k = 0; k <= PITS; k++) {
+        for (int s = 0; s <= TABLE_SEEDS; s++) {
+            ways[k][s] = k == 0 ? s == 0 : s == 0 ? 1 : ways[k - 1][s] + ways[k][s - 1];
+        }
+    }
+    layer_base[0] = 0;
+    for (int s = 0; s <= TABLE_SEEDS; s++) {
+        layer_base[s + 1] = layer_base[s] + ways[PITS][s];
+    }
+}
+
+/* oware_tables.index of the pits as the mover sees them. */
+static long long table_index(const int *view, int left) {
+    long long number = layer_base[left];
+    for (int pit = 0; pit < PITS - 1; pit++) {
+        for (int v = 0; v < view[pit]; v++) {
+            number += ways[PITS - 1 - pit][left - v];
+        }
+        left -= view[pit];
+    }
+    return number;
+}
+
+/* oware_game.table_score: WIN - TABLE_PLIES, its negation or 0 where the tables' bounds settle
+ * the result whatever the history, else TS_NONE. */
+static int table_score(const Game *g, const OPos *p) {
+    int seeds = 0;
+    for (int i = 0; i < PITS; i++) {
+        seeds += p->pits[i];
+    }
+    if (seeds > TABLE_SEEDS || p->ending) {
+        return TS_NONE;
+    }
+    long mine = p->stores[p->side], theirs = p->stores[1 - p->side];
+    if (mine > 24 || theirs > 24) {
+        return TS_NONE;
+    }
+    int view[PITS];
+    for (int i = 0; i < PITS; i++) {
+        view[i] = p->pits[(i + 6 * p->side) % PITS];
+    }
+    long long number = table_index(view, seeds);
+    int byte = g->bounds[number];
+    Py_ssize_t low = 0, high = g->diff_count;
+    while (low < high) {
+        Py_ssize_t middle = (low + high) / 2;
+        if (g->numbers[middle] < (uint32_t)number) {
+            low = middle + 1;
+        } else {
+            high = middle;
+        }
+    }
+    if (low < g->diff_count && g->numbers[low] == (uint32_t)number) {
+        byte = g->diff_bounds[low];
+    }
+    int least = byte & 15, most = byte >> 4;
+    long worst_mine = mine + least, worst_theirs = theirs + seeds - least;
+    long best_mine = mine + most, best_theirs = theirs + seeds - most;
+    int worst = worst_mine > 24 ? 1 : worst_theirs > 24 ? -1 : 0;
+    int best = best_mine > 24 ? 1 : best_theirs > 24 ? -1 : 0;
+    return worst == best ? (TS_WIN - TABLE_PLIES) * worst : TS_NONE;
+}
+
+static int g_expand(Game *g, int ply, Move *moves, int *count) {
+    const OPos *p = &g->stack[g->top];
+    *count = 0;
+    if (g->tables && ply > 0) {
+        int score = table_score(g, p);
+        if (score != TS_NONE) {
+            return score;
+        }
+    }
+    if (!p->ending && p->stores[0] <= 24 && p->stores[1] <= 24) {
+        *count = ordered_moves(g->grandslam, p->pits, p->side, g->must12 && p->obliged[p->side],
+                               moves);
+    }
+    if (*count) {
+        return TS_NONE;
+    }
+    long south = p->stores[0], north = p->stores[1];
+    int winner = -1;
+    if (!p->ending && south > 24) {
+        winner = 0;
+    } else if (!p->ending && north > 24) {
+        winner = 1;
+    } else {
+        for (int i = 0; i < 6; i++) {
+            south += p->pits[i];
+            north += p->pits[6 + i];
+        }
+        winner = south > 24 ? 0 : north > 24 ? 1 : -1;
+    }
+    return winner < 0 ? 0 : winner == p->side ? TS_WIN : -TS_WIN;
+}
+
+/* OwareRules.play. */
+static void g_play(Game *g, const Move *move) {
+    const OPos *p = &g->stack[g->top];
+    OPos *c = &g->stack[g->top + 1];
+    int origin = *move, side = p->side, low, high, takes = 0;
+    sow(p->pits, origin, c->pits, &low, &high);
+    c->stores[0] = p->stores[0];
+    c->stores[1] = p->stores[1];
+    if (grand_slam(c->pits, low, high)) {
+        if (g->grandslam != OPPONENT_TAKES) {
+            low = high = 0;
+        } else {
+            takes = 1;
+        }
+    }
+    for (int i = low; i < high; i++) {
+        c->stores[side] += c->pits[i];
+        c->pits[i] = 0;
+    }
+    if (takes) {
+        for (int i = 6 * side; i < 6 * side + 6; i++) {
+            c->stores[1 - side] += c->pits[i];
+            c->pits[i] = 0;
+        }
+    }
+    c->obliged[0] = p->obliged[0];
+    c->obliged[1] = p->obliged[1];
+    if (g->must12) {
+        int grew[2] = {0, 0};
+        for (int i = 0; i < PITS; i++) {
+            grew[i / 6] |= p->pits[i] <= 11 && 11 < c->pits[i];
+        }
+        c->obliged[0] = side ? (p->obliged[0] || grew[0]) : grew[0];
+        c->obliged[1] = side ? grew[1] : (p->obliged[1] || grew[1]);
+    }
+    int next = 1 - side, repeated = 0;
+    if (high) {
+        c->base = p->length;
+    } else {
+        c->base = p->base;
+        for (int back = p->length - 2; back >= p->base && !repeated; back -= 2) {
+            repeated = !memcmp(g->line[back], c->pits, sizeof c->pits);
+        }
+    }
+    memcpy(g->line[p->length], c->pits, sizeof c->pits);
+    c->length = p->length + 1;
+    int ending = 0;
+    if (c->stores[0] < 25 && c->stores[1] < 25) {
+        if (repeated) {
+            ending = 1;
+        } else {
+            int next_seeds = 0, mover_seeds = 0, can_feed = 0;
+            for (int i = 0; i < 6; i++) {
+                next_seeds += c->pits[6 * next + i];
+                mover_seeds += c->pits[6 * side + i];
+                can_feed |= c->pits[6 * next + i] >= 6 - i;
+            }
+            ending = !next_seeds ? NO_SEEDS : !mover_seeds && !can_feed ? CANNOT_FEED : 0;
+        }
+    }
+    if (ending) {
+        for (int i = 0; i < PITS; i++) {
+            c->stores[i / 6] += c->pits[i];
+            c->pits[i] = 0;
+        }
+    }
+    if (ending || c->stores[0] > 24 || c->stores[1] > 24) {
+        c->obliged[0] = c->obliged[1] = 0;
+    }
+    c->ending = ending;
+    c->side = next;
+    g->top++;
+}
+
+static void g_undo(Game *g) { g->top--; }
+
+static int g_evaluate(Game *g) {
+    const OPos *p = &g->stack[g->top];
+    return (int)value_of(g->w, p->pits, p->stores, p->side);
+}
+
+static uint64_t g_key(Game *g) {
+    const OPos *p = &g->stack[g->top];
+    uint64_t south = 0, north = 0; /* 6 bits a pit */
+    for (int i = 0; i < 6; i++) {
+        south = south << 6 | (uint64_t)p->pits[i];
+        north = north << 6 | (uint64_t)p->pits[6 + i];
+    }
+    uint64_t rest = (uint64_t)p->stores[0] | (uint64_t)p->stores[1] << 6 | (uint64_t)p->side << 12
+                    | (uint64_t)p->obliged[0] << 13 | (uint64_t)p->obliged[1] << 14
+                    | (uint64_t)p->ending << 15;
+    return mix(south ^ mix(north << 16 ^ rest));
+}
+
+/* OwareGame.tactics: never forced (a stand-pat), the captures by the hint worth searching. */
+static int g_tactics(Game *g, const Move *moves, int count, unsigned char *loud) {
+    const OPos *p = &g->stack[g->top];
+    for (int k = 0; k < count; k++) {
+        loud[k] = capture_hint(p->pits, moves[k]) != 0;
+    }
+    return 0;
+}
+
+static int g_move_id(const Move *move) { return *move; }
+
+#define G_FUTILITY 0
+#include "timed_search.h"
+
+static PyObject *think(PyObject *Py_UNUSED(self), PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 16) {
+        PyErr_SetString(PyExc_TypeError,
+                        "think(pits, stores, side, obliged, history, grandslam, must_play_12, "
+                        "weights, tables, moves, max_depth, quiescence, reductions, table, clock, "
+                        "deadline)");
+        return NULL;
+    }
+    Ts *t = PyMem_RawCalloc(1, sizeof(Ts));
+    Game *g = PyMem_RawCalloc(1, sizeof(Game));
+    Py_buffer views[3];
+    int held = 0, max_depth = 0;
+    PyObject *line = NULL, *result = NULL;
+    long value;
+    if (!t || !g) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    t->g = g;
+    OPos *root = &g->stack[0];
+    PyObject *store_pair = args[1], *obliged_pair = args[3];
+    if (!PyTuple_Check(store_pair) || PyTuple_GET_SIZE(store_pair) != 2
+        || !PyTuple_Check(obliged_pair) || PyTuple_GET_SIZE(obliged_pair) != 2) {
+        PyErr_SetString(PyExc_TypeError, "stores and obliged are pairs");
+        goto done;
+    }
+    for (int i = 0; i < 2; i++) {
+        if (read_int(PyTuple_GET_ITEM(store_pair, i), 0, MAX_SEEDS, "a store", &value) < 0) {
+            goto done;
+        }
+        root->stores[i] = value;
+        if ((root->obliged[i] = PyObject_IsTrue(PyTuple_GET_ITEM(obliged_pair, i))) < 0) {
+            goto done;
+        }
+    }
+    long side, grandslam;
+    if (read_pits(args[0], root->pits) < 0 || read_int(args[2], 0, 1, "side", &side) < 0
+        || read_int(args[5], 0, 2, "grandslam", &grandslam) < 0
+        || (g->must12 = PyObject_IsTrue(args[6])) < 0) {
+        goto done;
+    }
+    root->side = (int)side;
+    g->grandslam = (int)grandslam;
+    if (!PyBytes_Check(args[7]) || PyBytes_GET_SIZE(args[7]) != (Py_ssize_t)sizeof g->w) {
+        PyErr_SetString(PyExc_TypeError, "think: the weights are oware_eval's, packed");
+        goto done;
+    }
+    memcpy(g->w, PyBytes_AS_STRING(args[7]), sizeof g->w);
+    if (args[8] != Py_None) {
+        if (!PyTuple_Check(args[8]) || PyTuple_GET_SIZE(args[8]) != 3) {
+            PyErr_SetString(PyExc_TypeError, "tables are (bounds, numbers, differences) or None");
+            goto done;
+        }
+        for (int k = 0; k < 3; k++) {
+            PyObject *item = PyTuple_GET_ITEM(args[8], k);
+            if (item == Py_None) {
+                views[k].buf = NULL;
+                views[k].len = 0;
+                continue;
+            }
+            if (PyObject_GetBuffer(item, &views[k], PyBUF_SIMPLE) < 0) {
+                goto done;
+            }
+            held |= 1 << k;
+        }
+        g->tables = 1;
+        g->bounds = views[0].buf;
+        g->numbers = views[1].buf;
+        g->diff_bounds = views[2].buf;
+        g->diff_count = views[1].len / (Py_ssize_t)sizeof(uint32_t);
+        if (views[0].len < layer_base[TABLE_SEEDS + 1] || views[2].len < g->diff_count) {
+            PyErr_SetString(PyExc_ValueError, "think: the tables are too short");
+            goto done;
+        }
+    }
+    line = PySequence_Fast(args[4], "history is a sequence of pits");
+    if (!line) {
+        goto done;
+    }
+    Py_ssize_t length = PySequence_Fast_GET_SIZE(line);
+    if (length < 1 || length > 100000) {
+        PyErr_SetString(PyExc_ValueError, "history holds the pits since the stores changed, "
+                                          "the current ones last");
+        goto done;
+    }
+    g->line = PyMem_RawMalloc((size_t)(length + TS_STACK + 2) * sizeof *g->line);
+    if (!g->line) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t k = 0; k < length; k++) {
+        if (read_pits(PySequence_Fast_GET_ITEM(line, k), g->line[k]) < 0) {
+            goto done;
+        }
+    }
+    root->base = 0;
+    root->length = (int)length;
+    if (ts_options(t, args + 10, &max_depth) < 0) {
+        goto done;
+    }
+    uint64_t salt = mix((uint64_t)g->grandslam << 1 | (uint64_t)g->must12 << 3
+                        | (uint64_t)g->tables << 4 | (uint64_t)t->quiescence << 8);
+    for (int k = 0; k < W_COUNT; k++) {
+        salt = mix(salt ^ (uint64_t)g->w[k]);
+    }
+    t->salt = salt;
+    int legal[G_MAX_MOVES], legal_count;
+    if (g_expand(g, 0, legal, &legal_count) != TS_NONE) {
+        PyErr_SetString(PyExc_ValueError, "think: the game is over");
+        goto done;
+    }
+    int given[G_MAX_MOVES];
+    int count = read_moves(args[9], given);
+    if (count < 0) {
+        goto done;
+    }
+    int order[G_MAX_MOVES], seen = 0;
+    for (int k = 0; k < count; k++) {
+        int found = 0;
+        for (int j = 0; j < legal_count; j++) {
+            found |= legal[j] == given[k];
+        }
+        seen |= found ? 1 << given[k] : 0;
+        if (!found) {
+            PyErr_SetString(PyExc_ValueError, "think: a root move that is not legal");
+            goto done;
+        }
+        t->moves[0][k] = given[k];
+        order[k] = k;
+    }
+    if (count != legal_count || __builtin_popcount((unsigned)seen) != count) {
+        PyErr_SetString(PyExc_ValueError, "think: the root moves are the legal ones, each once");
+        goto done;
+    }
+    int score, depth;
+    int best = ts_iterate(t, t->moves[0], order, count, max_depth, &score, &depth);
+    if (best >= 0) {
+        result = Py_BuildValue("(iiiL)", best, score, depth, t->nodes);
+    }
+done:
+    for (int k = 0; k < 3; k++) {
+        if (held & 1 << k) {
+            PyBuffer_Release(&views[k]);
+        }
+    }
+    Py_XDECREF(line);
+    if (g) {
+        PyMem_RawFree(g->line);
+    }
+    PyMem_RawFree(g);
+    PyMem_RawFree(t);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"legal", (PyCFunction)(void (*)(void))legal, METH_FASTCALL,
      "legal(pits, side, obliged, forbid_slam): the pits the side may play."},
@@ -763,6 +1182,10 @@ static PyMethodDef methods[] = {
     {"search", (PyCFunction)(void (*)(void))search, METH_FASTCALL,
      "search(pits, stores, side, grandslam, must_play_12, obliged, history, depth, alpha, beta):"
      " a plain full-width alpha-beta's value for the side to move."},
+    {"think", (PyCFunction)(void (*)(void))think, METH_FASTCALL,
+     "think(pits, stores, side, obliged, history, grandslam, must_play_12, weights, tables, moves,"
+     " max_depth, quiescence, reductions, table, clock, deadline): the timed search's"
+     " (move index, score, depth, nodes)."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -772,6 +1195,7 @@ static struct PyModuleDef module = {
 };
 
 PyMODINIT_FUNC PyInit__oware_kernel(void) {
+    make_numbering();
     for (int n = 0; n <= MAX_SEEDS; n++) {
         small[n] = PyLong_FromLong(n);
         if (!small[n]) {

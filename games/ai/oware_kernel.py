@@ -1,5 +1,10 @@
 """Oware's search kernel: legal moves, their order, a move and the evaluation, in C where built.
 
+Where built, the kernel also searches: `think` is the timed search of `hard`
+and `max` (search.py's, in C: oware_kernel.c with timed_search.h), used by
+oware_game.OwareGame.think; None where the kernel was not built (then
+search.py searches with the functions here).
+
 `games/ai/oware_kernel.c` does what the Python functions here do, with the
 same results, several times faster. pip compiles it into `_oware_kernel` when
 it installs Kamen where a C compiler is at hand; where none is, `COMPILED` is
@@ -115,6 +120,11 @@ if _compiled is not None:
 else:
     legal, by_capture, capturing = python_legal, python_by_capture, python_capturing
     play = python_play
+
+
+Think = Callable[..., tuple[int, int, int, int]]
+think: Think | None = None if _compiled is None else _compiled.think
+"""The timed search in C (oware_kernel.c, `think`), None when the kernel was not built."""
 
 
 def compiled_evaluation(

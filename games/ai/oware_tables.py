@@ -194,6 +194,20 @@ class Tables:
 
 
 @cache
+def buffers(grandslam: int) -> tuple[memoryview, memoryview | None, memoryview | None]:
+    """The file's bounds bytes of every position and, for a grand-slam rule
+    with differences, their sorted position numbers (uint32) and bounds bytes:
+    what oware_kernel.c's `think` reads the tables from."""
+    found = tables()
+    view = memoryview(found.map)
+    diff = found.diffs.get(grandslam)
+    bounds = view[found.start : found.start + POSITIONS]
+    if diff is None:
+        return bounds, None, None
+    return bounds, diff[0], diff[1]
+
+
+@cache
 def tables() -> Tables:
     """The file, mapped on first use (once per process)."""
     return Tables(TABLE_PATH)

@@ -2,8 +2,11 @@
 
 After Kamen's move at `hard` or `max` in Oware or Lasca, a worker with
 nothing else to do searches the position after that move (the player to move)
-with the table the level's next search will take (`search_player.kept_table`:
-one per game rules, evaluation and quiescence in the process). The replies
+with the table the level's next search will take: the C kernel's own table
+(`ponder_compiled`: the search in C, its entries keyed by the game rules,
+evaluation and quiescence) where the kernel was built, else
+`search_player.kept_table` (one per game rules, evaluation and quiescence in
+the process) for search.py's search (`ponder_search`). The replies
 the player may make are the children of that root, so Kamen's next search
 finds their subtrees in the table and goes deeper in its time.
 
@@ -12,13 +15,15 @@ deepening search that ends at the first of: `seconds` spent, the stop signal
 (`install`, a `multiprocessing.Event` the pool's initializer hands to each
 worker, set by the queue when a move or another job is asked), the table
 full (below), or a forced result. The search reads its clock every few hundred
-nodes (`search._CHECK_EVERY`, a few milliseconds); that clock reads the stop
-signal too, so a move asked during a ponder waits one such slice, not the
-ponder's time. What the search learned stays in the table: an abandoned
-iteration stores the subtrees it finished. A table FULL_SHARE full when a
-ponder starts is emptied first (its entries are of earlier positions, and
-it would leave the ponder no room), and a ponder stops at TABLE_LIMIT
-entries (past it the next move's search would start from an empty one).
+nodes (`search._CHECK_EVERY`, a few milliseconds; the C search every
+thousand or so, under a millisecond); that clock reads the stop signal too,
+so a move asked during a ponder waits one such slice, not the ponder's time.
+What the search learned stays in the table: an abandoned iteration stores
+the subtrees it finished. For search.py's search, a table FULL_SHARE full
+when a ponder starts is emptied first (its entries are of earlier positions,
+and it would leave the ponder no room), and a ponder stops at TABLE_LIMIT
+entries (past it the next move's search would start from an empty one); the
+C kernel's table has a fixed size, its entries replaced as the search goes.
 
 Oska is solved and Oware, where its endgame tables settle the move, is played
 from them, so neither is pondered (`wanted`, and the tables checked in the worker); nor are
@@ -37,7 +42,7 @@ from typing import Any, Protocol
 from games.ai.adapters import adapter_for
 from games.ai.levels import Level, level_of
 from games.ai.search import Adapter, Searcher
-from games.ai.search_player import MAX_DEPTH, TABLE_LIMIT, kept_table, root_moves
+from games.ai.search_player import MAX_DEPTH, TABLE_LIMIT, compiled, kept_table, root_moves
 from games.base import GameState
 from games.registry import get
 
@@ -112,7 +117,44 @@ def ponder_state(
     if adapter.solved is not None and adapter.solved(state, chosen, random.Random(0)):
         return SKIPPED  # played from the tables
     search, root = adapter.search(state, False)
+    report = ponder_compiled(search, root, chosen, seconds, stop)
+    if report is not None:
+        return report
     return ponder_search(search, root, chosen, seconds, stop)
+
+
+def ponder_compiled(
+    game: Adapter[Any, Any],
+    root: Any,
+    level: Level,
+    seconds: float,
+    stop: StopSignal | None,
+    *,
+    clock: Callable[[], float] = time.perf_counter,
+) -> PonderReport | None:
+    """`ponder_search` by the search in C (`search_player.compiled`) into the table
+    its kernel keeps for `level`'s next search; None where the adapter has none.
+    The kernel's table has a fixed size: a ponder never finds it full, and
+    reports no entries."""
+    began = clock()
+    if stop is not None and stop.is_set():
+        return PonderReport(0, 0, 0, 0.0, "stopped")
+    ended = ["time"]
+
+    def watch() -> float:
+        # Read every thousand nodes or so: past the deadline (infinity) the search stops.
+        if stop is not None and stop.is_set():
+            ended[0] = "stopped"
+            return math.inf
+        return clock()
+
+    moves = root_moves(game, root, random.Random(0))
+    result = compiled(game, root, moves, began + seconds, level.quiescence, clock=watch)
+    if result is None:
+        return None
+    if ended[0] == "time" and clock() < began + seconds:
+        ended[0] = "done"  # a forced result, the deepest depth, or a settled search
+    return PonderReport(result.depth, result.nodes, 0, clock() - began, ended[0])
 
 
 def ponder_search(

@@ -43,6 +43,12 @@ fifth of it.
 Pondering on the opponent's time is games/ai/ponder.py: it fills the kept table through
 `clock`, which also reads a stop signal.
 
+The timed levels of Oware and Lasca run this search in C (games/ai/timed_search.h,
+included by the games' kernels): the same rules and numbers, so that a search
+to a fixed depth without reductions or table gives this one's score (tested);
+this one remains the search of the fixed-depth levels, of Oska's baseline and
+wherever the kernels were not built.
+
 The search itself uses no randomness: a seeded shuffle of the root moves by
 the caller decides among equal moves, so a fixed depth and seed give the same
 move every time (with a fresh table).

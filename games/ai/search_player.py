@@ -4,19 +4,25 @@ time and mistakes (levels.py).
 These functions work on a search adapter and its root position (any game's:
 `adapters.searchable` makes them from a state), so they know no game.
 
-The timed levels keep their transposition table from one move to the next
+The timed levels search in C where the adapter has the search in its kernel
+(`compiled`: Oware's and Lasca's, oware_kernel.c and lasca_kernel.c through
+timed_search.h, search.py's rules, ten times the nodes or more), with the table the
+kernel keeps from one move to the next (2^20 entries, 16 MiB a kernel, keyed
+by the game rules, evaluation and quiescence too). Elsewhere search.py
+searches and keeps its transposition table from one move to the next
 (`kept_table`, one per game rules, evaluation and quiescence, the two most
 recent in a process, TABLE_LIMIT entries at most between them, about 45 MiB:
-a table past it is emptied, an older one dropped), so a move starts from what
-the search saw two plies earlier. The fixed-depth
-levels start afresh every time, so a seed fixes their moves.
+a table past it is emptied, an older one dropped). Either way a move starts
+from what the search saw two plies earlier. The fixed-depth levels search in
+Python and start afresh every time, so a seed fixes their moves.
 """
 
 from __future__ import annotations
 
 import math
 import random
-from collections.abc import Hashable
+import time
+from collections.abc import Callable, Hashable
 from typing import Any
 
 from games.ai.levels import Level
@@ -25,6 +31,7 @@ from games.ai.search import MATE_ZONE, Adapter, Searcher, SearchResult, Table, T
 MAX_DEPTH = 64
 TABLE_LIMIT = 200_000  # entries kept from one move to the next, all tables together
 TABLES_KEPT = 2
+KEPT = 2  # a C search's `table`: the one its kernel kept from the last search
 
 _tables: dict[Hashable, Table] = {}
 
@@ -126,11 +133,48 @@ def with_mistakes(
     return ranked[0]
 
 
+def compiled(
+    game: Adapter[Any, Any],
+    root: Any,
+    moves: list[Hashable],
+    deadline: float | None,
+    quiescence: int,
+    *,
+    clock: Callable[[], float] = time.perf_counter,
+    max_depth: int = MAX_DEPTH,
+) -> SearchResult | None:
+    """The timed search in C where the adapter has one (`think`: Oware's and
+    Lasca's kernels, search.py's rules over their own kept table), with
+    reductions; None where it has not (then search.py searches)."""
+    think = getattr(game, "think", None)
+    if think is None:
+        return None
+    began = clock()
+    found = think(
+        root,
+        moves,
+        max_depth=max_depth,
+        quiescence=quiescence,
+        reductions=True,
+        table=KEPT,
+        deadline=deadline,
+        clock=clock,
+    )
+    if found is None:
+        return None
+    move, score, depth, nodes = found
+    return SearchResult(game.text(root, move), score, depth, nodes, clock() - began)
+
+
 def choose(
     game: Adapter[Any, Any], root: Any, level: Level, deadline: float, rng: random.Random
 ) -> SearchResult:
-    """The level's move: deepening to the deadline, or a fixed depth with mistakes."""
+    """The level's move: deepening to the deadline (in C where the adapter has
+    it), or a fixed depth with mistakes."""
     if level.depth is None:
+        fast = compiled(game, root, root_moves(game, root, rng), deadline, level.quiescence)
+        if fast is not None:
+            return fast
         table = kept_table(game, level.quiescence)
         q = level.quiescence
         return deepen(game, root, deadline, rng, quiescence=q, table=table, reductions=True)

@@ -1,0 +1,108 @@
+"""The four levels of the computer opponent, and how each one plays.
+
+Every level below `max` makes mistakes at a fixed rate: on that share of its
+moves it sets the best move aside and picks a plausible other one, the better
+ones more likely. So a mistake is a move a person might make, not a random
+one, and the rate is set, not an accident of a noisy search.
+
+Oware and Lasca (alpha-beta search, see search.py):
+
+- `easy`: searches 2 plies; 35 % of its moves are mistakes: a move at most
+  6 seeds or soldiers (600 points) worse than the best, with weight
+  exp(-loss / 150), so one a seed and a half worse is e times less likely
+  than one just below the best. With no such move (a win in hand) it plays
+  the best.
+- `medium`: searches 4 plies; 15 % mistakes, at most 240 points worse,
+  weight exp(-loss / 60).
+- `hard`: deepens until its time is up (1 s by default), no mistakes; it
+  may stop from 80 % of its time on when the best move and the score have held
+  for several depths (search.py says how the time is managed).
+- `max`: the same with 2 s and a longer capture search past the horizon.
+
+Oska (solved, see oska_solver.py):
+
+- `easy`: half of its moves are those of a human rule of thumb (take stones,
+  go forward, do not step into a capture), blind to the solved values; the
+  other half are perfect.
+- `medium`: the same with a quarter of rule-of-thumb moves.
+- `hard`: perfect, except that on 15 % of its moves it plays the rule of thumb
+  among the moves that keep the solved result (a win stays a win, perhaps a
+  slower one; a draw stays a draw), so it never throws a result away.
+- `max`: perfect: never turns a won or drawn position into a worse one, wins
+  as fast as possible and loses as slowly as possible.
+
+Oska under `capture=huff-opponent` is in the solved table too (a position
+whose side to move owes a removal is valued through the removals it may
+make), so every level plays it as above.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True, slots=True)
+class Level:
+    """How one level plays; see the module docstring."""
+
+    name: str
+    budget: float  # default seconds for a move
+    depth: int | None  # a fixed search depth, or None to deepen until the budget
+    mistakes: float  # the share of moves that set the best one aside
+    temperature: int  # score units: how far below the best a mistake tends to fall
+    quiescence: int  # plies of capture search past the horizon
+    oska_mistakes: float  # Oska: the share of rule-of-thumb moves
+    oska_safe: bool  # Oska: those moves keep the solved result
+    # Per game, the strength measured by games between the levels, on the Elo
+    # scale of the players' Glicko-2 ratings (see RATINGS_MEASURED).
+    ratings: Mapping[str, int] = field(default_factory=dict, hash=False, compare=False)
+
+
+# The ratings, measured on 2 December 2026 by
+#     python -m bench.levels --games 8 --scale 0.3 --old
+# (a Bradley-Terry fit of the levels' games against each other and a random
+# mover, anchored at random = 500; `hard` and `max` at 0.3 and 0.6 s a move;
+# two standard errors are about 150-250). Most pairs were won 8 to 0, so a gap
+# says "at least about this much". In Oska `hard` and `max` drew every game:
+# they are equal within the error, and shown at their mean (920 and 900 measured).
+# Lasca was measured again on 3 December 2026, the same way, with the evaluation
+# fitted to self-play and the search kernel in C (games/ai/lasca_kernel.c): easy
+# 892, medium 1213, hard 1629, max 1644 (they drew 4-0-4), the old `hard` 1502;
+# and Oware with its search kernel in C (oware_kernel.c): easy 903, medium 1161,
+# hard 1618, max 1724, the old `hard` 1390 (it lost all 8 games to `hard`).
+RATINGS_MEASURED = "2026-12-03"
+EASY_RATINGS = {"oware": 900, "lasca": 890, "oska": 580}
+MEDIUM_RATINGS = {"oware": 1160, "lasca": 1210, "oska": 710}
+HARD_RATINGS = {"oware": 1620, "lasca": 1630, "oska": 910}
+MAX_RATINGS = {"oware": 1720, "lasca": 1640, "oska": 910}
+
+LEVEL_TABLE: dict[str, Level] = {
+    level.name: level
+    for level in (
+        Level("easy", 0.5, 2, 0.35, 150, 2, 0.5, False, EASY_RATINGS),
+        Level("medium", 0.8, 4, 0.15, 60, 4, 0.25, False, MEDIUM_RATINGS),
+        Level("hard", 1.0, None, 0.0, 1, 6, 0.15, True, HARD_RATINGS),
+        Level("max", 2.0, None, 0.0, 1, 10, 0.0, True, MAX_RATINGS),
+    )
+}
+
+LEVELS: tuple[str, ...] = tuple(LEVEL_TABLE)
+
+
+def level_of(name: str) -> Level:
+    """The level named (any case); ValueError names the levels there are."""
+    level = LEVEL_TABLE.get(name.strip().lower())
+    if level is None:
+        raise ValueError(f"`{name}` is not a level (levels: {', '.join(LEVELS)})")
+    return level
+
+
+def level_rating(game: str, level: str) -> int:
+    """The measured rating of `level` (any case) in `game` (its registry
+    name), e.g. for "easy \u2248 900"; ValueError for a level or game unknown."""
+    ratings = level_of(level).ratings
+    rating = ratings.get(game.strip().lower())
+    if rating is None:
+        raise ValueError(f"no rating of the levels in `{game}` (games: {', '.join(ratings)})")
+    return rating

@@ -1,0 +1,75 @@
+"""Static evaluations of an Oware position, from the side to move's view.
+
+One seed in the store is worth 100. `evaluate` adds what a store count misses:
+the seeds on each row (they go to the row's owner when the game ends by
+starvation or repetition, and they are what a player moves with), pits of 1
+or 2 seeds the other side can reach (the next captures), the number of pits a
+player can play, and a large pit (12 or more, a kroo) that laps the board.
+`material` is the store difference alone, the baseline's evaluation.
+`evaluate` is `python_evaluate` computed by oware_kernel.c where it was built.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from bench.frozen_31.oware_game import OwarePos
+from games.ai import oware_kernel
+
+STORE = 100
+ROW_SEED = 12
+TARGET = 22
+PLAYABLE = 8
+KROO = 40
+TEMPO = 10
+
+
+def material(pos: OwarePos) -> int:
+    """The store difference, in hundredths of a seed."""
+    side = pos.side
+    return STORE * (pos.stores[side] - pos.stores[1 - side])
+
+
+def _threatened(pits: tuple[int, ...], attacker: int) -> int:
+    """Seeds in the defender's 1- and 2-seed pits that one of the attacker's
+    pits ends its sowing on (a plain reach test, first lap only), each such
+    pit counted once, plus one."""
+    base = 6 * attacker
+    hit: list[int] = []
+    threatened = 0
+    for origin in range(base, base + 6):
+        seeds = pits[origin]
+        if 0 < seeds < 12:
+            target = (origin + seeds) % 12
+            if (target < 6) != (base == 0) and pits[target] in (1, 2) and target not in hit:
+                hit.append(target)
+                threatened += pits[target] + 1
+    return threatened
+
+
+def python_evaluate(pos: OwarePos) -> int:
+    """Stores first, then seeds on each row, threats, mobility and a kroo."""
+    side = pos.side
+    other = 1 - side
+    pits = pos.pits
+    score = STORE * (pos.stores[side] - pos.stores[other])
+    mine = pits[6 * side : 6 * side + 6]
+    theirs = pits[6 * other : 6 * other + 6]
+    score += ROW_SEED * (sum(mine) - sum(theirs))
+    score += PLAYABLE * (sum(1 for n in mine if n) - sum(1 for n in theirs if n))
+    score += TARGET * (_threatened(pits, side) - _threatened(pits, other))
+    if max(mine) >= 12:
+        score += KROO
+    if max(theirs) >= 12:
+        score -= KROO
+    return score + TEMPO
+
+
+_compiled = oware_kernel.compiled_evaluation((STORE, ROW_SEED, TARGET, PLAYABLE, KROO, TEMPO))
+evaluate: Callable[[OwarePos], int] = python_evaluate
+if _compiled is not None:
+    _value = _compiled
+
+    def evaluate(pos: OwarePos) -> int:
+        """`python_evaluate`'s value, by oware_kernel.c."""
+        return _value(pos.pits, pos.stores, pos.side)

@@ -1,0 +1,184 @@
+"""Today's `hard` or `max` against its frozen self of 7 December 2026, at equal time.
+
+    python -m bench.strength --game oware|lasca --opponent hard|max [--games N]
+                             [--scale F] [--jobs J] [--seed S] [--variant TEXT]
+                             [--opening P]
+
+Issue 31 moved the timed search of Oware and Lasca into the C kernels. This
+plays the level named by --opponent (games/ai/player.think) against the same
+level of the frozen copy (bench/frozen_31/, the Python search of that day),
+both at the level's own budget times F (hard 1 s, max 2 s; F = 0.1 gives 0.1
+and 0.2 s a move), N games (default 60), sides swapped: each pair of games
+opens with the same P random plies (default 4), one game with each side
+first. Both players keep their tables from one move to the next in their
+worker, as in play; no pondering.
+
+Prints, as the games end and at the close: wins, draws and losses of today's
+level, its score ((wins + draws / 2) / games) with two standard errors of the
+per-game results, the mean depth each side finished a searched move at
+(moves from the Oware endgame tables and forced moves are not searched), the
+mean seconds a move, and the load average before and after (the machine is
+shared: a busy one slows both sides alike, as their times are wall-clock).
+Target: a score of at least 70 %.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import random
+import time
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass, field
+
+from bench import frozen_31
+from bench.random_plies import random_plies
+from games.ai.levels import level_of
+from games.ai.player import think
+from games.base import Side
+from games.registry import GAMES
+
+MAX_PLIES = 1000
+TARGET = 70.0
+
+
+@dataclass
+class Moves:
+    """One player's moves in a game (or many): how many, how long, how deep."""
+
+    moves: int = 0
+    seconds: float = 0.0
+    depths: int = 0
+    searched: int = 0
+
+    def add(self, other: Moves) -> None:
+        self.moves += other.moves
+        self.seconds += other.seconds
+        self.depths += other.depths
+        self.searched += other.searched
+
+    def depth(self) -> str:
+        return f"{self.depths / self.searched:.1f}" if self.searched else "-"
+
+    def per_move(self) -> str:
+        return f"{self.seconds / self.moves:.3f} s" if self.moves else "-"
+
+
+@dataclass
+class Game:
+    """A finished game: today's level's result (1, 0.5, 0) and each side's moves."""
+
+    result: float
+    plies: int
+    new: Moves = field(default_factory=Moves)
+    old: Moves = field(default_factory=Moves)
+
+
+def play_game(
+    game: str, variant: str, level: str, budget: float, opening: int, seed: int, new_side: int
+) -> Game:
+    """One game from `opening` random plies drawn from `seed`; today's level plays `new_side`."""
+    rng = random.Random(seed)
+    state = random_plies(GAMES[game].new(variant), opening, rng)
+    new, old = Moves(), Moves()
+    plies = 0
+    while state.legal_moves() and plies < MAX_PLIES:
+        mover = new if int(state.to_move) == new_side else old
+        began = time.perf_counter()
+        if mover is new:
+            found = think(state, level, budget=budget, seed=seed * 1000 + plies)
+            move, nodes, depth = found.move, found.nodes, found.depth
+        else:
+            past = frozen_31.think(state, level, budget=budget, seed=seed * 1000 + plies)
+            move, nodes, depth = past.move, past.nodes, past.depth
+        mover.moves += 1
+        mover.seconds += time.perf_counter() - began
+        if nodes:
+            mover.depths += depth
+            mover.searched += 1
+        state = state.play(move)
+        plies += 1
+    outcome = state.outcome()
+    winner = outcome.winner if outcome else None
+    score = 0.5 if winner is None else 1.0 if winner == Side(new_side) else 0.0
+    return Game(score, plies, new, old)
+
+
+@dataclass
+class Tally:
+    results: list[float] = field(default_factory=list)
+    plies: int = 0
+    new: Moves = field(default_factory=Moves)
+    old: Moves = field(default_factory=Moves)
+
+    def add(self, game: Game) -> None:
+        self.results.append(game.result)
+        self.plies += game.plies
+        self.new.add(game.new)
+        self.old.add(game.old)
+
+    def line(self) -> str:
+        n = len(self.results)
+        wins = self.results.count(1.0)
+        draws = self.results.count(0.5)
+        losses = n - wins - draws
+        score = sum(self.results) / n
+        spread = math.sqrt(sum((r - score) ** 2 for r in self.results) / max(n - 1, 1))
+        error = 2 * spread / math.sqrt(n)
+        return (
+            f"{n} games: W-D-L {wins}-{draws}-{losses}, score {100 * score:.1f} % "
+            f"± {100 * error:.1f} (2 s.e.); depth new {self.new.depth()} "
+            f"old {self.old.depth()}; a move new {self.new.per_move()} old {self.old.per_move()}; "
+            f"{self.plies / n:.0f} plies a game"
+        )
+
+
+def load() -> str:
+    return " ".join(f"{value:.2f}" for value in os.getloadavg())
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--game", choices=("oware", "lasca"), required=True)
+    parser.add_argument("--opponent", choices=("hard", "max"), required=True)
+    parser.add_argument("--games", type=int, default=60)
+    parser.add_argument("--scale", type=float, default=0.1)
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--seed", type=int, default=31)
+    parser.add_argument("--variant", default="")
+    parser.add_argument("--opening", type=int, default=4)
+    args = parser.parse_args()
+    level = args.opponent
+    budget = level_of(level).budget * args.scale
+    print(
+        f"{args.game} {args.variant or '(default rules)'}: today's {level} against the frozen "
+        f"{level} (bench/frozen_31), {budget:.3f} s a move each, {args.games} games, sides "
+        f"swapped, pairs from {args.opening} shared random plies; load {load()}",
+        flush=True,
+    )
+    tally = Tally()
+    with ProcessPoolExecutor(args.jobs) as pool:
+        futures = [
+            pool.submit(
+                play_game,
+                args.game,
+                args.variant,
+                level,
+                budget,
+                args.opening,
+                args.seed * 100_000 + index // 2,  # both games of a pair: the same opening
+                index % 2,
+            )
+            for index in range(args.games)
+        ]
+        for done in as_completed(futures):
+            tally.add(done.result())
+            if len(tally.results) % 10 == 0 and len(tally.results) < args.games:
+                print(f"  {tally.line()}; load {load()}", flush=True)
+    verdict = "ok" if 100 * sum(tally.results) / len(tally.results) >= TARGET else "BELOW 70 %"
+    print(f"{tally.line()} [{verdict}]; load {load()}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
