@@ -1,7 +1,7 @@
 """Ratings of the computer levels, on Kamen's engine scale, and the steps of the ladder.
 
     python -m bench.levels [--games N] [--scale F] [--jobs J]
-                           [--only oware,lasca,oska] [--seed N] [--old]
+                           [--only oware,lasca,oska] [--seed N] [--wide] [--old]
 
 The anchor: fixed reference programs whose strength does not depend on the
 machine, a uniformly random mover (`random`) and plain full-width alpha-beta
@@ -17,7 +17,8 @@ each pair of games from the same random opening plies:
 - the references' chain: random-ab1, ab1-ab2, ab2-ab4;
 - the links to the levels: ab2-easy, ab4-easy, ab4-medium, ab4-medium-hard;
 - the levels' steps, every pair of neighbours in games.ai.levels.LEVELS
-  (easy-medium, medium-medium-hard, ...), and every pair two apart.
+  (easy-medium, medium-medium-hard, ...); with `--wide`, every pair two
+  apart too (more games for the fit, most of them one-sided).
 `hard` and `max` think for their own budget times F (default 1; a smaller F
 makes a quicker, rougher measurement of them, whose strength grows with
 time); the fixed-depth levels search their depths within their whole budget,
@@ -61,14 +62,14 @@ OPENING_PLIES = {"oware": 2, "lasca": 2, "oska": 0}
 MAX_PLIES = 1000
 
 
-def pairs(old: bool) -> list[tuple[str, str]]:
+def pairs(old: bool, wide: bool = False) -> list[tuple[str, str]]:
     """The pairs to play, the weaker first: the references' chain, their
-    links to the levels, the levels' neighbours and those two apart; with
-    `old`, OLD against `medium` and `hard` too."""
+    links to the levels, the levels' neighbours; with `wide` those two apart
+    too, with `old` OLD against `medium` and `hard`."""
     chain = (RANDOM, *REFERENCES)
     found = [(chain[i], chain[i + 1]) for i in range(len(chain) - 1)]
     found += [link for link in LINKS if link[1] in LEVELS]
-    for gap in (1, 2):
+    for gap in (1, 2) if wide else (1,):
         found += [(LEVELS[i], LEVELS[i + gap]) for i in range(len(LEVELS) - gap)]
     if old:
         found += [("medium", OLD), (OLD, "hard")]
@@ -181,11 +182,17 @@ def fit(
 
 
 def measure(
-    pool: ProcessPoolExecutor, game: str, games: int, scale: float, seed: int, old: bool
+    pool: ProcessPoolExecutor,
+    game: str,
+    games: int,
+    scale: float,
+    seed: int,
+    old: bool,
+    wide: bool = False,
 ) -> list[PairResult]:
     pending: list[tuple[PairResult, bool, Future[float]]] = []
     results = []
-    for number, (weaker, stronger) in enumerate(pairs(old)):
+    for number, (weaker, stronger) in enumerate(pairs(old, wide)):
         result = PairResult(weaker, stronger)
         results.append(result)
         for index in range(games):
@@ -222,6 +229,7 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--only", default="oware,lasca,oska", help="comma-separated games")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--wide", action="store_true", help="levels two apart play too")
     parser.add_argument("--old", action="store_true", help="rate the old hard too")
     args = parser.parse_args()
     only = [name.strip() for name in args.only.split(",") if name.strip()]
@@ -232,7 +240,8 @@ def main() -> None:
     with ProcessPoolExecutor(args.jobs, initializer=warm_up) as pool:
         for game in only:
             old = args.old and game in ("oware", "lasca")
-            report(game, measure(pool, game, args.games, args.scale, args.seed, old))
+            results = measure(pool, game, args.games, args.scale, args.seed, old, args.wide)
+            report(game, results)
     print(f"total {time.perf_counter() - began:.0f} s, load average {os.getloadavg()[0]:.2f}")
 
 

@@ -14,9 +14,9 @@ Oware and Lasca (alpha-beta search, see search.py):
   the best.
 - `medium`: searches 4 plies; 15 % mistakes, at most 240 points worse,
   weight exp(-loss / 60).
-- `medium-hard`: searches 6 plies; 8 % mistakes, at most 160 points worse,
-  weight exp(-loss / 40). The step between `medium` and `hard`, so that each
-  level scores about 70-80 % against the one below.
+- `medium-hard`: searches 8 plies (in Python, as the two levels below); 4 %
+  mistakes, at most 120 points worse, weight exp(-loss / 30). The step between
+  `medium` and `hard`, about halfway on the rating scale (bench/levels.py).
 - `hard`: deepens until its time is up (1 s by default), no mistakes; it
   may stop from 80 % of its time on when the best move and the score have held
   for several depths (search.py says how the time is managed). The search runs
@@ -34,7 +34,7 @@ Oska (solved, see oska_solver.py):
   go forward, do not step into a capture), blind to the solved values; the
   other half are perfect.
 - `medium`: the same with a quarter of rule-of-thumb moves.
-- `medium-hard`: a fifth of rule-of-thumb moves, blind to the solved values
+- `medium-hard`: a tenth of rule-of-thumb moves, blind to the solved values
   as above.
 - `hard`: perfect, except that on 15 % of its moves it plays the rule of thumb
   among the moves that keep the solved result (a win stays a win, perhaps a
@@ -101,7 +101,7 @@ LEVEL_TABLE: dict[str, Level] = {
     for level in (
         Level("easy", 0.5, 2, 0.35, 150, 2, 0.5, False, EASY_RATINGS),
         Level("medium", 0.8, 4, 0.15, 60, 4, 0.25, False, MEDIUM_RATINGS),
-        Level("medium-hard", 0.8, 6, 0.08, 40, 6, 0.2, False, MEDIUM_HARD_RATINGS),
+        Level("medium-hard", 1.0, 8, 0.04, 30, 6, 0.1, False, MEDIUM_HARD_RATINGS),
         Level("hard", 1.0, None, 0.0, 1, 6, 0.15, True, HARD_RATINGS),
         Level("max", 2.0, None, 0.0, 1, 10, 0.0, True, MAX_RATINGS),
     )
