@@ -10,7 +10,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from games.ai import lasca_kernel, oware_kernel, oware_tables
+from games import oware
+from games.ai import lasca_kernel, oware_eval, oware_game, oware_kernel, oware_tables
 from games.ai.adapters import searchable
 from games.ai.player import think
 from games.ai.search import Searcher
@@ -79,13 +80,15 @@ def test_the_c_search_gives_search_py_s_score_at_every_small_depth(
     assert compared == 18
 
 
-def test_the_oware_endgame_tables_are_leaves_of_the_c_search_as_of_search_py() -> None:
+@pytest.mark.parametrize(("name", "variant"), variants("oware"))
+def test_the_oware_endgame_tables_are_leaves_of_the_c_search_as_of_search_py(
+    name: str, variant: Variant
+) -> None:
     # Late positions of random games: few seeds, the tables' settled positions below the root.
     assert oware_tables.present()
-    variant = GAMES["oware"].variant()
     rng = random.Random(5)
     compared = 0
-    while compared < 8:
+    while compared < 5:
         state = GAMES["oware"].start(variant)
         while state.legal_moves() and sum(state.pits) > 14:  # type: ignore[attr-defined]
             state = state.play(rng.choice(state.legal_moves()))
@@ -124,3 +127,74 @@ def test_hard_and_max_search_in_c_in_every_variant(name: str, variant: Variant) 
         result = think(state, level, budget=0.05, seed=1)
         assert result.move in state.legal_moves()
         assert result.nodes > 0  # searched (the Python search is slower to show a depth here)
+
+
+def oware_position(pits: list[int], south_store: int, variant: Variant) -> GameState:
+    """South to move in `pits` (A..F, a..f), the stores holding the other seeds."""
+    north_store = 48 - sum(pits) - south_store
+    text = "\n".join(
+        [
+            f"North  f  e  d  c  b  a     store {north_store}",
+            " ".join(str(n) for n in reversed(pits[6:])),
+            " ".join(str(n) for n in pits[:6]),
+            f"South  A  B  C  D  E  F     store {south_store}",
+            "South to move",
+        ]
+    )
+    return oware.from_text(text, variant)
+
+
+class DefaultTables(oware_game.OwareGame):
+    """The rule's game, its endgame leaves valued by the default rule's tables."""
+
+    def expand(self, pos: oware_game.OwarePos) -> tuple[int | None, list[int]]:
+        if pos is not self.root:
+            score = oware_game.table_score(pos, oware.FORBIDDEN)
+            if score is not None:
+                return score, []
+        self.tables = False
+        try:
+            terminal, moves = super().expand(pos)
+        finally:
+            self.tables = True
+        return terminal, list(moves)
+
+
+@pytest.mark.parametrize("rule", ["nocapture", "opponent-takes"])
+def test_the_c_search_reads_the_grand_slam_rules_own_endgame_values(rule: str) -> None:
+    # Positions whose value two plies deep differs when the endgame tables are read as the
+    # default rule's (a grand slam could be played below): the C search gives the rule's.
+    variant = oware.SPEC.variant(f"grandslam={rule}")
+    rng = random.Random(11)
+    compared = 0
+    while compared < 3:
+        pits = [0] * 12
+        for _ in range(rng.randrange(4, 12)):
+            pits[rng.randrange(12)] += 1
+        state = oware_position(pits, rng.randrange(16, 23), variant)
+        if len(state.legal_moves()) < 2:
+            continue
+        game, root = oware_game.searchable(
+            state,  # type: ignore[arg-type]
+            oware_eval.evaluate,
+            weights=oware_eval.WEIGHTS,
+        )
+        _, moves = game.expand(root)
+        grandslam = game.rules.grandslam
+        if all(  # a cheap look first: a move into a position the rules value apart
+            oware_game.table_score(child, grandslam)
+            == oware_game.table_score(child, oware.FORBIDDEN)
+            for child in (game.play(root, move) for move in moves)
+        ):
+            continue
+        python = Searcher(game, quiescence=2, table=NoTable()).iterate(root, moves, 2)
+        default = DefaultTables(game.rules, game.evaluate, tables=True, root=root)
+        misread = Searcher(default, quiescence=2, table=NoTable()).iterate(root, moves, 2)
+        if misread.score == python.score:
+            continue
+        found = game.think(
+            root, list(moves), max_depth=2, quiescence=2, reductions=False, table=0, deadline=None
+        )
+        assert found is not None
+        assert (found[1], found[2]) == (python.score, python.depth), str(state)
+        compared += 1

@@ -131,6 +131,48 @@ def test_a_ponder_lets_the_next_search_go_deeper(monkeypatch: pytest.MonkeyPatch
     assert warm > cold  # the replies' subtrees were in the table
 
 
+def test_a_ponder_in_c_lets_the_next_search_in_c_go_deeper() -> None:
+    # The same with the search in C: its kernel keeps the table; clocks count its looks at
+    # them (one every 1,024 nodes), no wall time.
+    level = level_of("hard")
+    parent = random_position("lasca", 10, seed=5)  # the player to move, 6 moves
+    child = parent.play(choose_move(parent, "medium", seed=1))  # Kamen to move: 4 moves
+    game, root = adapter_for(parent.spec).search(parent, False)
+    mine, start = adapter_for(child.spec).search(child, False)
+    moves = search_player.root_moves(mine, start, random.Random(0))
+    budget = 30  # about 30,000 nodes
+
+    def kamen_searches(table: int) -> int:
+        found = mine.think(  # type: ignore[attr-defined]
+            start,
+            moves,
+            max_depth=search_player.MAX_DEPTH,
+            quiescence=level.quiescence,
+            reductions=True,
+            table=table,
+            deadline=budget,
+            clock=itertools.count().__next__,
+        )
+        return int(found[2])
+
+    cold = kamen_searches(1)  # a fresh table
+    # Emptied again: a search of one ply from the parent, whose replies are not stored.
+    game.think(  # type: ignore[attr-defined]
+        root,
+        list(game.expand(root)[1]),
+        max_depth=1,
+        quiescence=0,
+        reductions=True,
+        table=1,
+        deadline=None,
+    )
+    report = ponder.ponder_compiled(game, root, level, 300, None, clock=itertools.count().__next__)
+    assert report is not None and report.depth > 0
+    warm = kamen_searches(search_player.KEPT)
+    assert warm >= cold >= 2
+    assert warm > cold  # the replies' subtrees were in the kernel's table
+
+
 def test_a_ponder_ends_when_its_stop_signal_is_set() -> None:
     class StopAfter:
         def __init__(self, looks: int) -> None:
