@@ -16,7 +16,9 @@ Oware and Lasca (alpha-beta search, see search.py):
   weight exp(-loss / 60).
 - `medium-hard`: searches 8 plies (in Python, as the two levels below); 4 %
   mistakes, at most 120 points worse, weight exp(-loss / 30). The step between
-  `medium` and `hard`, about halfway on the rating scale (bench/levels.py).
+  `medium` and `hard` (bench/levels.py measures each step of the ladder: in
+  Oware it falls about two fifths of the way from `medium` to `hard`, in Lasca
+  three quarters).
 - `hard`: deepens until its time is up (1 s by default), no mistakes; it
   may stop from 80 % of its time on when the best move and the score have held
   for several depths (search.py says how the time is managed). The search runs
@@ -70,18 +72,6 @@ class Level:
     ratings: Mapping[str, int] = field(default_factory=dict, hash=False, compare=False)
 
 
-# The ratings, measured on 2 December 2026 by
-#     python -m bench.levels --games 8 --scale 0.3 --old
-# (a Bradley-Terry fit of the levels' games against each other and a random
-# mover, anchored at random = 500; `hard` and `max` at 0.3 and 0.6 s a move;
-# two standard errors are about 150-250). Most pairs were won 8 to 0, so a gap
-# says "at least about this much". In Oska `hard` and `max` drew every game:
-# they are equal within the error, and shown at their mean (920 and 900 measured).
-# Lasca was measured again on 3 December 2026, the same way, with the evaluation
-# fitted to self-play and the search kernel in C (games/ai/lasca_kernel.c): easy
-# 892, medium 1213, hard 1629, max 1644 (they drew 4-0-4), the old `hard` 1502;
-# and Oware with its search kernel in C (oware_kernel.c): easy 903, medium 1161,
-# hard 1618, max 1724, the old `hard` 1390 (it lost all 8 games to `hard`).
 # Kamen's engine scale: Elo points (400 more: 10 to 1 odds), fixed in every
 # game by plain full-width alpha-beta on material alone, no capture search,
 # ANCHOR_DEPTH plies deep (games.ai.reference.baseline_move) = ANCHOR_RATING.
@@ -89,12 +79,25 @@ class Level:
 # played it, so the bot shows the ratings as "on Kamen's engine scale".
 ANCHOR_DEPTH = 4
 ANCHOR_RATING = 1000
-RATINGS_MEASURED = "2026-12-03"
-EASY_RATINGS = {"oware": 900, "lasca": 890, "oska": 580}
-MEDIUM_RATINGS = {"oware": 1160, "lasca": 1210, "oska": 710}
-MEDIUM_HARD_RATINGS = {"oware": 1390, "lasca": 1420, "oska": 810}
-HARD_RATINGS = {"oware": 1620, "lasca": 1630, "oska": 910}
-MAX_RATINGS = {"oware": 1720, "lasca": 1640, "oska": 910}
+
+# The ratings, measured on 7 December 2026 (hard and max searching in C) by
+#     python -m bench.levels --games 20 --scale 0.3
+# (a Bradley-Terry fit of the levels' neighbours, the reference programs'
+# chain and their links to the lower levels, 20 games a pair; `hard` and `max`
+# at 0.3 and 0.6 s a move on 2 CPUs shared at a load average of about 10; two
+# standard errors about 100-230). Many pairs were won 20 to 0, so such a gap
+# says "at least about this much". The steps, the stronger level's score:
+#     Oware  easy-medium 100 %, medium-medium-hard 95 %, -hard 100 %, hard-max 62.5 %
+#     Lasca              95 %,                    100 %,       72.5 %,          62.5 %
+#     Oska               72.5 %,                   60 %,         55 %,            50 %
+# Fitted: Oware 457, 1194, 1641, 2286, 2370; Lasca 571, 1194, 1767, 1926, 2010;
+# Oska 1069, 1221, 1296, 1329, 1329 (`hard` and `max` drew every game).
+RATINGS_MEASURED = "2026-12-07"
+EASY_RATINGS = {"oware": 460, "lasca": 570, "oska": 1070}
+MEDIUM_RATINGS = {"oware": 1190, "lasca": 1190, "oska": 1220}
+MEDIUM_HARD_RATINGS = {"oware": 1640, "lasca": 1770, "oska": 1300}
+HARD_RATINGS = {"oware": 2290, "lasca": 1930, "oska": 1330}
+MAX_RATINGS = {"oware": 2370, "lasca": 2010, "oska": 1330}
 
 LEVEL_TABLE: dict[str, Level] = {
     level.name: level
