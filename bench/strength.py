@@ -21,15 +21,17 @@ mean seconds a move, and the load average before and after (the machine is
 shared: a busy one slows both sides alike, as their times are wall-clock).
 Target: a score of at least 70 %.
 
-Measured on 7 December 2026 (commits 2133b29 for Oware, aa80e16 for Lasca;
-2 shared cores, load average 7 to 11 throughout), `--games 60 --scale 0.1
---jobs 2`, default rules; W-D-L of today's level, mean depth today / frozen:
+Measured on 7 December 2026 at commit 1b1b18a (2 shared cores, the four
+runs at once, load average 0.5 at the start, 5 to 8 after), `--games 60
+--scale 0.1 --jobs 2`, default rules; W-D-L of today's level, mean depth
+today / frozen, the load average at the end:
 
-    oware hard (0.1 s)  54-3-3   92.5 % +- 6.2   depth 12.1 / 8.4   load 11.1
-    oware max  (0.2 s)  52-2-6   88.3 % +- 8.0   depth 12.5 / 9.4   load 10.6
-    lasca hard (0.1 s)  45-9-6   82.5 % +- 8.5   depth  7.7 / 5.4   load 10.4
-    lasca max  (0.2 s)  44-12-4  83.3 % +- 7.8   depth  9.1 / 6.6   load  9.0
+    oware hard (0.1 s)  52-3-5   89.2 % +- 7.6   depth 13.1 / 9.6   load 7.7
+    oware max  (0.2 s)  53-3-4   90.8 % +- 6.9   depth 13.7 / 11.5  load 6.0
+    lasca hard (0.1 s)  45-11-4  84.2 % +- 7.7   depth  9.3 / 6.9   load 8.0
+    lasca max  (0.2 s)  43-9-8   79.2 % +- 9.3   depth 10.6 / 8.0   load 5.3
 
+(an earlier run of the same kernels, load 9 to 11: 92.5, 88.3, 82.5 and 83.3 %),
 and the same at `--scale 0.3` (the kernels of aa80e16, both games):
 
     oware hard (0.3 s)  54-3-3   92.5 % +- 6.2   depth 12.8 / 9.4   load 12.0
