@@ -1,25 +1,37 @@
-"""Ratings of the computer levels, measured by games between them.
+"""Ratings of the computer levels, on Kamen's engine scale, and the steps of the ladder.
 
     python -m bench.levels [--games N] [--scale F] [--jobs J]
-                           [--only oware,lasca,oska] [--seed N] [--old]
+                           [--only oware,lasca,oska] [--seed N] [--wide] [--old]
 
-For each game the players `random` (a uniformly random legal move), `easy`,
-`medium`, `hard` and `max` play every pair of neighbours in that order and
-every pair two apart (random-medium, easy-hard, medium-max), N games a pair
-(default 10), sides swapped, each pair of games from the same random opening
-plies. `hard` and `max` think for their own budget times F (default 1; a
-smaller F makes a quicker, rougher measurement of them, whose strength grows
-with time); `easy` and `medium` search their fixed depths within their whole
-budget, as in the bot. With `--old`, Oware and Lasca add the `hard` of before
-issue 17 (bench/baseline_ai/, shown as `old-hard`) against `medium` and
-`hard`, so the new levels are rated against the previous version too.
+The anchor: fixed reference programs whose strength does not depend on the
+machine, a uniformly random mover (`random`) and plain full-width alpha-beta
+on material alone, no capture search, to 1, 2 and 4 plies (`ab1`, `ab2`,
+`ab4`; games.ai.reference.baseline_move, `ab4` is bench/ai.py's baseline).
+The scale is fixed by `ab4` = 1000 in every game: "medium-hard ≈ 1300" means
+a level expected to score about 85 % against that program (a rating 300
+above). It is not the players' rating scale (no rated person has played
+these programs), so the bot says "Kamen's engine scale" with the number.
 
-Ratings: a Bradley-Terry fit on the Elo scale (a player rated 400 above
-another is expected to score 10 to 1 against it), the scale of the Glicko-2
-ratings the bot gives people, anchored at random = 500. Each pair also counts
-one virtual draw, so a pair where one side won every game still gives a
-finite gap. Prints each level's rating with a rough +/- (two standard errors
-of the fit) and the results of every pair, for games.ai.levels.Level.ratings.
+For each game these pairs play N games each (default 10), sides swapped,
+each pair of games from the same random opening plies:
+- the references' chain: random-ab1, ab1-ab2, ab2-ab4;
+- the links to the levels: ab2-easy, ab4-easy, ab4-medium, ab4-medium-hard;
+- the levels' steps, every pair of neighbours in games.ai.levels.LEVELS
+  (easy-medium, medium-medium-hard, ...); with `--wide`, every pair two
+  apart too (more games for the fit, most of them one-sided).
+`hard` and `max` think for their own budget times F (default 1; a smaller F
+makes a quicker, rougher measurement of them, whose strength grows with
+time); the fixed-depth levels search their depths within their whole budget,
+as in the bot. With `--old`, Oware and Lasca add the `hard` of before issue 17
+(bench/baseline_ai/, shown as `old-hard`) against `medium` and `hard`.
+
+Prints every pair's wins, draws and losses (of the first named, the weaker
+one), then each step of the ladder with the stronger level's score (wins
+and half the draws, of the games; the target is 70-80 %), then the ratings:
+a Bradley-Terry fit on the Elo scale (a player rated 400 above another is
+expected to score 10 to 1 against it), `ab4` at 1000, each pair counting one
+virtual draw so that a pair won every time still gives a finite gap, with a
+rough +/- (two standard errors of the fit), for games.ai.levels.Level.ratings.
 """
 
 from __future__ import annotations
@@ -33,27 +45,32 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
 
 from bench import baseline_ai
-from games.ai.levels import LEVEL_TABLE, LEVELS
+from games.ai.levels import ANCHOR_DEPTH, ANCHOR_RATING, LEVEL_TABLE, LEVELS
 from games.ai.player import choose_move, warm_up
+from games.ai.reference import baseline_move
 from games.base import GameState, Side
 from games.registry import GAMES
 
 RANDOM = "random"
+REFERENCES = {"ab1": 1, "ab2": 2, "ab4": 4}  # material alpha-beta: its depth in plies
 OLD = "old-hard"
-PLAYERS = (RANDOM, *LEVELS)
-ANCHOR = 500.0  # the rating of the random mover
+ANCHOR_PLAYER = f"ab{ANCHOR_DEPTH}"
+ANCHOR = float(ANCHOR_RATING)  # the rating of ANCHOR_PLAYER
+LINKS = (("ab2", "easy"), ("ab4", "easy"), ("ab4", "medium"), ("ab4", "medium-hard"))
 ELO = 400 / math.log(10)  # Elo points per unit of the logistic's argument
 OPENING_PLIES = {"oware": 2, "lasca": 2, "oska": 0}
 MAX_PLIES = 1000
 
 
-def pairs(old: bool) -> list[tuple[str, str]]:
-    """Neighbours and players two apart in PLAYERS, the weaker first; with
-    `old`, OLD against `medium` and `hard` too."""
-    found = []
-    for gap in (1, 2):
-        for index in range(len(PLAYERS) - gap):
-            found.append((PLAYERS[index], PLAYERS[index + gap]))
+def pairs(old: bool, wide: bool = False) -> list[tuple[str, str]]:
+    """The pairs to play, the weaker first: the references' chain, their
+    links to the levels, the levels' neighbours; with `wide` those two apart
+    too, with `old` OLD against `medium` and `hard`."""
+    chain = (RANDOM, *REFERENCES)
+    found = [(chain[i], chain[i + 1]) for i in range(len(chain) - 1)]
+    found += [link for link in LINKS if link[1] in LEVELS]
+    for gap in (1, 2) if wide else (1,):
+        found += [(LEVELS[i], LEVELS[i + gap]) for i in range(len(LEVELS) - gap)]
     if old:
         found += [("medium", OLD), (OLD, "hard")]
     return found
@@ -62,6 +79,8 @@ def pairs(old: bool) -> list[tuple[str, str]]:
 def move_of(player: str, state: GameState, scale: float, seed: int) -> str:
     if player == RANDOM:
         return random.Random(seed).choice(state.legal_moves())
+    if player in REFERENCES:
+        return baseline_move(state, REFERENCES[player], seed=seed).move
     if player == OLD:
         budget = LEVEL_TABLE["hard"].budget * scale
         return baseline_ai.think(state, "hard", budget=budget, seed=seed).move
@@ -117,10 +136,17 @@ class PairResult:
         """The first player's points, with the virtual draw."""
         return self.wins + 0.5 * self.draws + 0.5
 
+    @property
+    def step(self) -> float:
+        """The second (stronger) player's share of the points, without the virtual draw."""
+        return (self.losses + 0.5 * self.draws) / self.games if self.games else 0.5
 
-def fit(results: list[PairResult], anchor: str = RANDOM) -> dict[str, tuple[float, float]]:
-    """Bradley-Terry ratings (Elo scale, `anchor` at ANCHOR) and two standard
-    errors each, from the pairs' results with one virtual draw a pair."""
+
+def fit(
+    results: list[PairResult], anchor: str = ANCHOR_PLAYER, rating: float = ANCHOR
+) -> dict[str, tuple[float, float]]:
+    """Bradley-Terry ratings (Elo scale, `anchor` at `rating`) and two
+    standard errors each, from the pairs' results with one virtual draw a pair."""
     players = sorted({r.first for r in results} | {r.second for r in results})
     strength = dict.fromkeys(players, 1.0)
     for _ in range(2000):  # the minorization-maximization iteration (Hunter 2004)
@@ -141,7 +167,7 @@ def fit(results: list[PairResult], anchor: str = RANDOM) -> dict[str, tuple[floa
         strength = new
         if change < 1e-9:
             break
-    ratings = {p: ANCHOR + ELO * math.log(strength[p]) for p in players}
+    ratings = {p: rating + ELO * math.log(strength[p]) for p in players}
     errors = {}
     for player in players:
         info = 0.0  # the Fisher information of the player's own rating, others fixed
@@ -156,11 +182,17 @@ def fit(results: list[PairResult], anchor: str = RANDOM) -> dict[str, tuple[floa
 
 
 def measure(
-    pool: ProcessPoolExecutor, game: str, games: int, scale: float, seed: int, old: bool
+    pool: ProcessPoolExecutor,
+    game: str,
+    games: int,
+    scale: float,
+    seed: int,
+    old: bool,
+    wide: bool = False,
 ) -> list[PairResult]:
     pending: list[tuple[PairResult, bool, Future[float]]] = []
     results = []
-    for number, (weaker, stronger) in enumerate(pairs(old)):
+    for number, (weaker, stronger) in enumerate(pairs(old, wide)):
         result = PairResult(weaker, stronger)
         results.append(result)
         for index in range(games):
@@ -178,11 +210,16 @@ def measure(
 def report(game: str, results: list[PairResult]) -> None:
     print(f"{game}:")
     for r in results:
-        print(f"  {r.first:>7} vs {r.second:<7} {r.wins:>3} {r.draws:>3} {r.losses:>3}")
+        print(f"  {r.first:>11} vs {r.second:<11} {r.wins:>3} {r.draws:>3} {r.losses:>3}")
+    print("  steps (W D L of the stronger, its score):")
+    for r in results:
+        if r.first in LEVELS and LEVELS.index(r.second) == LEVELS.index(r.first) + 1:
+            wdl = f"{r.losses:>3} {r.draws:>3} {r.wins:>3}"
+            print(f"  {r.second:>11} over {r.first:<11} {wdl}  {100 * r.step:5.1f} %")
     rated = fit(results)
     for player in sorted(rated, key=lambda p: rated[p][0]):
         rating, error = rated[player]
-        print(f"  {player:<7} {rating:>6.0f}  +/- {error:.0f}")
+        print(f"  {player:<11} {rating:>6.0f}  +/- {error:.0f}")
 
 
 def main() -> None:
@@ -192,17 +229,20 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--only", default="oware,lasca,oska", help="comma-separated games")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--wide", action="store_true", help="levels two apart play too")
     parser.add_argument("--old", action="store_true", help="rate the old hard too")
     args = parser.parse_args()
     only = [name.strip() for name in args.only.split(",") if name.strip()]
     began = time.perf_counter()
     print(f"levels against each other, {args.games} games a pair, budgets x{args.scale:g}, "
-          f"W D L of the first named, random = {ANCHOR:g}")  # fmt: skip
+          f"W D L of the first named, {ANCHOR_PLAYER} = {ANCHOR:g}, "
+          f"load average {os.getloadavg()[0]:.2f}")  # fmt: skip
     with ProcessPoolExecutor(args.jobs, initializer=warm_up) as pool:
         for game in only:
             old = args.old and game in ("oware", "lasca")
-            report(game, measure(pool, game, args.games, args.scale, args.seed, old))
-    print(f"total {time.perf_counter() - began:.0f} s")
+            results = measure(pool, game, args.games, args.scale, args.seed, old, args.wide)
+            report(game, results)
+    print(f"total {time.perf_counter() - began:.0f} s, load average {os.getloadavg()[0]:.2f}")
 
 
 if __name__ == "__main__":

@@ -27,7 +27,7 @@ from bot.answers import Answer
 from bot.components import PREFIX, checked
 from bot.replies import NO_MENTIONS, Outgoing
 from bot.table import Table, channel_id_of, guarded, guild_id_of
-from games.ai.levels import level_rating
+from games.ai.levels import ANCHOR_DEPTH, ANCHOR_RATING, level_rating
 from games.base import GameSpec
 from games.registry import GAMES
 from matches import (
@@ -495,7 +495,7 @@ def help_embed(locale: str, bot_id: int | None, game: str | None = None) -> disc
             title=words_title(each, locale),
             levels=" · ".join(
                 words.say(
-                    "command.level.rated",
+                    "bot.help.levels.level",
                     locale,
                     level=words.say(f"command.level.{level}", locale),
                     rating=level_rating(each, level),
@@ -507,7 +507,13 @@ def help_embed(locale: str, bot_id: int | None, game: str | None = None) -> disc
     ]
     embed.add_field(
         name=words.say("bot.help.levels.name", locale),
-        value=words.say("bot.help.levels", locale, lines="\n".join(lines)),
+        value=words.say(
+            "bot.help.levels",
+            locale,
+            depth=ANCHOR_DEPTH,
+            rating=ANCHOR_RATING,
+            lines="\n".join(lines),
+        ),
         inline=False,
     )
     embed.add_field(

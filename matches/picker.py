@@ -12,7 +12,7 @@ from typing import Protocol
 
 from games.base import GameState
 
-LEVELS: tuple[str, ...] = ("easy", "medium", "hard", "max")
+LEVELS: tuple[str, ...] = ("easy", "medium", "medium-hard", "hard", "max")
 DEFAULT_LEVEL = "medium"
 
 

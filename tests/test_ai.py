@@ -13,15 +13,16 @@ from textwrap import dedent
 
 import pytest
 
-from bench.levels import RANDOM, PairResult, fit
+from bench.levels import ANCHOR_PLAYER, PairResult, fit
 from games import lasca, oware
 from games.ai import LEVELS, choose_move, play_move
 from games.ai.adapters import ADAPTERS, MissingAdapter, adapter_for, check_games
-from games.ai.levels import level_rating
+from games.ai.levels import ANCHOR_RATING, level_rating
 from games.ai.reference import baseline_move, greedy_move
 from games.ai.search_player import with_mistakes
 from games.base import GameState, IllegalMove, Variant
 from games.registry import GAMES
+from matches import LEVELS as OFFERED
 
 CASES = [
     pytest.param(name, variant, id=f"{name}-{variant or 'default'}")
@@ -52,8 +53,9 @@ def test_every_level_returns_a_legal_move(name: str, variant: Variant) -> None:
         assert move in state.legal_moves()
 
 
-def test_the_levels_are_named() -> None:
-    assert LEVELS == ("easy", "medium", "hard", "max")
+def test_the_levels_are_named_and_offered_in_the_order_of_their_strength() -> None:
+    assert LEVELS == ("easy", "medium", "medium-hard", "hard", "max")
+    assert OFFERED == LEVELS  # what a challenge accepts is what the AI plays
     with pytest.raises(ValueError, match="not a level"):
         choose_move(GAMES["oware"].new(), "expert")
 
@@ -199,7 +201,7 @@ def test_every_level_has_a_measured_rating_in_every_game() -> None:
     for name in GAMES:
         ratings = [level_rating(name, level) for level in LEVELS]
         assert all(rating > 0 for rating in ratings), (name, ratings)
-        assert ratings[0] < ratings[-1], (name, ratings)  # easy below max
+        assert ratings == sorted(ratings) and ratings[0] < ratings[-1], (name, ratings)
     assert level_rating("Oware", "EASY") == level_rating("oware", "easy")
     with pytest.raises(ValueError, match="chess"):
         level_rating("chess", "easy")
@@ -207,8 +209,8 @@ def test_every_level_has_a_measured_rating_in_every_game() -> None:
 
 def test_the_level_ratings_fit_puts_the_anchor_and_the_gap_where_elo_does() -> None:
     # 4 wins of 4 and the virtual draw: 4.5 points of 5, odds of 9 to 1.
-    results = [PairResult(RANDOM, "easy", losses=4), PairResult("easy", "medium", 1, 2, 1)]
+    results = [PairResult(ANCHOR_PLAYER, "easy", losses=4), PairResult("easy", "medium", 1, 2, 1)]
     rated = fit(results)
-    assert rated[RANDOM][0] == pytest.approx(500)
-    assert rated["easy"][0] == pytest.approx(500 + 400 * math.log10(9), abs=0.5)
+    assert rated[ANCHOR_PLAYER][0] == pytest.approx(ANCHOR_RATING)
+    assert rated["easy"][0] == pytest.approx(ANCHOR_RATING + 400 * math.log10(9), abs=0.5)
     assert rated["medium"][0] == pytest.approx(rated["easy"][0], abs=0.5)  # an even score

@@ -13,7 +13,7 @@ import pytest
 
 from games import oska
 from games.ai import choose_move, oska_solver
-from games.ai.levels import level_of
+from games.ai.levels import LEVELS, level_of
 from games.ai.oska_game import masks, pending_of, rules_of
 from games.ai.oska_player import choose, move_values
 from games.base import Side, Variant
@@ -338,7 +338,7 @@ def test_huff_opponent_is_in_the_table_and_played_from_it() -> None:
 
 
 @pytest.mark.parametrize("variant", HUFF_OPPONENT)
-@pytest.mark.parametrize("level", ["easy", "medium", "hard", "max"])
+@pytest.mark.parametrize("level", LEVELS)
 def test_every_level_plays_huff_opponent_legally(variant: Variant, level: str) -> None:
     states = random_positions(variant, 12, seed=6)
     assert any(state.forfeitable() for state in states)  # removals due among them

@@ -57,13 +57,18 @@ async def test_every_command_option_and_choice_has_a_czech_name_and_description(
         assert command in every, command
     assert "laska pravidla" in every and "hry" in every and "kamen já nastavení upozornění" in every
     assert "oska výzva soupeř" in every and "oware výzva nad-11-semen" in every
-    level = next(node for where, node in nodes(synced) if where == "oska challenge level")
-    # Each level with its measured strength in the game, in Czech and in English.
-    names = ["lehká", "střední", "těžká", "nejtěžší"]
-    ratings = [level_rating("oska", level) for level in ("easy", "medium", "hard", "max")]
-    assert [c["name_localizations"]["cs"] for c in level["choices"]] == [
-        f"{name} ≈ {rating}" for name, rating in zip(names, ratings, strict=True)
-    ]
-    assert [c["name"] for c in level["choices"]] == [
-        f"{name} ≈ {rating}" for name, rating in zip(LEVELS, ratings, strict=True)
-    ]
+    # Each level with its measured strength in the game and the scale it is on,
+    # in Czech and in English, in every game.
+    names = ["lehká", "střední", "středně těžká", "těžká", "nejtěžší"]
+    for game in ("oska", "lasca", "oware"):
+        level = next(node for where, node in nodes(synced) if where == f"{game} challenge level")
+        ratings = [level_rating(game, level) for level in LEVELS]
+        assert [c["value"] for c in level["choices"]] == list(LEVELS)
+        assert [c["name_localizations"]["cs"] for c in level["choices"]] == [
+            f"{name} ≈ {rating} na Kamenově stupnici programů"
+            for name, rating in zip(names, ratings, strict=True)
+        ]
+        assert [c["name"] for c in level["choices"]] == [
+            f"{name} ≈ {rating} on Kamen's engine scale"
+            for name, rating in zip(LEVELS, ratings, strict=True)
+        ]

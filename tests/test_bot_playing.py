@@ -8,6 +8,7 @@ from datetime import timedelta
 import pytest
 
 import render
+from games.ai.levels import LEVELS, level_rating
 from games.registry import GAMES
 from tests import bot_support
 from tests.bot_support import (
@@ -170,6 +171,14 @@ async def test_kamen_help_explains_the_games_in_the_players_language(shared: Sha
         assert "`/oska challenge`" in fields["Start a game"]
         assert "`/oska move`" in fields["Move"] and "one tap" in fields["Move"]
         assert fields["Lasca"].endswith("Rules, variants and notation: `/lasca rules`.")
+        # Every level of every game with its rating, and what the ratings are measured against.
+        strength = fields["Kamen's strength"]
+        assert "Kamen's engine scale" in strength and "counts material 4 plies ahead" in strength
+        assert "is 1000" in strength
+        oware_line = next(line for line in strength.splitlines() if line.startswith("Oware: "))
+        assert oware_line == "Oware: " + " · ".join(
+            f"{level} ≈ {level_rating('oware', level)}" for level in LEVELS
+        )
         # One game first, when asked.
         lasca = await fake.slash(table.carol, table.games, "kamen help", game="lasca")
         names = [f["name"] for f in lasca.embeds[0]["fields"]]
@@ -181,6 +190,9 @@ async def test_kamen_help_explains_the_games_in_the_players_language(shared: Sha
         assert embed["title"] == "Kamen · jak hrát"
         start = next(f["value"] for f in embed["fields"] if f["name"] == "Jak začít partii")
         assert "`/oska výzva`" in start
+        strength = next(f["value"] for f in embed["fields"] if f["name"] == "Jak silně Kamen hraje")
+        assert "Kamenově stupnici programů" in strength and "do hloubky 4 půltahů" in strength
+        assert f"středně těžká ≈ {level_rating('lasca', 'medium-hard')}" in strength
 
 
 async def test_the_same_challenge_twice_is_refused_with_a_link_to_the_first(

@@ -1,4 +1,4 @@
-"""The four levels of the computer opponent, and how each one plays.
+"""The five levels of the computer opponent, and how each one plays.
 
 Every level below `max` makes mistakes at a fixed rate: on that share of its
 moves it sets the best move aside and picks a plausible other one, the better
@@ -14,6 +14,11 @@ Oware and Lasca (alpha-beta search, see search.py):
   the best.
 - `medium`: searches 4 plies; 15 % mistakes, at most 240 points worse,
   weight exp(-loss / 60).
+- `medium-hard`: searches 8 plies (in Python, as the two levels below); 4 %
+  mistakes, at most 120 points worse, weight exp(-loss / 30). The step between
+  `medium` and `hard` (bench/levels.py measures each step of the ladder: in
+  Oware it falls about two fifths of the way from `medium` to `hard`, in Lasca
+  three quarters).
 - `hard`: deepens until its time is up (1 s by default), no mistakes; it
   may stop from 80 % of its time on when the best move and the score have held
   for several depths (search.py says how the time is managed). The search runs
@@ -31,6 +36,8 @@ Oska (solved, see oska_solver.py):
   go forward, do not step into a capture), blind to the solved values; the
   other half are perfect.
 - `medium`: the same with a quarter of rule-of-thumb moves.
+- `medium-hard`: a tenth of rule-of-thumb moves, blind to the solved values
+  as above.
 - `hard`: perfect, except that on 15 % of its moves it plays the rule of thumb
   among the moves that keep the solved result (a win stays a win, perhaps a
   slower one; a draw stays a draw), so it never throws a result away.
@@ -60,34 +67,46 @@ class Level:
     quiescence: int  # plies of capture search past the horizon
     oska_mistakes: float  # Oska: the share of rule-of-thumb moves
     oska_safe: bool  # Oska: those moves keep the solved result
-    # Per game, the strength measured by games between the levels, on the Elo
-    # scale of the players' Glicko-2 ratings (see RATINGS_MEASURED).
+    # Per game, the strength measured by games between the levels and fixed
+    # reference programs, on Kamen's engine scale (see ANCHOR_DEPTH, RATINGS_MEASURED).
     ratings: Mapping[str, int] = field(default_factory=dict, hash=False, compare=False)
 
 
-# The ratings, measured on 2 December 2026 by
-#     python -m bench.levels --games 8 --scale 0.3 --old
-# (a Bradley-Terry fit of the levels' games against each other and a random
-# mover, anchored at random = 500; `hard` and `max` at 0.3 and 0.6 s a move;
-# two standard errors are about 150-250). Most pairs were won 8 to 0, so a gap
-# says "at least about this much". In Oska `hard` and `max` drew every game:
-# they are equal within the error, and shown at their mean (920 and 900 measured).
-# Lasca was measured again on 3 December 2026, the same way, with the evaluation
-# fitted to self-play and the search kernel in C (games/ai/lasca_kernel.c): easy
-# 892, medium 1213, hard 1629, max 1644 (they drew 4-0-4), the old `hard` 1502;
-# and Oware with its search kernel in C (oware_kernel.c): easy 903, medium 1161,
-# hard 1618, max 1724, the old `hard` 1390 (it lost all 8 games to `hard`).
-RATINGS_MEASURED = "2026-12-03"
-EASY_RATINGS = {"oware": 900, "lasca": 890, "oska": 580}
-MEDIUM_RATINGS = {"oware": 1160, "lasca": 1210, "oska": 710}
-HARD_RATINGS = {"oware": 1620, "lasca": 1630, "oska": 910}
-MAX_RATINGS = {"oware": 1720, "lasca": 1640, "oska": 910}
+# Kamen's engine scale: Elo points (400 more: 10 to 1 odds), fixed in every
+# game by plain full-width alpha-beta on material alone, no capture search,
+# ANCHOR_DEPTH plies deep (games.ai.reference.baseline_move) = ANCHOR_RATING.
+# A program of known, reproducible strength, not people: no rated player has
+# played it, so the bot shows the ratings as "on Kamen's engine scale".
+ANCHOR_DEPTH = 4
+ANCHOR_RATING = 1000
+
+# The ratings, measured on 7 December 2026 (hard and max searching in C) by
+#     python -m bench.levels --games 20 --scale 0.3
+# (a Bradley-Terry fit of the levels' neighbours, the reference programs'
+# chain and their links to the lower levels, 20 games a pair; `hard` and `max`
+# at 0.3 and 0.6 s a move on 2 CPUs shared at a load average of about 10; two
+# standard errors about 100-230). Many pairs were won 20 to 0, so such a gap
+# says "at least about this much". The steps, the stronger level's score:
+#     Oware  easy-medium 100 %, medium-medium-hard 95 %, -hard 100 %, hard-max 62.5 %
+#     Lasca              95 %,                    100 %,       72.5 %,          62.5 %
+#     Oska               72.5 %,                   60 %,         55 %,            50 %
+# Fitted: Oware 457, 1194, 1641, 2286, 2370; Lasca 571, 1194, 1767, 1926, 2010;
+# Oska 1069, 1221, 1296, 1329, 1329 (`hard` and `max` drew every game).
+# `hard` and `max` are understated: at its own 1 s a move on a quiet machine,
+# `hard` beat `medium-hard` 12-0-0 in Lasca (72.5 % at 0.3 s under load).
+RATINGS_MEASURED = "2026-12-07"
+EASY_RATINGS = {"oware": 460, "lasca": 570, "oska": 1070}
+MEDIUM_RATINGS = {"oware": 1190, "lasca": 1190, "oska": 1220}
+MEDIUM_HARD_RATINGS = {"oware": 1640, "lasca": 1770, "oska": 1300}
+HARD_RATINGS = {"oware": 2290, "lasca": 1930, "oska": 1330}
+MAX_RATINGS = {"oware": 2370, "lasca": 2010, "oska": 1330}
 
 LEVEL_TABLE: dict[str, Level] = {
     level.name: level
     for level in (
         Level("easy", 0.5, 2, 0.35, 150, 2, 0.5, False, EASY_RATINGS),
         Level("medium", 0.8, 4, 0.15, 60, 4, 0.25, False, MEDIUM_RATINGS),
+        Level("medium-hard", 1.0, 8, 0.04, 30, 6, 0.1, False, MEDIUM_HARD_RATINGS),
         Level("hard", 1.0, None, 0.0, 1, 6, 0.15, True, HARD_RATINGS),
         Level("max", 2.0, None, 0.0, 1, 10, 0.0, True, MAX_RATINGS),
     )

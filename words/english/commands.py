@@ -123,7 +123,9 @@ TEXTS: dict[str, str] = {
     # ------------------------------------------------------------ choices
     "command.level.easy": "easy",
     "command.level.medium": "medium",
+    "command.level.medium-hard": "medium-hard",
     "command.level.hard": "hard",
     "command.level.max": "max",
-    "command.level.rated": "{level} ≈ {rating}",
+    # A level with its rating on the scale of fixed reference programs (bench/levels.py).
+    "command.level.rated": "{level} ≈ {rating} on Kamen's engine scale",
 }

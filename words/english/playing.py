@@ -55,10 +55,13 @@ TEXTS: dict[str, str | Plural] = {
     ),
     "bot.help.levels.name": "Kamen's strength",
     "bot.help.levels": (
-        "Each level measured on the players' rating scale, so you can pick a fair opponent"
-        " (games against Kamen are not rated):\n{lines}"
+        "Each level's rating on Kamen's engine scale: measured in games against fixed reference"
+        " programs, where one that counts material {depth} plies ahead (a ply: one player's move)"
+        " is {rating}. It is not the players' rating scale (games against Kamen are not rated),"
+        " but a gap means the same: 200 points more scores about 75 %.\n{lines}"
     ),
     "bot.help.levels.game": "{title}: {levels}",
+    "bot.help.levels.level": "{level} ≈ {rating}",
     "bot.help.learn.name": "Learn",
     "bot.help.learn": (
         "`/{game} {review}` shows what each move of a finished game changed, the mistakes and the"
