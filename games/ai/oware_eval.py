@@ -47,25 +47,39 @@ def _threatened(pits: tuple[int, ...], attacker: int) -> int:
     return threatened
 
 
-def python_evaluate(pos: OwarePos) -> int:
-    """Stores first, then seeds on each row, threats, mobility and a kroo."""
+def features(pos: OwarePos) -> tuple[int, int, int, int, int, int]:
+    """What `python_evaluate` weighs, from the side to move's view, in the order
+    of WEIGHTS: the store difference, the row seeds' difference, the threats'
+    difference, the playable pits' difference, the kroos' difference (-1, 0 or
+    1) and 1 (the move's tempo). The evaluation is their sum by the weights."""
     side = pos.side
     other = 1 - side
     pits = pos.pits
-    score = STORE * (pos.stores[side] - pos.stores[other])
     mine = pits[6 * side : 6 * side + 6]
     theirs = pits[6 * other : 6 * other + 6]
-    score += ROW_SEED * (sum(mine) - sum(theirs))
-    score += PLAYABLE * (sum(1 for n in mine if n) - sum(1 for n in theirs if n))
-    score += TARGET * (_threatened(pits, side) - _threatened(pits, other))
-    if max(mine) >= 12:
-        score += KROO
-    if max(theirs) >= 12:
-        score -= KROO
-    return score + TEMPO
+    return (
+        pos.stores[side] - pos.stores[other],
+        sum(mine) - sum(theirs),
+        _threatened(pits, side) - _threatened(pits, other),
+        sum(1 for n in mine if n) - sum(1 for n in theirs if n),
+        (max(mine) >= 12) - (max(theirs) >= 12),
+        1,
+    )
 
 
-WEIGHTS = (STORE, ROW_SEED, TARGET, PLAYABLE, KROO, TEMPO)  # `evaluate`'s, for the C search
+def python_evaluate(pos: OwarePos) -> int:
+    """Stores first, then seeds on each row, threats, mobility and a kroo."""
+    return sum(w * f for w, f in zip(WEIGHTS, features(pos), strict=True))
+
+
+WEIGHTS: tuple[int, ...] = (
+    STORE,
+    ROW_SEED,
+    TARGET,
+    PLAYABLE,
+    KROO,
+    TEMPO,
+)  # `evaluate`'s, for the C search
 _compiled = oware_kernel.compiled_evaluation(WEIGHTS)
 evaluate: Callable[[OwarePos], int] = python_evaluate
 if _compiled is not None:
