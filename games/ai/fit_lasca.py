@@ -19,13 +19,11 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import math
 import random
 from collections.abc import Iterable, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
-from games.ai import lasca_eval
+from games.ai import lasca_eval, texel
 from games.ai.adapters import searchable
 from games.ai.lasca_eval import Weights
 from games.ai.search_player import deepen
@@ -96,18 +94,7 @@ def self_play(seed: int) -> list[Sample]:
 
 def samples(games: int, seed: int, jobs: int) -> list[list[Sample]]:
     """The samples of `games` games, game by game, in the order of their seeds."""
-    seeds = range(seed * 100_000, seed * 100_000 + games)
-    if jobs <= 1:
-        return [self_play(s) for s in seeds]
-    with ProcessPoolExecutor(jobs) as pool:
-        return list(pool.map(self_play, seeds, chunksize=4))
-
-
-def _error(scores: Sequence[int], data: Sequence[Sample], scale: float) -> float:
-    total = 0.0
-    for score, sample in zip(scores, data, strict=True):
-        total += (sample.result - 1.0 / (1.0 + math.exp(-score / scale))) ** 2
-    return total / len(data)
+    return texel.self_play_games(self_play, games, seed, jobs)
 
 
 def _scores(weights: Weights, data: Sequence[Sample]) -> list[int]:
@@ -115,34 +102,31 @@ def _scores(weights: Weights, data: Sequence[Sample]) -> list[int]:
     return [value(sample.board, sample.side) for sample in data]
 
 
+def _results(data: Sequence[Sample]) -> list[float]:
+    return [sample.result for sample in data]
+
+
 def error(weights: Weights, data: Sequence[Sample], scale: float) -> float:
     """The mean squared error of the results predicted from the evaluation."""
-    return _error(_scores(weights, data), data, scale)
+    return texel.squared_error(_scores(weights, data), _results(data), scale)
 
 
 def fit_scale(weights: Weights, data: Sequence[Sample], scales: Iterable[int] = SCALES) -> int:
     """The K of the least error for `weights` (the positions evaluated once)."""
-    scores = _scores(weights, data)
-    return min(scales, key=lambda scale: _error(scores, data, scale))
+    scores, results = _scores(weights, data), _results(data)
+    return min(scales, key=lambda scale: texel.squared_error(scores, results, scale))
 
 
 def fit(weights: Weights, data: Sequence[Sample], scale: float, rounds: int = 8) -> Weights:
     """Each weight of STEPS moved a step at a time, up or down, while the error falls
     (never below 0), for `rounds` rounds or until a round moves none."""
-    best = error(weights, data, scale)
-    for _ in range(rounds):
-        moved = False
-        for name, step in STEPS.items():
-            for sign in (1, -1):
-                while (value := getattr(weights, name) + sign * step) >= 0:
-                    candidate = dataclasses.replace(weights, **{name: value})
-                    found = error(candidate, data, scale)
-                    if found >= best:
-                        break
-                    weights, best, moved = candidate, found, True
-        if not moved:
-            break
-    return weights
+    found = texel.descend(
+        {name: getattr(weights, name) for name in STEPS},
+        STEPS,
+        lambda values: error(dataclasses.replace(weights, **values), data, scale),
+        rounds,
+    )
+    return dataclasses.replace(weights, **found)
 
 
 def main() -> None:
@@ -152,10 +136,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--rounds", type=int, default=8)
     args = parser.parse_args()
-    games = samples(args.games, args.seed, args.jobs)
-    cut = len(games) * 4 // 5
-    train = [s for game in games[:cut] for s in game]
-    check = [s for game in games[cut:] for s in game]
+    train, check = texel.split(samples(args.games, args.seed, args.jobs))
     start = lasca_eval.WEIGHTS
     scale = fit_scale(start, train)
     found = fit(start, train, scale, args.rounds)
