@@ -29,12 +29,12 @@ Measured on 7 December 2026 (2 shared cores, nice 5), the fitted weights
 from __future__ import annotations
 
 import argparse
+import functools
 import random
 import time
-from concurrent.futures import ProcessPoolExecutor, as_completed
 
 from bench.random_plies import random_plies
-from bench.strength import MAX_PLIES, Game, Moves, Tally, load
+from bench.strength import MAX_PLIES, Game, Moves, load, play_match
 from games.ai import oware_eval
 from games.ai.levels import level_of
 from games.ai.player import think
@@ -105,25 +105,8 @@ def main() -> None:
         f"{args.opening} shared random plies; load {load()}",
         flush=True,
     )
-    tally = Tally()
-    with ProcessPoolExecutor(args.jobs) as pool:
-        futures = [
-            pool.submit(
-                play_game,
-                args.weights,
-                args.against,
-                level,
-                budget,
-                args.opening,
-                args.seed * 100_000 + index // 2,  # both games of a pair: the same opening
-                index % 2,
-            )
-            for index in range(args.games)
-        ]
-        for done in as_completed(futures):
-            tally.add(done.result())
-            if len(tally.results) % 10 == 0 and len(tally.results) < args.games:
-                print(f"  {tally.line()}; load {load()}", flush=True)
+    play = functools.partial(play_game, args.weights, args.against, level, budget, args.opening)
+    tally = play_match(play, args.games, args.jobs, args.seed)
     print(f"{tally.line()}; load {load()}", flush=True)
 
 

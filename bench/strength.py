@@ -46,10 +46,12 @@ own budgets (1 and 2 s) it may be smaller than at these scales.
 from __future__ import annotations
 
 import argparse
+import functools
 import math
 import os
 import random
 import time
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 
@@ -159,6 +161,22 @@ def load() -> str:
     return " ".join(f"{value:.2f}" for value in os.getloadavg())
 
 
+def play_match(play: Callable[[int, int], Game], games: int, jobs: int, seed: int) -> Tally:
+    """`games` games of `play(opening seed, the new player's side)` in `jobs` processes
+    (`play` a module function or a partial of one), sides swapped, both games of a pair from
+    the same opening; a line of the tally every ten games."""
+    tally = Tally()
+    with ProcessPoolExecutor(jobs) as pool:
+        futures = [
+            pool.submit(play, seed * 100_000 + index // 2, index % 2) for index in range(games)
+        ]
+        for done in as_completed(futures):
+            tally.add(done.result())
+            if len(tally.results) % 10 == 0 and len(tally.results) < games:
+                print(f"  {tally.line()}; load {load()}", flush=True)
+    return tally
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", choices=("oware", "lasca"), required=True)
@@ -178,25 +196,8 @@ def main() -> None:
         f"swapped, pairs from {args.opening} shared random plies; load {load()}",
         flush=True,
     )
-    tally = Tally()
-    with ProcessPoolExecutor(args.jobs) as pool:
-        futures = [
-            pool.submit(
-                play_game,
-                args.game,
-                args.variant,
-                level,
-                budget,
-                args.opening,
-                args.seed * 100_000 + index // 2,  # both games of a pair: the same opening
-                index % 2,
-            )
-            for index in range(args.games)
-        ]
-        for done in as_completed(futures):
-            tally.add(done.result())
-            if len(tally.results) % 10 == 0 and len(tally.results) < args.games:
-                print(f"  {tally.line()}; load {load()}", flush=True)
+    play = functools.partial(play_game, args.game, args.variant, level, budget, args.opening)
+    tally = play_match(play, args.games, args.jobs, args.seed)
     verdict = "ok" if 100 * sum(tally.results) / len(tally.results) >= TARGET else "BELOW 70 %"
     print(f"{tally.line()} [{verdict}]; load {load()}", flush=True)
 
