@@ -41,13 +41,6 @@ class ManagerTables(Tables):
         sql = "SELECT count(*) FROM audit_log WHERE guild_id = :guild"
         return int((await self.db.read(sql, {"guild": guild_id}))[0][0])
 
-    async def void_of(self, game_id: int) -> AuditEntry | None:
-        sql = (
-            f"SELECT {AUDIT.select} FROM audit_log WHERE game_id = :game AND action = 'void'"
-            " ORDER BY id DESC LIMIT 1"
-        )
-        return await self._one(AUDIT.read, sql, game=game_id)
-
     async def void_game(
         self, game: StoredGame, entry: AuditEntry, rebuild: Rebuild
     ) -> tuple[StoredGame, AuditEntry] | None:
