@@ -27,7 +27,7 @@ class ManagerTables(Tables):
     """The audit log and suspensions, and the reads the challenge limits need."""
 
     async def add_audit(self, entry: AuditEntry) -> AuditEntry:
-        found = await self._execute(_NEW_AUDIT, **_audit_values(entry))
+        found = await self._execute(_NEW_AUDIT, **AUDIT.values(entry))
         return AUDIT.read(found[0])
 
     async def audit(self, guild_id: int, *, offset: int, limit: int) -> list[AuditEntry]:
@@ -49,7 +49,7 @@ class ManagerTables(Tables):
             saved = await update_in(tx, game)
             if saved is None:
                 return None  # the game changed since it was read: nothing is written
-            written = AUDIT.read((await tx.fetch(_NEW_AUDIT, _audit_values(entry)))[0])
+            written = await _add_audit(tx, entry)
             await tx.fetch(
                 "UPDATE tournament_pairings SET score = 0, forfeit = 1, voided = 1"
                 " WHERE game_id = :game",
@@ -79,7 +79,7 @@ class ManagerTables(Tables):
     async def suspend(self, suspension: Suspension, entry: AuditEntry) -> AuditEntry:
         async def suspend(tx: Transaction) -> AuditEntry:
             await tx.fetch(_PUT_SUSPENSION, SUSPENSIONS.values(suspension))
-            return AUDIT.read((await tx.fetch(_NEW_AUDIT, _audit_values(entry)))[0])
+            return await _add_audit(tx, entry)
 
         return await self._write(suspend)
 
@@ -92,7 +92,7 @@ class ManagerTables(Tables):
             )
             if not gone:
                 return None
-            return AUDIT.read((await tx.fetch(_NEW_AUDIT, _audit_values(entry)))[0])
+            return await _add_audit(tx, entry)
 
         return await self._write(unsuspend)
 
@@ -106,7 +106,6 @@ class ManagerTables(Tables):
         return None if found[0][0] is None else when(found[0][0])
 
 
-def _audit_values(entry: AuditEntry) -> dict[str, object]:
-    values = AUDIT.values(entry)
-    del values["id"]
-    return values
+async def _add_audit(tx: Transaction, entry: AuditEntry) -> AuditEntry:
+    """`add_audit` inside a transaction of its caller's."""
+    return AUDIT.read((await tx.fetch(_NEW_AUDIT, AUDIT.values(entry)))[0])
