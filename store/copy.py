@@ -126,11 +126,8 @@ async def schema(db: Any) -> dict[str, tuple[tuple[str, ...], tuple[str, ...]]]:
 
 
 class Checksum:
-    """SHA-256 of a table's rows, fed in primary-key order, and how many there were.
-
-    `types` are the PostgreSQL columns' (`_column_types`): each value is taken in
-    its column's type (None stays None) before it is summed.
-    """
+    """SHA-256 of a table's rows, fed in primary-key order, and how many there were;
+    each value taken in its PostgreSQL column's type (`types`) first, None as None."""
 
     def __init__(self, types: dict[str, str]) -> None:
         self._converters = [_converter(kind) for kind in types.values()]
