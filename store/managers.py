@@ -1,9 +1,8 @@
 """The manager's kit: the audit log, suspensions, a voided game, and challenge counts.
 
-A void is one transaction: the game marked voided (version-checked, as any write
-of a game), its audit line, its tournament pairing re-scored as a double forfeit,
-and the server's ratings and season tables rebuilt from its finished games, under
-the lock every rating takes shared, held alone (as `replace_ratings` holds it).
+A void (`void_game`) is one transaction under the lock every rating takes shared,
+held alone (as `replace_ratings` holds it): no game is rated while the server's
+ratings are rebuilt from its finished games.
 """
 
 from __future__ import annotations

@@ -1,13 +1,12 @@
 """Ratings, rating changes, seasons and season tables: the community's numbers.
 
-A rated game's end is one transaction: the game's version-checked update, then
-its players' standings, rating changes and season lines, all committed together
-or not at all. Two games of the same pool (server and game) ending at once
-would both read a player's standing before either wrote it, so the transaction
-holds the pool's lock from before that read to its commit (on SQLite the file's
-one write lock is that lock; PostgreSQL takes it per pool, so games of other
-pools go on side by side). A rebuild (`replace_ratings`) holds the lock every
-rating takes shared, exclusively, so no game is rated while ratings are replaced.
+A rated game's end (`finish_rated`) is one transaction. Two games of the same
+pool (server and game) ending at once would both read a player's standing
+before either wrote it, so the transaction holds the pool's lock from before
+that read to its commit (on SQLite the file's one write lock is that lock;
+PostgreSQL takes it per pool, so games of other pools go on side by side).
+A rebuild (`replace_ratings`) holds the lock every rating takes shared,
+exclusively, so no game is rated while ratings are replaced.
 """
 
 from __future__ import annotations
