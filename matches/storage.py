@@ -423,10 +423,6 @@ class Store(Protocol):
 
     async def audit_size(self, guild_id: int) -> int: ...
 
-    async def void_of(self, game_id: int) -> AuditEntry | None:
-        """The audit line of a game's void, if a manager voided it."""
-        ...
-
     async def void_game(
         self, game: StoredGame, entry: AuditEntry, rebuild: Rebuild
     ) -> tuple[StoredGame, AuditEntry] | None:

@@ -63,10 +63,9 @@ async def copy(source_url: str, target_url: str, *, replace: bool = False) -> li
     """
     source, target = _sqlite_store(source_url), _postgres_store(target_url)
     # Opening each store brings its schema up to date (and refuses one newer than the code).
-    await source.open()
-    await source.close()
-    await target.open()
-    await target.close()
+    for store in (source, target):
+        await store.open()
+        await store.close()
     db = await asyncpg.connect(target.dsn)
     try:
         tables = await schema(db)
@@ -78,7 +77,7 @@ async def copy(source_url: str, target_url: str, *, replace: bool = False) -> li
                 if replace:
                     await db.execute(f"TRUNCATE {', '.join(tables)} RESTART IDENTITY")
                 for table, (key, identities) in tables.items():
-                    sums[table] = Checksum()
+                    sums[table] = Checksum(types[table])
                     batches = _sqlite_batches(read, table, types[table], key, sums[table])
                     copied[table] = await _copy_table(db, table, types[table], batches)
                     for column in identities:
@@ -127,18 +126,27 @@ async def schema(db: Any) -> dict[str, tuple[tuple[str, ...], tuple[str, ...]]]:
 
 
 class Checksum:
-    """SHA-256 of a table's rows (already in the PostgreSQL columns' types), fed in
-    primary-key order, and how many there were."""
+    """SHA-256 of a table's rows, fed in primary-key order, and how many there were;
+    each value taken in its PostgreSQL column's type (`types`) first, None as None."""
 
-    def __init__(self) -> None:
+    def __init__(self, types: dict[str, str]) -> None:
+        self._converters = [_converter(kind) for kind in types.values()]
         self._digest = hashlib.sha256()
         self.rows = 0
 
-    def add(self, rows: Iterable[tuple[Any, ...]]) -> None:
-        for row in rows:
-            self._digest.update(repr(row).encode("utf-8"))
-            self._digest.update(b"\n")
-            self.rows += 1
+    def add(self, rows: Iterable[Sequence[Any]]) -> list[tuple[Any, ...]]:
+        """Sum `rows`; they are returned in the columns' types."""
+        normal = [
+            tuple(
+                None if value is None else convert(value)
+                for convert, value in zip(self._converters, row, strict=True)
+            )
+            for row in rows
+        ]
+        for row in normal:
+            self._digest.update(f"{row!r}\n".encode())
+        self.rows += len(normal)
+        return normal
 
     def hexdigest(self) -> str:
         return self._digest.hexdigest()
@@ -195,18 +203,6 @@ def _converter(kind: str) -> Callable[[Any], Any]:
     return str
 
 
-def _normal(rows: Iterable[Sequence[Any]], types: dict[str, str]) -> list[tuple[Any, ...]]:
-    """Rows with each value in its PostgreSQL column's type (None stays None)."""
-    converters = [_converter(kind) for kind in types.values()]
-    return [
-        tuple(
-            None if value is None else convert(value)
-            for convert, value in zip(converters, row, strict=True)
-        )
-        for row in rows
-    ]
-
-
 def _open_sqlite(path: Any, types: dict[str, dict[str, str]]) -> sqlite3.Connection:
     """The SQLite file, read-only, in one read transaction (one moment) that the caller ends;
     its tables and columns checked against PostgreSQL's."""
@@ -245,9 +241,7 @@ def _sqlite_batches(
     columns = ", ".join(types)
     cursor = db.execute(f"SELECT {columns} FROM {table} ORDER BY {', '.join(key)}")
     while batch := cursor.fetchmany(_CHUNK):
-        rows = _normal(batch, types)
-        checksum.add(rows)
-        yield rows
+        yield checksum.add(batch)
 
 
 async def _postgres_checksum(
@@ -258,16 +252,11 @@ async def _postgres_checksum(
     order = ", ".join(
         f'{column} COLLATE "C"' if types[column] == "text" else column for column in key
     )
-    found = Checksum()
+    found = Checksum(types)
     async with db.transaction():
         query = f"SELECT {', '.join(types)} FROM {table} ORDER BY {order}"
-        batch: list[tuple[Any, ...]] = []
         async for record in db.cursor(query, prefetch=_CHUNK):
-            batch.append(tuple(record))
-            if len(batch) == _CHUNK:
-                found.add(_normal(batch, types))
-                batch.clear()
-        found.add(_normal(batch, types))
+            found.add([record])
     return found
 
 

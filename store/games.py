@@ -140,30 +140,23 @@ class GameTables(Tables):
         return await self._one(GAMES.read, sql, channel=channel_id)
 
     async def open_games_in(self, channel_id: int) -> list[StoredGame]:
-        sql = (
-            f"SELECT {GAME} FROM games WHERE channel_id = :channel AND status IN {_OPEN}"
-            " ORDER BY created_at, id"
-        )
-        return await self._all(GAMES.read, sql, channel=channel_id)
+        return await self._games(f"channel_id = :channel AND status IN {_OPEN}", channel=channel_id)
 
     async def active_games(self, guild_id: int) -> list[StoredGame]:
-        sql = (
-            f"SELECT {GAME} FROM games WHERE guild_id = :guild AND status = 'active'"
-            " ORDER BY created_at, id"
-        )
-        return await self._all(GAMES.read, sql, guild=guild_id)
+        return await self._games("guild_id = :guild AND status = 'active'", guild=guild_id)
 
     async def active_counts(self) -> dict[int, int]:
         sql = "SELECT guild_id, count(*) FROM games WHERE status = 'active' GROUP BY guild_id"
         return {row[0]: int(row[1]) for row in await self.db.read(sql)}
 
     async def open_games_of(self, user_id: int) -> list[StoredGame]:
-        sql = (
-            f"SELECT {GAME} FROM games WHERE status IN {_OPEN}"
-            " AND :user IN (challenger_id, opponent_id, first_id, second_id)"
-            " ORDER BY created_at, id"
-        )
-        return await self._all(GAMES.read, sql, user=user_id)
+        where = f"status IN {_OPEN} AND :user IN (challenger_id, opponent_id, first_id, second_id)"
+        return await self._games(where, user=user_id)
+
+    async def _games(self, where: str, /, **params: Any) -> list[StoredGame]:
+        """The games `where` holds for, oldest first."""
+        sql = f"SELECT {GAME} FROM games WHERE {where} ORDER BY created_at, id"
+        return await self._all(GAMES.read, sql, **params)
 
     async def update_game(self, game: StoredGame) -> StoredGame | None:
         found = await self._execute(_UPDATE, **game_values(game))

@@ -1,10 +1,8 @@
-"""Kamen's store: the service's `Store`, its queries written once, on either engine.
+"""Kamen's store: the tables' groups over one `Database`; `open` connects and migrates.
 
-`KamenStore` is the tables' groups over one `Database` (`store.sqlite`,
-`store.postgres`); `open` connects and migrates. Where things go: a new query
-in the group of its tables (`store/games.py`, `ratings.py`, `tournaments.py`,
-`people.py`, `learning.py`, `managers.py`), a new table in one new migration
-(`store/migrations/`) and, if it is a group of its own, one new module here.
+Where things go: a new query in the group of its tables (`store/games.py`,
+`ratings.py`, ...), a new table in one new migration (`store/migrations/`) and,
+if it is a group of its own, one new module here.
 """
 
 from __future__ import annotations

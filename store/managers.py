@@ -1,9 +1,8 @@
 """The manager's kit: the audit log, suspensions, a voided game, and challenge counts.
 
-A void is one transaction: the game marked voided (version-checked, as any write
-of a game), its audit line, its tournament pairing re-scored as a double forfeit,
-and the server's ratings and season tables rebuilt from its finished games, under
-the lock every rating takes shared, held alone (as `replace_ratings` holds it).
+A void (`void_game`) is one transaction under the lock every rating takes shared,
+held alone (as `replace_ratings` holds it): no game is rated while the server's
+ratings are rebuilt from its finished games.
 """
 
 from __future__ import annotations
@@ -27,7 +26,7 @@ class ManagerTables(Tables):
     """The audit log and suspensions, and the reads the challenge limits need."""
 
     async def add_audit(self, entry: AuditEntry) -> AuditEntry:
-        found = await self._execute(_NEW_AUDIT, **_audit_values(entry))
+        found = await self._execute(_NEW_AUDIT, **AUDIT.values(entry))
         return AUDIT.read(found[0])
 
     async def audit(self, guild_id: int, *, offset: int, limit: int) -> list[AuditEntry]:
@@ -41,13 +40,6 @@ class ManagerTables(Tables):
         sql = "SELECT count(*) FROM audit_log WHERE guild_id = :guild"
         return int((await self.db.read(sql, {"guild": guild_id}))[0][0])
 
-    async def void_of(self, game_id: int) -> AuditEntry | None:
-        sql = (
-            f"SELECT {AUDIT.select} FROM audit_log WHERE game_id = :game AND action = 'void'"
-            " ORDER BY id DESC LIMIT 1"
-        )
-        return await self._one(AUDIT.read, sql, game=game_id)
-
     async def void_game(
         self, game: StoredGame, entry: AuditEntry, rebuild: Rebuild
     ) -> tuple[StoredGame, AuditEntry] | None:
@@ -56,7 +48,7 @@ class ManagerTables(Tables):
             saved = await update_in(tx, game)
             if saved is None:
                 return None  # the game changed since it was read: nothing is written
-            written = AUDIT.read((await tx.fetch(_NEW_AUDIT, _audit_values(entry)))[0])
+            written = await _add_audit(tx, entry)
             await tx.fetch(
                 "UPDATE tournament_pairings SET score = 0, forfeit = 1, voided = 1"
                 " WHERE game_id = :game",
@@ -86,7 +78,7 @@ class ManagerTables(Tables):
     async def suspend(self, suspension: Suspension, entry: AuditEntry) -> AuditEntry:
         async def suspend(tx: Transaction) -> AuditEntry:
             await tx.fetch(_PUT_SUSPENSION, SUSPENSIONS.values(suspension))
-            return AUDIT.read((await tx.fetch(_NEW_AUDIT, _audit_values(entry)))[0])
+            return await _add_audit(tx, entry)
 
         return await self._write(suspend)
 
@@ -99,7 +91,7 @@ class ManagerTables(Tables):
             )
             if not gone:
                 return None
-            return AUDIT.read((await tx.fetch(_NEW_AUDIT, _audit_values(entry)))[0])
+            return await _add_audit(tx, entry)
 
         return await self._write(unsuspend)
 
@@ -113,7 +105,6 @@ class ManagerTables(Tables):
         return None if found[0][0] is None else when(found[0][0])
 
 
-def _audit_values(entry: AuditEntry) -> dict[str, object]:
-    values = AUDIT.values(entry)
-    del values["id"]
-    return values
+async def _add_audit(tx: Transaction, entry: AuditEntry) -> AuditEntry:
+    """`add_audit` inside a transaction of its caller's."""
+    return AUDIT.read((await tx.fetch(_NEW_AUDIT, AUDIT.values(entry)))[0])

@@ -5,16 +5,11 @@ player of a game is its challenger or its opponent); their ratings, rating
 changes and season lines through those games, on the rating tables' own keys,
 so nothing is scanned.
 
-Forgetting is one transaction: the user's id becomes one fresh negative
-number in every row that holds it (games, a takeback asked for among them,
-ratings, rating changes as player and as opponent, season lines, tournaments
-joined, played and made) and their settings, puzzle answers and blocks (theirs
-of others, and others' of them) are deleted. It holds the user's lock, so that
-two forgettings of one user never draw two ids; the check that they have
-nothing open is made inside the transaction, so that no challenge slips in
-between. Ratings stay consistent
-with the games, so `python -m store recompute` still finds them exact, and
-negative ids are listed on no leaderboard or season table.
+Forgetting (`_FORGET` lists what it writes) is one transaction holding the
+user's lock, so that two forgettings of one user never draw two ids; the check
+that they have nothing open is made inside it, so that no challenge slips in
+between. Ratings stay consistent with the games, so `python -m store recompute`
+still finds them exact, and negative ids are listed on no leaderboard or season table.
 """
 
 from __future__ import annotations

@@ -7,11 +7,9 @@ that a stalled write holds (and PostgreSQL's MVCC never makes a read wait for a
 row lock).
 
 What SQLite gets from its single writer, PostgreSQL gets from row locks and
-checks in the statements themselves: a game's update lands only on the version
-it read (a racing update waits for the row, then finds the version changed), a
-result is written once (`WHERE score IS NULL`), one active game per channel and
-one running season per server are unique indexes; and, where a transaction
-reads before it writes, from the advisory lock it names (`Transaction.lock`).
+the checks in the statements themselves (a racing update of a game waits for
+its row, then finds the version changed), and, where a transaction reads before
+it writes, from the advisory lock it names (`Transaction.lock`).
 """
 
 from __future__ import annotations

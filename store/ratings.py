@@ -1,17 +1,17 @@
 """Ratings, rating changes, seasons and season tables: the community's numbers.
 
-A rated game's end is one transaction: the game's version-checked update, then
-its players' standings, rating changes and season lines, all committed together
-or not at all. Two games of the same pool (server and game) ending at once
-would both read a player's standing before either wrote it, so the transaction
-holds the pool's lock from before that read to its commit (on SQLite the file's
-one write lock is that lock; PostgreSQL takes it per pool, so games of other
-pools go on side by side). A rebuild (`replace_ratings`) holds the lock every
-rating takes shared, exclusively, so no game is rated while ratings are replaced.
+A rated game's end (`finish_rated`) is one transaction. Two games of the same
+pool (server and game) ending at once would both read a player's standing
+before either wrote it, so the transaction holds the pool's lock from before
+that read to its commit (on SQLite the file's one write lock is that lock;
+PostgreSQL takes it per pool, so games of other pools go on side by side).
+A rebuild (`replace_ratings`) holds the lock every rating takes shared,
+exclusively, so no game is rated while ratings are replaced.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import datetime
 
 from matches.glicko2 import PROVISIONAL_RD
@@ -19,9 +19,9 @@ from matches.ratings import RatedGame, RatingChange, RatingInputs, Season, Seaso
 from matches.records import StoredGame
 from matches.shards import Shards
 from matches.storage import Rater
-from store.database import Duplicate, Tables, Transaction
+from store.database import Duplicate, Params, Tables, Transaction
 from store.games import update_in
-from store.rows import Shape, in_shards
+from store.rows import R, Shape, in_shards
 
 SEASONS = Shape(Season)
 SCORES = Shape(SeasonScore)
@@ -54,6 +54,8 @@ _STANDING_OF = (
 _NEW_SEASON = SEASONS.insert("seasons", without=["ended_at", "announced", "id"])
 # A server's seasons' lines, for a rebuild of one server.
 _SCORES_OF = " WHERE season_id IN (SELECT id FROM seasons WHERE guild_id = :guild)"
+# A player's season line, or rating changes, in one season's table of one game.
+_OF = " WHERE season_id = :season AND game = :game AND user_id = :user"
 
 
 class RatingTables(Tables):
@@ -71,10 +73,7 @@ class RatingTables(Tables):
             await tx.lock(f"ratings:{saved.guild_id}:{saved.game}")
             rated = rate(saved, await _inputs(tx, saved))
             changes = [await _insert_change(tx, change) for change in rated.changes]
-            for standing in rated.standings:
-                await tx.fetch(_PUT_STANDING, STANDINGS.values(standing))
-            for line in rated.season_scores or ():
-                await tx.fetch(_PUT_SCORE, SCORES.values(line))
+            await _put(tx, rated.standings, rated.season_scores or ())
             return RatedGame(rated.standings, (changes[0], changes[1]), rated.season_scores)
 
         return await self._write(finish)
@@ -290,6 +289,13 @@ async def replace_in(
     for change in changes:
         await tx.fetch(_OLD_CHANGE, CHANGES.values(change))
     await tx.follow_ids("rating_changes", "seq")
+    await _put(tx, standings, scores)
+
+
+async def _put(
+    tx: Transaction, standings: Iterable[Standing], scores: Iterable[SeasonScore]
+) -> None:
+    """Write standings and season lines over those of their keys."""
     for standing in standings:
         await tx.fetch(_PUT_STANDING, STANDINGS.values(standing))
     for line in scores:
@@ -315,42 +321,38 @@ async def _inputs(tx: Transaction, game: StoredGame) -> RatingInputs:
     """What rating `game` needs to read, inside its transaction."""
     players = game.players
     assert players is not None
-    standings = []
     pool = {"guild": game.guild_id, "game": game.game}
-    for user in players:
-        found = await tx.fetch(_STANDING_OF, {**pool, "user": user})
-        standings.append(
-            STANDINGS.read(found[0]) if found else Standing(game.guild_id, game.game, user)
-        )
+    standings = [
+        await _first(tx, STANDINGS, _STANDING_OF, {**pool, "user": user})
+        or Standing(game.guild_id, game.game, user)
+        for user in players
+    ]
     # The season the game's end falls in, as `Season.running_at` and a rebuild decide it.
-    found = await tx.fetch(
+    season = await _first(
+        tx,
+        SEASONS,
         f"SELECT {SEASON} FROM seasons WHERE guild_id = :guild AND started_at <= :at"
         " AND (ended_at IS NULL OR ended_at >= :at) AND (ends_at IS NULL OR ends_at > :at)"
         " ORDER BY started_at DESC LIMIT 1",
         {"guild": game.guild_id, "at": game.updated_at.timestamp()},
     )
-    season = SEASONS.read(found[0]) if found else None
     if season is None or not season.running_at(game.updated_at):
         return RatingInputs((standings[0], standings[1]))
-    scores: list[SeasonScore | None] = []
-    results: list[list[RatingChange]] = []
+    scores, results = [], []
     for user in players:
         params = {"season": season.id, "game": game.game, "user": user}
-        found = await tx.fetch(
-            f"SELECT {SCORE} FROM season_scores"
-            " WHERE season_id = :season AND game = :game AND user_id = :user",
-            params,
-        )
-        scores.append(SCORES.read(found[0]) if found else None)
-        found = await tx.fetch(
-            f"SELECT {CHANGE} FROM rating_changes"
-            " WHERE season_id = :season AND game = :game AND user_id = :user ORDER BY seq",
-            params,
-        )
+        score = await _first(tx, SCORES, f"SELECT {SCORE} FROM season_scores{_OF}", params)
+        scores.append(score)
+        found = await tx.fetch(f"SELECT {CHANGE} FROM rating_changes{_OF} ORDER BY seq", params)
         results.append([CHANGES.read(row) for row in found])
     return RatingInputs(
         (standings[0], standings[1]), season, (scores[0], scores[1]), (results[0], results[1])
     )
+
+
+async def _first(tx: Transaction, shape: Shape[R], sql: str, params: Params) -> R | None:
+    found = await tx.fetch(sql, params)
+    return shape.read(found[0]) if found else None
 
 
 async def _insert_change(tx: Transaction, change: RatingChange) -> RatingChange:

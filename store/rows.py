@@ -4,9 +4,8 @@ A record (a frozen dataclass of `matches`) is a table's row through its
 `Shape`: a column per field, of the field's name unless renamed, each value
 converted by the field's type, the same way on both engines: a time is
 seconds since the epoch (UTC, a float), a flag 0 or 1, an enum its text.
-A field that is a record of its own (a rating's three numbers) is a column
-for each of its fields. Each table's group declares its shapes
-(`store.games.GAMES`, ...); what no type says (a game's moves) is written there by hand.
+Each table's group declares its shapes (`store.games.GAMES`, ...); what no
+type says (a game's moves) is written there by hand.
 """
 
 from __future__ import annotations

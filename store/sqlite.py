@@ -8,8 +8,7 @@ connections, in `query_only` mode, that never take that lock: in WAL mode a
 reader sees the last commit and goes on while a writer, this one or another
 process, holds the write lock. A write that waits for the lock (the busy
 timeout makes it wait rather than fail) therefore delays other writes, never
-a read. A transaction begins IMMEDIATE: it holds the file's write lock from
-its first statement, so every named lock of `Transaction.lock` is held.
+a read.
 """
 
 from __future__ import annotations
