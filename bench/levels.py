@@ -45,7 +45,7 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
 
 from bench import baseline_ai
-from games.ai.levels import ANCHOR_DEPTH, ANCHOR_RATING, LEVEL_TABLE, LEVELS
+from games.ai.levels import ANCHOR_DEPTH, ANCHOR_RATING, LEVELS, level_of
 from games.ai.player import choose_move, warm_up
 from games.ai.reference import baseline_move
 from games.base import GameState, Side
@@ -56,7 +56,7 @@ REFERENCES = {"ab1": 1, "ab2": 2, "ab4": 4}  # material alpha-beta: its depth in
 OLD = "old-hard"
 ANCHOR_PLAYER = f"ab{ANCHOR_DEPTH}"
 ANCHOR = float(ANCHOR_RATING)  # the rating of ANCHOR_PLAYER
-LINKS = (("ab2", "easy"), ("ab4", "easy"), ("ab4", "medium"), ("ab4", "medium-hard"))
+LINKS = (("ab2", "1"), ("ab4", "1"), ("ab4", "3"), ("ab4", "5"))
 ELO = 400 / math.log(10)  # Elo points per unit of the logistic's argument
 OPENING_PLIES = {"oware": 2, "lasca": 2, "oska": 0}
 MAX_PLIES = 1000
@@ -72,7 +72,7 @@ def pairs(old: bool, wide: bool = False) -> list[tuple[str, str]]:
     for gap in (1, 2) if wide else (1,):
         found += [(LEVELS[i], LEVELS[i + gap]) for i in range(len(LEVELS) - gap)]
     if old:
-        found += [("medium", OLD), (OLD, "hard")]
+        found += [("3", OLD), (OLD, "7")]
     return found
 
 
@@ -82,9 +82,9 @@ def move_of(player: str, state: GameState, scale: float, seed: int) -> str:
     if player in REFERENCES:
         return baseline_move(state, REFERENCES[player], seed=seed).move
     if player == OLD:
-        budget = LEVEL_TABLE["hard"].budget * scale
+        budget = level_of("hard").budget * scale
         return baseline_ai.think(state, "hard", budget=budget, seed=seed).move
-    level = LEVEL_TABLE[player]
+    level = level_of(player, state.spec.name)
     # A fixed-depth level's budget is only a cap: kept whole, it plays as in the bot.
     budget = level.budget * (scale if level.depth is None else 1)
     return choose_move(state, player, budget=budget, seed=seed)

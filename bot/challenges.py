@@ -29,7 +29,16 @@ from bot.options import CHALLENGE_TIMES, FIRSTS, MAX_RECORD_OPTION
 from bot.table import ARCHIVE_MINUTES, Table, channel_id_of, guarded, guild_id_of, roles_of
 from games.ai.levels import level_rating
 from games.base import GameSpec, VariantOption
-from matches import LEVELS, BadInput, FirstChoice, GameView, MatchError, Status
+from matches import (
+    DEFAULT_LEVEL,
+    LEVELS,
+    BadInput,
+    FirstChoice,
+    GameView,
+    MatchError,
+    Status,
+    level_of,
+)
 from matches.inputs import MAX_RECORD
 from words.games import option_help, value_help
 
@@ -147,7 +156,7 @@ class Challenges:
         opponent_id = opponent.id if opponent is not None else None
         if opponent is not None and self.service.starts_at_once(opponent.id):  # against Kamen
             kamen = opponent
-            said = words.say(f"command.level.{level or 'medium'}", answer.server_locale)
+            said = level_said(level, answer.server_locale)
             who = words.say(
                 "bot.against.kamen", answer.server_locale, bot=replies.mention(kamen.id), level=said
             )
@@ -188,7 +197,7 @@ class Challenges:
             )  # fmt: skip
 
         if self.service.starts_at_once(opponent_id):  # against Kamen: it starts at once
-            level = words.say(f"command.level.{old.ai_level or 'medium'}", answer.server_locale)
+            level = level_said(old.ai_level, answer.server_locale)
             who = words.say("bot.against.kamen", answer.server_locale,
                             bot=replies.mention(opponent_id), level=level)  # fmt: skip
             await self._start_now(
@@ -428,6 +437,11 @@ def _first_choices(spec: GameSpec) -> list[Choice[str]]:
     return [
         Choice(name=t(f"bot.choice.first.{value}", game=spec.name), value=value) for value in FIRSTS
     ]
+
+
+def level_said(level: str | None, locale: str) -> str:
+    """A level's name, e.g. "3 · medium" (the default level's if none is given)."""
+    return words.say(f"command.level.{level_of(level or DEFAULT_LEVEL)}", locale)
 
 
 def _level_choices(game: str) -> list[Choice[str]]:

@@ -493,7 +493,7 @@ def help_embed(locale: str, bot_id: int | None, game: str | None = None) -> disc
             "bot.help.levels.game",
             locale,
             title=words_title(each, locale),
-            levels=" · ".join(
+            levels=", ".join(
                 words.say(
                     "bot.help.levels.level",
                     locale,

@@ -73,7 +73,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     seats = Seats(view=chosen, colour=terminal.colour_from_environment(args.colour, sys.stdout))
     if args.vs is not None:
         kamen = kamen_player()
-        level = kamen_level(args.vs, kamen.LEVELS)
+        level = kamen_level(args.vs, kamen.LEVELS, kamen.ALIASES)
         if level is None:
             choices = tuple(f"{KAMEN}{name}" for name in kamen.LEVELS)
             refusal = words.say("terminal.bad-opponent", lang, given=args.vs, choices=choices)
@@ -101,6 +101,7 @@ class KamenPlayer(Protocol):
     """What a game against Kamen uses of its player (games/ai/player.py)."""
 
     LEVELS: tuple[str, ...]
+    ALIASES: Mapping[str, str]  # a level's old name (`hard`) -> its number
 
     def choose_move(self, state: GameState, level: str) -> str:
         """A legal move of `state` for the player to move, at `level`."""
@@ -111,9 +112,13 @@ def kamen_player() -> KamenPlayer:
     return cast(KamenPlayer, importlib.import_module(KAMEN_PLAYER))
 
 
-def kamen_level(text: str, levels: Sequence[str]) -> str | None:
-    """The level of `kamen:LEVEL` (any case), or None when it names none of `levels`."""
+def kamen_level(
+    text: str, levels: Sequence[str], aliases: Mapping[str, str] | None = None
+) -> str | None:
+    """The level of `kamen:LEVEL` (any case; an old name of `aliases` gives its level),
+    or None when it names none of `levels`."""
     prefix, level = text[: len(KAMEN)].lower(), text[len(KAMEN) :].strip().lower()
+    level = (aliases or {}).get(level, level)
     return level if prefix == KAMEN and level in levels else None
 
 
@@ -147,7 +152,7 @@ def _parser() -> argparse.ArgumentParser:
     play.add_argument(
         "--vs",
         metavar="kamen:LEVEL",
-        help="play against Kamen at a level of games/ai/levels.py (kamen:easy, kamen:max, ...)",
+        help="play against Kamen at a level of games/ai/levels.py (kamen:1 to kamen:8)",
     )
     play.add_argument(
         "--as",

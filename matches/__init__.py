@@ -28,8 +28,9 @@ from matches.errors import (
     StaleAction,
 )
 from matches.events import Audited, Event, Events, GameFinished, GameStarted, MovePlayed
+from matches.inputs import level_of
 from matches.ledger import Ledger
-from matches.picker import LEVELS, FirstLegalMove, MovePicker, RandomMove
+from matches.picker import DEFAULT_LEVEL, LEVELS, FirstLegalMove, MovePicker, RandomMove
 from matches.play import CLAIM_AFTER, ordered_moves, origin
 from matches.positions import ReplayError
 from matches.records import (
@@ -55,6 +56,7 @@ from matches.views import (
 
 __all__ = [
     "CLAIM_AFTER",
+    "DEFAULT_LEVEL",
     "LEVELS",
     "Audited",
     "BadInput",
@@ -106,6 +108,7 @@ __all__ = [
     "TakebackEvent",
     "TakebackResult",
     "UserSettings",
+    "level_of",
     "ordered_moves",
     "origin",
     "system_clock",

@@ -24,7 +24,7 @@ from matches.live_clocks import (
     MIN_BASE_MINUTES,
     LiveControl,
 )
-from matches.picker import LEVELS
+from matches.picker import ALIASES, LEVELS
 from matches.records import DEFAULT_TIME, FirstChoice
 from words.catalogue import LANGUAGES
 
@@ -174,7 +174,9 @@ def _live_in_bounds(control: LiveControl) -> LiveControl:
 
 
 def level_of(level: str) -> str:
+    """A level of the ladder, "1" to "8"; its old name (`hard`) is understood too."""
     text = capped(level, 16, "level").strip().lower()
+    text = ALIASES.get(text, text)
     if text not in LEVELS:
         raise BadInput("match.input.bad-level", level=level, levels=LEVELS)
     return text

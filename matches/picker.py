@@ -10,10 +10,12 @@ from __future__ import annotations
 import random
 from typing import Protocol
 
+from games.ai.levels import ALIASES, LEVELS
 from games.base import GameState
 
-LEVELS: tuple[str, ...] = ("easy", "medium", "medium-hard", "hard", "max")
-DEFAULT_LEVEL = "medium"
+# The ladder of levels is the engines' (games/ai/levels.py), named "1" to "8".
+__all__ = ["ALIASES", "DEFAULT_LEVEL", "LEVELS", "FirstLegalMove", "MovePicker", "RandomMove"]
+DEFAULT_LEVEL = ALIASES["medium"]
 
 
 class MovePicker(Protocol):

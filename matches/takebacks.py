@@ -21,11 +21,12 @@ from matches import checks, transitions
 from matches.clock import Clock
 from matches.errors import BadInput, NotAPlayer
 from matches.ledger import Draft, Ledger, Loaded, Race, Where
+from matches.picker import ALIASES
 from matches.records import StoredGame
 from matches.transitions import PASS
 from matches.views import GameView
 
-EASY = "easy"  # the one level at which Kamen grants takebacks
+EASY = ALIASES["easy"]  # the one level at which Kamen grants takebacks
 
 
 class TakebackEvent(enum.Enum):

@@ -16,7 +16,8 @@ from bench.levels import ANCHOR_PLAYER, PairResult, fit
 from games import lasca, oware
 from games.ai import LEVELS, choose_move, play_move
 from games.ai.adapters import ADAPTERS, MissingAdapter, adapter_for, check_games, searchable
-from games.ai.levels import ANCHOR_RATING, level_rating
+from games.ai.levels import ANCHOR_RATING, level_of, level_rating
+from games.ai.player import think
 from games.ai.reference import baseline_move, greedy_move
 from games.ai.search import Searcher
 from games.ai.search_player import MAX_DEPTH, compiled, root_moves, with_mistakes
@@ -54,10 +55,36 @@ def test_every_level_returns_a_legal_move(name: str, variant: Variant) -> None:
 
 
 def test_the_levels_are_named_and_offered_in_the_order_of_their_strength() -> None:
-    assert LEVELS == ("easy", "medium", "medium-hard", "hard", "max")
+    assert LEVELS == ("1", "2", "3", "4", "5", "6", "7", "8")
     assert OFFERED == LEVELS  # what a challenge accepts is what the AI plays
     with pytest.raises(ValueError, match="not a level"):
         choose_move(GAMES["oware"].new(), "expert")
+
+
+def test_the_old_level_names_still_name_their_rungs_of_the_ladder() -> None:
+    old = {"easy": "1", "medium": "3", "medium-hard": "5", "hard": "7", "max": "8"}
+    for name, rung in old.items():
+        for game in GAMES:
+            assert level_of(name.upper(), game) == level_of(rung, game)
+            assert level_rating(game, name) == level_rating(game, rung)
+
+
+def test_level_6_searches_as_hard_does_but_stops_at_its_depth() -> None:
+    state = GAMES["oware"].new()
+    for move in ("C", "d", "F", "a"):
+        state = state.play(move)
+    capped = think(state, "6", budget=5.0, seed=1)
+    hard = think(state, "hard", budget=0.5, seed=1)
+    assert capped.depth == level_of("6", "oware").cap == 10
+    assert hard.depth > capped.depth  # in a tenth of the time
+
+
+def test_a_game_tunes_its_own_ladder_with_the_same_budgets() -> None:
+    # Lasca gains more from each ply than Oware: its middle rungs search less deep.
+    assert level_of("5", "lasca").depth < level_of("5", "oware").depth
+    for level in LEVELS:
+        budgets = {level_of(level, game).budget for game in GAMES}
+        assert budgets == {level_of(level).budget}
 
 
 def test_a_finished_game_has_no_move() -> None:

@@ -93,7 +93,7 @@ async def test_a_kill_between_the_commit_and_the_reply_is_repaired_at_the_restar
 async def test_kamens_move_cut_short_by_a_kill_is_shown_after_the_restart(tmp_path: Path) -> None:
     async with process_table(tmp_path) as table:
         fake, ann = table.fake, table.ann
-        _, board = await start_against_kamen(table, "oware", "easy")
+        _, board = await start_against_kamen(table, "oware", "1")
         # Kamen's move is committed; the edit that shows it is on its way when the bot dies.
         held = fake.fail(
             "PATCH", r"^/channels/\{channel_id\}/messages/\{message_id\}$", 500, delay=30

@@ -59,16 +59,18 @@ async def test_every_command_option_and_choice_has_a_czech_name_and_description(
     assert "oska výzva soupeř" in every and "oware výzva nad-11-semen" in every
     # Each level with its measured strength in the game and the scale it is on,
     # in Czech and in English, in every game.
-    names = ["lehká", "střední", "středně těžká", "těžká", "nejtěžší"]
+    names = ["1 · lehká", "2", "3 · střední", "4", "5 · středně těžká", "6", "7 · těžká",
+             "8 · nejtěžší"]  # fmt: skip
+    english = ["1 · easy", "2", "3 · medium", "4", "5 · medium-hard", "6", "7 · hard", "8 · max"]
     for game in ("oska", "lasca", "oware"):
         level = next(node for where, node in nodes(synced) if where == f"{game} challenge level")
         ratings = [level_rating(game, level) for level in LEVELS]
         assert [c["value"] for c in level["choices"]] == list(LEVELS)
+        assert "Kamen's engine scale" in level["description"]
+        assert "Kamenově stupnici programů" in level["description_localizations"]["cs"]
         assert [c["name_localizations"]["cs"] for c in level["choices"]] == [
-            f"{name} ≈ {rating} na Kamenově stupnici programů"
-            for name, rating in zip(names, ratings, strict=True)
+            f"{name} ≈ {rating}" for name, rating in zip(names, ratings, strict=True)
         ]
         assert [c["name"] for c in level["choices"]] == [
-            f"{name} ≈ {rating} on Kamen's engine scale"
-            for name, rating in zip(LEVELS, ratings, strict=True)
+            f"{name} ≈ {rating}" for name, rating in zip(english, ratings, strict=True)
         ]

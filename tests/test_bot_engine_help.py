@@ -42,7 +42,7 @@ async def test_the_running_games_record_gets_no_help_from_kamen_until_it_ends(
 
         for text in (record, TRANSPOSED):
             cheat = await fake.slash(
-                ann, table.games, "oska import", record=text, opponent=fake.bot, level="max",
+                ann, table.games, "oska import", record=text, opponent=fake.bot, level="8",
                 first="them",
             )  # fmt: skip
             assert ephemeral_text(cheat) == refusal(game_id)
@@ -71,7 +71,7 @@ async def test_the_running_games_record_gets_no_help_from_kamen_until_it_ends(
             lambda: "Game over" in last_board(table, thread).content, what="the game's end"
         )
         again = await fake.slash(
-            ann, table.games, "oska import", record=record, opponent=fake.bot, level="max",
+            ann, table.games, "oska import", record=record, opponent=fake.bot, level="8",
             first="them",
         )  # fmt: skip
         assert "starts a game of **Oska**" in again.content and not again.ephemeral

@@ -198,7 +198,7 @@ async def test_a_game_against_kamen_played_to_the_end(shared: SharedBot) -> None
     async with shared.table() as table:
         fake, ann = table.fake, table.ann
         reply = await fake.slash(
-            ann, table.games, "oska challenge", opponent=fake.bot, level="easy", first="them"
+            ann, table.games, "oska challenge", opponent=fake.bot, level="1", first="them"
         )
         assert "starts a game of **Oska**" in reply.content
         thread = await _thread_of(table, reply.message)

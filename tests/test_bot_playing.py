@@ -176,8 +176,10 @@ async def test_kamen_help_explains_the_games_in_the_players_language(shared: Sha
         assert "Kamen's engine scale" in strength and "counts material 4 plies ahead" in strength
         assert "is 1000" in strength
         oware_line = next(line for line in strength.splitlines() if line.startswith("Oware: "))
-        assert oware_line == "Oware: " + " · ".join(
-            f"{level} ≈ {level_rating('oware', level)}" for level in LEVELS
+        names = ["1 · easy", "2", "3 · medium", "4", "5 · medium-hard", "6", "7 · hard", "8 · max"]
+        assert oware_line == "Oware: " + ", ".join(
+            f"{name} ≈ {level_rating('oware', level)}"
+            for name, level in zip(names, LEVELS, strict=True)
         )
         # One game first, when asked.
         lasca = await fake.slash(table.carol, table.games, "kamen help", game="lasca")
@@ -192,7 +194,7 @@ async def test_kamen_help_explains_the_games_in_the_players_language(shared: Sha
         assert "`/oska výzva`" in start
         strength = next(f["value"] for f in embed["fields"] if f["name"] == "Jak silně Kamen hraje")
         assert "Kamenově stupnici programů" in strength and "do hloubky 4 půltahů" in strength
-        assert f"středně těžká ≈ {level_rating('lasca', 'medium-hard')}" in strength
+        assert f"5 · středně těžká ≈ {level_rating('lasca', '5')}" in strength
 
 
 async def test_the_same_challenge_twice_is_refused_with_a_link_to_the_first(

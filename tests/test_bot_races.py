@@ -89,7 +89,7 @@ async def test_a_takeback_while_kamen_thinks_leaves_the_board_with_its_menu(
         fake, ann = table.fake, table.ann
         bot = table.bot
         assert isinstance(bot, BotProcess) and bot.process is not None
-        thread, board = await start_against_kamen(table, "lasca", "easy")
+        thread, board = await start_against_kamen(table, "lasca", "1")
         # Kamen's worker is held: Kamen is still thinking about Ann's first move while she
         # takes it back and plays another.
         pid = bot.process.pid

@@ -49,7 +49,7 @@ async def test_refusals_around_challenges(table: Table) -> None:
     games = table.games
     text = refused(await fake.slash(ann, games, "oska challenge", opponent=ann))
     assert text == "You cannot challenge yourself."
-    text = refused(await fake.slash(ann, games, "oska challenge", opponent=bob, level="hard"))
+    text = refused(await fake.slash(ann, games, "oska challenge", opponent=bob, level="7"))
     assert text == "A level is for games against the bot: challenge the bot to use it."
 
     challenge = (await fake.slash(ann, games, "oska challenge", opponent=bob)).message

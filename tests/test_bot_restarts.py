@@ -85,7 +85,7 @@ async def test_sigkill_while_kamen_thinks_then_kamen_moves_after_the_restart(
         bot = table.bot
         assert isinstance(bot, BotProcess) and bot.process is not None
         pid = bot.process.pid
-        _, board = await start_against_kamen(table, "oware", "max")
+        _, board = await start_against_kamen(table, "oware", "8")
         versions = len(board.versions)
         # Kamen's worker (it starts with the game) is held: however slow this machine, Kamen
         # is still thinking when the bot is killed.

@@ -312,9 +312,9 @@ def test_a_whole_game_against_kamen_ends_with_a_result_and_numbers_its_moves(
     assert "\nGame over: " in out
     kamen_side = Side.SECOND if human == "first" else Side.FIRST
     names = GAMES[game].side_names
-    assert f"You play {names[kamen_side.other]}, Kamen (easy) plays {names[kamen_side]}." in out
+    assert f"You play {names[kamen_side.other]}, Kamen (level 1) plays {names[kamen_side]}." in out
     tag = "Second" if human == "first" else "First"
-    assert f'[{tag} "Kamen (easy)"]' in record
+    assert f'[{tag} "Kamen (level 1)"]' in record
     kamen = f"Kamen ({names[kamen_side]})"
     said = re.findall(rf"^Move (\d+): {re.escape(kamen)} (?:played (\S+)|passed)$", out, re.M)
     expected = [(number, move) for number, side, move in record_in(out) if side is kamen_side]
@@ -352,12 +352,12 @@ def test_a_bad_level_is_refused_with_the_levels(
     assert code == 2 and out == ""
     choices = ", ".join(f"kamen:{level}" for level in LEVELS)
     assert err == f"error: `{given}` is not an opponent here: write one of {choices}\n"
-    assert "kamen:easy" in choices and "kamen:hard" in choices
+    assert "kamen:1" in choices and "kamen:8" in choices
 
 
 def test_a_level_is_read_in_any_case(monkeypatch: pytest.MonkeyPatch) -> None:
     code, out, _ = play(monkeypatch, "oska", "--vs", "Kamen:EASY")
-    assert code == 0 and "Kamen (easy)" in out
+    assert code == 0 and "Kamen (level 1)" in out
 
 
 # ------------------------------------------------------------------ bad input

@@ -272,7 +272,7 @@ async def test_the_expiry_time_can_be_configured(tmp_path: Path) -> None:
 
 async def test_a_challenge_to_the_bot_starts_at_once_and_the_bot_moves(env: Env) -> None:
     game = await challenge(env, opponent_id=BOT, first="opponent", level="hard", game="lasca")
-    assert game.status is Status.ACTIVE and game.ai_level == "hard"
+    assert game.status is Status.ACTIVE and game.ai_level == "7"
     assert game.players == (BOT, ALICE) and game.bot_id == BOT and game.bot_to_move
     assert [view.id for view in await env.service.bot_turns()] == [game.id]
     moved = await env.service.play_bot_move(game.id)
@@ -284,7 +284,7 @@ async def test_a_challenge_to_the_bot_starts_at_once_and_the_bot_moves(env: Env)
 
 async def test_the_bot_plays_at_medium_unless_asked(env: Env) -> None:
     game = await challenge(env, opponent_id=BOT, first="challenger")
-    assert game.ai_level == "medium" and not game.bot_to_move
+    assert game.ai_level == "3" and not game.bot_to_move
 
 
 async def test_no_bot_without_a_picker(tmp_path: Path) -> None:

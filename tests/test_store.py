@@ -64,7 +64,7 @@ async def test_open_creates_the_folder_and_sets_the_pragmas(tmp_path: Path) -> N
 
 async def test_a_fresh_database_has_every_migration(store: Store) -> None:
     assert await store.schema_version() == len(migrations())
-    assert len(migrations()) == 24
+    assert len(migrations()) == 25
 
 
 def test_migrations_split_into_statements() -> None:
@@ -240,6 +240,37 @@ async def test_a_version_1_database_is_upgraded_in_place(tmp_path: Path) -> None
     versions = [row[0] for row in db.execute("SELECT version FROM schema_migrations")]
     db.close()
     assert versions == list(range(1, len(migrations()) + 1))
+
+
+async def test_games_against_kamen_keep_their_strength_when_the_levels_are_numbered(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "named.db"
+    db = sqlite3.connect(path)
+    db.execute(
+        "CREATE TABLE schema_migrations ("
+        " version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at REAL NOT NULL)"
+    )
+    before = [m for m in migrations() if m.name != "numbered_levels"]
+    for migration in before:
+        for statement in migration.statements("sqlite"):
+            db.execute(statement)
+        db.execute(
+            "INSERT INTO schema_migrations VALUES (?, ?, 0)", (migration.number, migration.name)
+        )
+    created = NOW.timestamp()
+    for channel, level in enumerate(("easy", "medium-hard", "max", None)):
+        db.execute(
+            "INSERT INTO games (guild_id, channel_id, game, status, challenger_id, opponent_id,"
+            " ai_level, created_at, updated_at) VALUES (1, ?, 'oware', 'challenge', 100, 200,"
+            " ?, ?, ?)",
+            (10 + channel, level, created, created),
+        )
+    db.commit()
+    db.close()
+    async with SqliteStore(path) as store:
+        found = [await store.get_game(number) for number in (1, 2, 3, 4)]
+    assert [game.ai_level if game else "missing" for game in found] == ["1", "5", "8", None]
 
 
 # ---------------------------------------------------------------------- games

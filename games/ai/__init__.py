@@ -16,9 +16,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.ai.levels import LEVELS
+from games.ai.levels import ALIASES, LEVELS
 
-__all__ = ["LEVELS", "adapter_for", "check_games", "choose_move", "play_move", "warm_up"]
+__all__ = ["ALIASES", "LEVELS", "adapter_for", "check_games", "choose_move", "play_move", "warm_up"]
 
 
 def __getattr__(name: str) -> Any:

@@ -1,25 +1,32 @@
-"""The five levels of the computer opponent, and how each one plays.
+"""The eight levels of the computer opponent, and how each one plays.
 
-Every level below `max` makes mistakes at a fixed rate: on that share of its
+The levels are a ladder, "1" (weakest) to "8" (strongest), so that each rung
+scores roughly 70-80 % against the one below (bench/levels.py measures it).
+Five rungs keep the names the levels had before the ladder had eight: 1 easy,
+3 medium, 5 medium-hard, 7 hard, 8 max (`ALIASES`: the names are still
+understood wherever a level is written).
+
+Every level below 6 makes mistakes at a fixed rate: on that share of its
 moves it sets the best move aside and picks a plausible other one, the better
 ones more likely. So a mistake is a move a person might make, not a random
 one, and the rate is set, not an accident of a noisy search.
 
 Oware and Lasca (alpha-beta search, see search.py):
 
-- `easy`: searches 2 plies; 35 % of its moves are mistakes: a move at most
-  6 seeds or soldiers (600 points) worse than the best, with weight
+- 1 (`easy`): searches 2 plies; 35 % of its moves are mistakes: a move at
+  most 6 seeds or soldiers (600 points) worse than the best, with weight
   exp(-loss / 150), so one a seed and a half worse is e times less likely
   than one just below the best. With no such move (a win in hand) it plays
   the best.
-- `medium`: searches 4 plies; 15 % mistakes, at most 240 points worse,
+- 2: searches 3 plies; 30 % mistakes, weight exp(-loss / 120).
+- 3 (`medium`): searches 4 plies; 15 % mistakes, at most 240 points worse,
   weight exp(-loss / 60).
-- `medium-hard`: searches 8 plies (in Python, as the two levels below); 4 %
-  mistakes, at most 120 points worse, weight exp(-loss / 30). The step between
-  `medium` and `hard` (bench/levels.py measures each step of the ladder: in
-  Oware it falls about two fifths of the way from `medium` to `hard`, in Lasca
-  three quarters).
-- `hard`: deepens until its time is up (1 s by default), no mistakes; it
+- 4: searches 6 plies; 5 % mistakes, weight exp(-loss / 40).
+- 5 (`medium-hard`): searches 8 plies (in Python, as the levels below); 4 %
+  mistakes, weight exp(-loss / 30).
+- 6: the search of `hard` (below), in C, stopped at a fixed depth: 11 plies
+  in Oware, 9 in Lasca (`Level.caps`), no mistakes.
+- 7 (`hard`): deepens until its time is up (1 s by default), no mistakes; it
   may stop from 80 % of its time on when the best move and the score have held
   for several depths (search.py says how the time is managed). The search runs
   in C (timed_search.h in the games' kernels: search.py's search, its table
@@ -27,21 +34,19 @@ Oware and Lasca (alpha-beta search, see search.py):
   horizon whose score is far above what the search needs), a few plies deeper
   than search.py's in the same time; in Oware the endgame tables play the
   positions they settle and are the search's exact leaves.
-- `max`: the same with 2 s and a longer capture search past the horizon (10
-  plies to `hard`'s 6).
+- 8 (`max`): the same with 2 s and a longer capture search past the horizon
+  (10 plies to `hard`'s 6).
 
 Oska (solved, see oska_solver.py):
 
-- `easy`: half of its moves are those of a human rule of thumb (take stones,
-  go forward, do not step into a capture), blind to the solved values; the
-  other half are perfect.
-- `medium`: the same with a quarter of rule-of-thumb moves.
-- `medium-hard`: a tenth of rule-of-thumb moves, blind to the solved values
-  as above.
-- `hard`: perfect, except that on 15 % of its moves it plays the rule of thumb
+- 1 (`easy`): half of its moves are those of a human rule of thumb (take
+  stones, go forward, do not step into a capture), blind to the solved values;
+  the other half are perfect.
+- 2 to 6: the same with 35 %, 25 %, 17 %, 10 % and 5 % of rule-of-thumb moves.
+- 7 (`hard`): perfect, except that on 15 % of its moves it plays the rule of thumb
   among the moves that keep the solved result (a win stays a win, perhaps a
   slower one; a draw stays a draw), so it never throws a result away.
-- `max`: perfect: never turns a won or drawn position into a worse one, wins
+- 8 (`max`): perfect: never turns a won or drawn position into a worse one, wins
   as fast as possible and loses as slowly as possible.
 
 Oska under `capture=huff-opponent` is in the solved table too (a position
@@ -52,7 +57,7 @@ make), so every level plays it as above.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +75,8 @@ class Level:
     # Per game, the strength measured by games between the levels and fixed
     # reference programs, on Kamen's engine scale (see ANCHOR_DEPTH, RATINGS_MEASURED).
     ratings: Mapping[str, int] = field(default_factory=dict, hash=False, compare=False)
+    # A level that deepens until its time is up stops at this depth (None: no cap).
+    cap: int | None = None
 
 
 # Kamen's engine scale: Elo points (400 more: 10 to 1 odds), fixed in every
@@ -97,32 +104,70 @@ ANCHOR_RATING = 1000
 # `hard` and `max` are understated: at its own 1 s a move on a quiet machine,
 # `hard` beat `medium-hard` 12-0-0 in Lasca (72.5 % at 0.3 s under load).
 RATINGS_MEASURED = "2026-12-07"
-EASY_RATINGS = {"oware": 590, "lasca": 570, "oska": 1070}
-MEDIUM_RATINGS = {"oware": 1260, "lasca": 1190, "oska": 1220}
-MEDIUM_HARD_RATINGS = {"oware": 1820, "lasca": 1770, "oska": 1300}
-HARD_RATINGS = {"oware": 2460, "lasca": 1930, "oska": 1330}
-MAX_RATINGS = {"oware": 2560, "lasca": 2010, "oska": 1330}
+# Each level's rating per game (oware, lasca, oska), in the ladder's order.
+_RATINGS = {
+    "1": (590, 570, 1070),
+    "2": (900, 880, 1150),
+    "3": (1260, 1190, 1220),
+    "4": (1540, 1480, 1260),
+    "5": (1820, 1770, 1300),
+    "6": (2140, 1850, 1310),
+    "7": (2460, 1930, 1330),
+    "8": (2560, 2010, 1330),
+}
+
+
+def _rated(level: str) -> dict[str, int]:
+    return dict(zip(("oware", "lasca", "oska"), _RATINGS[level], strict=True))
+
 
 LEVEL_TABLE: dict[str, Level] = {
     level.name: level
     for level in (
-        Level("easy", 0.5, 2, 0.35, 150, 2, 0.5, False, EASY_RATINGS),
-        Level("medium", 0.8, 4, 0.15, 60, 4, 0.25, False, MEDIUM_RATINGS),
-        Level("medium-hard", 1.0, 8, 0.04, 30, 6, 0.1, False, MEDIUM_HARD_RATINGS),
-        Level("hard", 1.0, None, 0.0, 1, 6, 0.15, True, HARD_RATINGS),
-        Level("max", 2.0, None, 0.0, 1, 10, 0.0, True, MAX_RATINGS),
+        Level("1", 0.5, 2, 0.35, 150, 2, 0.5, False, _rated("1")),
+        Level("2", 0.6, 3, 0.3, 120, 3, 0.35, False, _rated("2")),
+        Level("3", 0.8, 4, 0.15, 60, 4, 0.25, False, _rated("3")),
+        Level("4", 0.9, 6, 0.05, 40, 6, 0.17, False, _rated("4")),
+        Level("5", 1.0, 8, 0.04, 30, 6, 0.1, False, _rated("5")),
+        Level("6", 1.0, None, 0.0, 1, 6, 0.05, False, _rated("6"), cap=10),
+        Level("7", 1.0, None, 0.0, 1, 6, 0.15, True, _rated("7")),
+        Level("8", 2.0, None, 0.0, 1, 10, 0.0, True, _rated("8")),
     )
 }
+# Where a game's own ladder differs from the one above, to even its steps out (each game
+# gains differently from a ply more or a mistake less): level -> the fields that differ.
+TUNING: dict[str, dict[str, dict[str, object]]] = {
+    "oware": {"2": {"mistakes": 0.4, "temperature": 150}},
+    "lasca": {
+        "2": {"mistakes": 0.4, "temperature": 150},
+        "3": {"mistakes": 0.3, "temperature": 100},
+        "4": {"depth": 4, "mistakes": 0.1, "temperature": 60, "quiescence": 4},
+        "5": {"depth": 6, "mistakes": 0.08, "temperature": 45},
+        "6": {"depth": 8, "mistakes": 0.04, "temperature": 30, "cap": None},
+    },
+}
+GAME_LEVELS: dict[str, dict[str, Level]] = {
+    game: {name: replace(LEVEL_TABLE[name], **changes) for name, changes in tuned.items()}  # type: ignore[arg-type]
+    for game, tuned in TUNING.items()
+}
+
+# The names the levels had before the ladder had eight rungs, still understood
+# wherever a level is written (a command's option, `--vs kamen:hard`).
+ALIASES = {"easy": "1", "medium": "3", "medium-hard": "5", "hard": "7", "max": "8"}
 
 LEVELS: tuple[str, ...] = tuple(LEVEL_TABLE)
 
 
-def level_of(name: str) -> Level:
-    """The level named (any case); ValueError names the levels there are."""
-    level = LEVEL_TABLE.get(name.strip().lower())
+def level_of(name: str, game: str | None = None) -> Level:
+    """The level named (any case; an old name of `ALIASES` too), as it plays in `game`
+    (its registry name; None: the ladder's common parameters, the same budget);
+    ValueError names the levels there are."""
+    key = name.strip().lower()
+    key = ALIASES.get(key, key)
+    level = LEVEL_TABLE.get(key)
     if level is None:
         raise ValueError(f"`{name}` is not a level (levels: {', '.join(LEVELS)})")
-    return level
+    return GAME_LEVELS.get(game or "", {}).get(key, level)
 
 
 def level_rating(game: str, level: str) -> int:

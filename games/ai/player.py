@@ -17,7 +17,7 @@ import time
 from collections.abc import Sequence
 
 from games.ai.adapters import ADAPTERS, adapter_for
-from games.ai.levels import LEVELS, level_of
+from games.ai.levels import ALIASES, LEVELS, level_of
 from games.ai.search import SearchResult
 from games.base import GameState
 from games.registry import get
@@ -50,7 +50,7 @@ def think(
 ) -> SearchResult:
     """`choose_move` with what the search saw: its depth, nodes and score."""
     began = time.perf_counter()
-    chosen = level_of(level)
+    chosen = level_of(level, state.spec.name)
     adapter = adapter_for(state.spec)  # before any shortcut: a game without one fails loudly
     legal = state.legal_moves()
     if not legal:
@@ -97,4 +97,4 @@ def warm_up() -> None:
             adapter.warm_up()
 
 
-__all__ = ["LEVELS", "choose_move", "play_move", "warm_up"]
+__all__ = ["ALIASES", "LEVELS", "choose_move", "play_move", "warm_up"]

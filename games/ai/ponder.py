@@ -83,8 +83,13 @@ SKIPPED = PonderReport(0, 0, 0, 0.0, "skipped")
 
 
 def wanted(game: str, level: str) -> bool:
-    """Whether Kamen ponders in `game` at `level`: the timed levels of the searched games."""
-    return game.strip().lower() in PONDERED_GAMES and level_of(level).depth is None
+    """Whether Kamen ponders in `game` at `level`: the timed levels of the searched games
+    that search as deep as their time allows."""
+    name = game.strip().lower()
+    if name not in PONDERED_GAMES:
+        return False
+    chosen = level_of(level, name)
+    return chosen.depth is None and chosen.cap is None
 
 
 def default_seconds(level: str) -> float:
@@ -110,7 +115,7 @@ def ponder_state(
     or Oware where the endgame tables settle the move (`oware_game.solved`)."""
     if not wanted(state.spec.name, level):
         return SKIPPED
-    chosen = level_of(level)
+    chosen = level_of(level, state.spec.name)
     adapter = adapter_for(state.spec)
     if len(state.legal_moves()) < 2:
         return SKIPPED  # over, or a forced reply: the next position is searched anyway

@@ -169,15 +169,19 @@ def compiled(
 def choose(
     game: Adapter[Any, Any], root: Any, level: Level, deadline: float, rng: random.Random
 ) -> SearchResult:
-    """The level's move: deepening to the deadline (in C where the adapter has
-    it), or a fixed depth with mistakes."""
+    """The level's move: deepening to the deadline or the level's cap (in C where the
+    adapter has it), or a fixed depth with mistakes."""
     if level.depth is None:
-        fast = compiled(game, root, root_moves(game, root, rng), deadline, level.quiescence)
+        cap = level.cap or MAX_DEPTH
+        moves = root_moves(game, root, rng)
+        fast = compiled(game, root, moves, deadline, level.quiescence, max_depth=cap)
         if fast is not None:
             return fast
         table = kept_table(game, level.quiescence)
         q = level.quiescence
-        return deepen(game, root, deadline, rng, quiescence=q, table=table, reductions=True)
+        return deepen(
+            game, root, deadline, rng, quiescence=q, max_depth=cap, table=table, reductions=True
+        )
     scores, depth, nodes = scored_moves(game, root, level.depth, deadline, rng, level.quiescence)
     move = with_mistakes(scores, rng, level.mistakes, level.temperature)
     return SearchResult(move, scores[move], depth, nodes, 0.0, scores)

@@ -88,7 +88,9 @@ TEXTS: dict[str, str] = {
         "The time control of challenges and tournaments that name none (default 3 days a move)."
     ),
     "command.about.first": "Who plays {side}, the side that moves first (default: chance decides).",
-    "command.about.level": "How strongly Kamen plays, when you play against it (default: medium).",
+    "command.about.level": (
+        "How strongly Kamen plays against you: 1 to 8 (default 3), rated on Kamen's engine scale."
+    ),
     "command.about.move": (
         "Your move as the board names it, e.g. {sample}; pick one from the list of legal moves."
     ),
@@ -121,11 +123,16 @@ TEXTS: dict[str, str] = {
     ),
     "command.about.variant-help": "Rule variant: {help}",
     # ------------------------------------------------------------ choices
-    "command.level.easy": "easy",
-    "command.level.medium": "medium",
-    "command.level.medium-hard": "medium-hard",
-    "command.level.hard": "hard",
-    "command.level.max": "max",
-    # A level with its rating on the scale of fixed reference programs (bench/levels.py).
-    "command.level.rated": "{level} ≈ {rating} on Kamen's engine scale",
+    # The ladder's eight levels; five keep the names they had before it grew.
+    "command.level.1": "1 · easy",
+    "command.level.2": "2",
+    "command.level.3": "3 · medium",
+    "command.level.4": "4",
+    "command.level.5": "5 · medium-hard",
+    "command.level.6": "6",
+    "command.level.7": "7 · hard",
+    "command.level.8": "8 · max",
+    # A level with its rating on the scale of fixed reference programs (bench/levels.py),
+    # which the option's description names.
+    "command.level.rated": "{level} ≈ {rating}",
 }

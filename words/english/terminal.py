@@ -21,8 +21,8 @@ TEXTS: dict[str, str | Plural] = {
     # Every column of more than one piece, e.g. `d4 W b b, c5 b w`.
     "terminal.lasca.columns": "Columns from the top down: {columns}",
     "terminal.legend.oware": "{store} beside a side's name: its store, the seeds it has captured",
-    # Playing Kamen (`--vs kamen:LEVEL`); `level` is the word given (easy, medium, ...).
-    "terminal.kamen": "Kamen ({level})",
+    # Playing Kamen (`--vs kamen:LEVEL`); `level` is the level's number (1 to 8).
+    "terminal.kamen": "Kamen (level {level})",
     "terminal.kamen.side": "Kamen ({side})",
     "terminal.seats": "You play {side}, {kamen} plays {other}.",
     "terminal.bad-opponent": "`{given}` is not an opponent here: write one of {choices}",
