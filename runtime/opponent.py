@@ -6,7 +6,11 @@ worker process and awaits the move. `think` is the one function that knows
 where the AI lives (`games.ai.player.play_move`); every registered game has an
 adapter there (checked at start-up, `games.ai.check_games`).
 
-The moves go through a `runtime.ai_queue.FairQueue`: one move per game in a
+A move that needs no thinking (the only legal one, a table's answer: Oska,
+Oware's settled endgames; or a level that searches two plies) is found in a
+thread of the bot's own process at once (`games.ai.player.instant_move`), so it
+never waits behind another game's search. The other moves go through a
+`runtime.ai_queue.FairQueue`: one move per game in a
 worker at a time, the game that asked longest ago first, and deferred jobs
 (`submit_deferred`, for post-game reviews) only when no move waits. A move is
 tagged with its game by `thinking_for(game_id)` around the call (the asking
@@ -48,7 +52,7 @@ from contextvars import ContextVar
 from typing import Any, Protocol, TypeVar
 
 from games.ai import ponder
-from games.ai.player import play_move, warm_up
+from games.ai.player import instant_move, play_move, warm_up
 from games.ai.ponder import PonderReport, StopSignal
 from games.base import GameState
 from runtime.ai_queue import FairQueue
@@ -146,6 +150,7 @@ class PooledPicker:
         self.queue = FairQueue(self._new_pool, workers, stop=self._stop)
         self.ponders: set[asyncio.Task[PonderReport | None]] = set()
         self._random = random.Random()
+        self.instant = 0  # moves answered without a worker (`_instant`)
 
     def _new_pool(self) -> ProcessPoolExecutor:
         return ProcessPoolExecutor(
@@ -160,19 +165,19 @@ class PooledPicker:
         Once: later calls return at once while the pool is up."""
         if self.queue.started:
             return
-        # One job per worker at once: the pool starts a process for each (none is idle yet).
+        # One job per worker at once: the pool starts a process for each (none is idle yet);
+        # this process maps the tables too, for the moves it answers itself (`_instant`).
         await asyncio.gather(
-            *(self.queue.submit(("warm-up", index), warm_up) for index in range(self.workers))
+            asyncio.to_thread(warm_up),
+            *(self.queue.submit(("warm-up", index), warm_up) for index in range(self.workers)),
         )
 
     async def pick(self, state: GameState, level: str) -> str:
-        args = (
-            state.spec.name,
-            str(state.variant),
-            state.moves,
-            level,
-            self._random.getrandbits(32),
-        )
+        seed = self._random.getrandbits(32)
+        quick = await self._instant(state, level, seed)
+        if quick is not None:
+            return quick
+        args = (state.spec.name, str(state.variant), state.moves, level, seed)
         key = _GAME.get()
         if key is None:
             key = ("task", id(asyncio.current_task()))
@@ -190,6 +195,19 @@ class PooledPicker:
             self._ponder_after(key, state, move, level)
             return move
         return self._random.choice(state.legal_moves())
+
+    async def _instant(self, state: GameState, level: str, seed: int) -> str | None:
+        """The move when it needs no thinking (`games.ai.player.instant_move`: forced, from
+        a table, or a level that searches two plies), found in a thread of this process
+        at once rather than queued behind other games' searches; None to ask a worker."""
+        try:
+            move = await asyncio.to_thread(instant_move, state, level, seed)
+        except Exception:
+            log.exception("the instant move failed in game %s; asking a worker", state.spec.name)
+            return None
+        if move is not None:
+            self.instant += 1
+        return move
 
     def _ponder_after(self, key: Hashable, state: GameState, move: str, level: str) -> None:
         """Ask for a ponder of the position after Kamen's `move`, when it is worth it and no

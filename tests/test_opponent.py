@@ -222,19 +222,40 @@ async def test_a_dead_worker_gives_a_random_legal_move_and_is_replaced(
         with monkeypatch.context() as patched:
             patched.setattr(opponent, "think", die)
             with thinking_for(1):
-                fallback = await picker.pick(state, "easy")
+                fallback = await picker.pick(state, "medium")
         assert fallback in state.legal_moves()
         assert [record.message for record in caplog.records if "died" in record.message] == [
             "the AI worker died; starting a new one, and playing at random this turn"
         ]
         with thinking_for(1):
-            move = await picker.pick(state, "easy")  # a new worker thinks
+            move = await picker.pick(state, "medium")  # a new worker thinks
         assert move in state.legal_moves()
         _, pid = await picker.queue.submit(1, niceness_and_pid)  # raises if still broken
         assert pid != os.getpid()
         assert len([record for record in caplog.records if "died" in record.message]) == 1
     finally:
         picker.close()
+
+
+async def test_a_move_that_needs_no_thinking_does_not_wait_behind_a_search() -> None:
+    pool = ManualPool()  # its jobs never finish: a long search in the only worker
+    picker = PooledPicker(1)
+    picker.queue = FairQueue(lambda: pool, 1)
+    lasca = GAMES["lasca"].new()
+    with thinking_for("lasca"):
+        searching = asyncio.create_task(picker.pick(lasca, "hard"))
+        async with asyncio.timeout(30):
+            while not pool.started:  # the search reaches the worker
+                await asyncio.sleep(0.01)
+    oska, oware = GAMES["oska"].new(), GAMES["oware"].new()
+    with thinking_for("oska"):  # the solved table's move
+        solved = await asyncio.wait_for(picker.pick(oska, "max"), timeout=30)
+    with thinking_for("oware"):  # a level that looks two plies ahead
+        easy = await asyncio.wait_for(picker.pick(oware, "easy"), timeout=30)
+    assert solved in oska.legal_moves() and easy in oware.legal_moves()
+    assert len(pool.started) == 1 and not searching.done()  # only Lasca's search was queued
+    assert picker.instant == 2
+    searching.cancel()
 
 
 def test_pondering_is_set_in_seconds_and_a_bad_value_says_what_to_write() -> None:

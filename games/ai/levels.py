@@ -125,7 +125,7 @@ LEVEL_TABLE: dict[str, Level] = {
     level.name: level
     for level in (
         Level("1", 0.5, 2, 0.35, 150, 2, 0.5, False, _rated("1")),
-        Level("2", 0.6, 3, 0.3, 120, 3, 0.35, False, _rated("2")),
+        Level("2", 0.6, 3, 0.35, 135, 3, 0.35, False, _rated("2")),
         Level("3", 0.8, 4, 0.15, 60, 4, 0.25, False, _rated("3")),
         Level("4", 0.9, 6, 0.05, 40, 6, 0.17, False, _rated("4")),
         Level("5", 1.0, 8, 0.04, 30, 6, 0.1, False, _rated("5")),
@@ -137,9 +137,8 @@ LEVEL_TABLE: dict[str, Level] = {
 # Where a game's own ladder differs from the one above, to even its steps out (each game
 # gains differently from a ply more or a mistake less): level -> the fields that differ.
 TUNING: dict[str, dict[str, dict[str, object]]] = {
-    "oware": {"2": {"mistakes": 0.4, "temperature": 150}},
+    "oware": {"5": {"mistakes": 0.1, "temperature": 40}},
     "lasca": {
-        "2": {"mistakes": 0.4, "temperature": 150},
         "3": {"mistakes": 0.3, "temperature": 100},
         "4": {"depth": 4, "mistakes": 0.1, "temperature": 60, "quiescence": 4},
         "5": {"depth": 6, "mistakes": 0.08, "temperature": 45},

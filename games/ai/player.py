@@ -65,6 +65,34 @@ def think(
     return result
 
 
+# A level that searches this few plies answers at once, without a worker (a few ms).
+INSTANT_DEPTH = 2
+
+
+def instant_move(state: GameState, level: str, seed: int | None = None) -> str | None:
+    """A move at `level` that needs no thinking, or None when the level must search
+    (a worker's job): the only legal move, a table's answer (Oska's solved values,
+    Oware's settled endgames at the levels that play them) or a move of a level that
+    searches `INSTANT_DEPTH` plies or fewer. The same move `choose_move` would give;
+    cheap enough for a thread of the bot's process, so such a move never waits in
+    the workers' queue behind another game's search."""
+    legal = state.legal_moves()
+    if not legal:
+        raise ValueError("the game is over: there is no move to choose")
+    if len(legal) == 1:
+        return legal[0]
+    chosen = level_of(level, state.spec.name)
+    adapter = adapter_for(state.spec)
+    rng = random.Random(seed)
+    if adapter.solved is not None:
+        move = adapter.solved(state, chosen, rng)
+        if move is not None:
+            return move
+    if chosen.depth is not None and chosen.depth <= INSTANT_DEPTH:
+        return choose_move(state, level, seed=seed)
+    return None
+
+
 def play_move(
     game: str,
     variant: str,
@@ -97,4 +125,4 @@ def warm_up() -> None:
             adapter.warm_up()
 
 
-__all__ = ["ALIASES", "LEVELS", "choose_move", "play_move", "warm_up"]
+__all__ = ["ALIASES", "LEVELS", "choose_move", "instant_move", "play_move", "warm_up"]
