@@ -298,7 +298,7 @@ async def test_a_move_asked_during_a_ponder_starts_at_once(
         # well into its search: 40 looks at the stop signal are some 10,000 nodes
         await until(lambda: looks(counter) >= 40, "ponder well into its search")
         with thinking_for("oware game"):
-            asked = asyncio.create_task(picker.pick(oware_state, "easy"))
+            asked = asyncio.create_task(picker.pick(oware_state, "medium"))
         await asyncio.sleep(0)  # the move is asked: the queue sets the stop signal at once
         asked_at = looks(counter)
         move = await asked
@@ -345,7 +345,7 @@ async def test_a_worker_dying_while_it_ponders_does_not_cost_the_next_move(
         (pondering,) = picker.ponders
         await until_pondering(picker)
         with thinking_for("oware game"):  # asked while the worker ponders, then dies
-            move = await picker.pick(oware_state, "easy")
+            move = await picker.pick(oware_state, "medium")
         assert await pondering is None
     finally:
         picker.close()
