@@ -81,7 +81,8 @@ def test_level_6_searches_as_hard_does_but_stops_at_its_depth() -> None:
 
 def test_a_game_tunes_its_own_ladder_with_the_same_budgets() -> None:
     # Lasca gains more from each ply than Oware: its middle rungs search less deep.
-    assert level_of("5", "lasca").depth < level_of("5", "oware").depth
+    lasca_depth, oware_depth = level_of("5", "lasca").depth, level_of("5", "oware").depth
+    assert lasca_depth is not None and oware_depth is not None and lasca_depth < oware_depth
     for level in LEVELS:
         budgets = {level_of(level, game).budget for game in GAMES}
         assert budgets == {level_of(level).budget}

@@ -115,10 +115,11 @@ def test_the_next_iteration_starts_when_it_fits_or_the_position_is_unsettled() -
     # The last iteration took 0.1 s, four times the one before: the next should take 0.4 s.
     times = [0.025, 0.1]
     assert another_iteration(times, spent=0.2, left=0.5, settled=True)
-    # It does not fit: a settled position stops once most of its time is spent ...
+    # It does not fit: a settled position stops once a quarter of its time is spent ...
     assert not another_iteration(times, spent=0.45, left=0.05, settled=True)
+    assert not another_iteration(times, spent=0.15, left=0.3, settled=True)
     # ... but not before, and an unsettled one goes on to the deadline.
-    assert another_iteration(times, spent=0.2, left=0.2, settled=True)
+    assert another_iteration(times, spent=0.05, left=0.3, settled=True)
     assert another_iteration(times, spent=0.45, left=0.05, settled=False)
     assert not another_iteration(times, spent=0.4, left=0.0, settled=False)
 

@@ -6,29 +6,32 @@ Five rungs keep the names the levels had before the ladder had eight: 1 easy,
 3 medium, 5 medium-hard, 7 hard, 8 max (`ALIASES`: the names are still
 understood wherever a level is written).
 
-Every level below 6 makes mistakes at a fixed rate: on that share of its
-moves it sets the best move aside and picks a plausible other one, the better
-ones more likely. So a mistake is a move a person might make, not a random
+Every level that searches a fixed depth makes mistakes at a fixed rate: on
+that share of its moves it sets the best move aside and picks a plausible
+other one, the better ones more likely. So a mistake is a move a person might make, not a random
 one, and the rate is set, not an accident of a noisy search.
 
-Oware and Lasca (alpha-beta search, see search.py):
+Oware and Lasca (alpha-beta search, see search.py). Levels 1 to 5 (Lasca:
+1 to 6) search a fixed depth in Python and make mistakes: on a share of
+their moves a move at most 4 temperatures worse than the best (a
+temperature in points, 100 a seed or a soldier), with weight
+exp(-loss / temperature); with no such move (a win in hand) the best.
 
-- 1 (`easy`): searches 2 plies; 35 % of its moves are mistakes: a move at
-  most 6 seeds or soldiers (600 points) worse than the best, with weight
-  exp(-loss / 150), so one a seed and a half worse is e times less likely
-  than one just below the best. With no such move (a win in hand) it plays
-  the best.
-- 2: searches 3 plies; 30 % mistakes, weight exp(-loss / 120).
-- 3 (`medium`): searches 4 plies; 15 % mistakes, at most 240 points worse,
-  weight exp(-loss / 60).
-- 4: searches 6 plies; 5 % mistakes, weight exp(-loss / 40).
-- 5 (`medium-hard`): searches 8 plies (in Python, as the levels below); 4 %
-  mistakes, weight exp(-loss / 30).
-- 6: the search of `hard` (below), in C, stopped at a fixed depth: 11 plies
-  in Oware, 9 in Lasca (`Level.caps`), no mistakes.
+    level         1     2     3     4     5     6
+    Oware depth   2     3     4     6     8     C, to depth 10, no mistakes
+      mistakes   35 %  35 %  15 %   5 %  10 %
+      temperature 150  135    60    40    40
+    Lasca depth   2     3     4     4     6     8
+      mistakes   35 %  35 %  30 %  10 %   8 %   4 %
+      temperature 150  135   100    60    45    30
+
+(`LEVEL_TABLE` holds the common ladder, `TUNING` where a game differs: each
+ply counts for more in Lasca than in Oware, so its rungs search less deep.)
+
 - 7 (`hard`): deepens until its time is up (1 s by default), no mistakes; it
-  may stop from 80 % of its time on when the best move and the score have held
-  for several depths (search.py says how the time is managed). The search runs
+  stops early, once a quarter of its time is spent, when the best move and the
+  score have held for several depths and the next depth would not finish
+  (search.py says how the time is managed). The search runs
   in C (timed_search.h in the games' kernels: search.py's search, its table
   kept from move to move; Lasca's also prunes quiet positions near the
   horizon whose score is far above what the search needs), a few plies deeper
@@ -137,9 +140,14 @@ LEVEL_TABLE: dict[str, Level] = {
 # Where a game's own ladder differs from the one above, to even its steps out (each game
 # gains differently from a ply more or a mistake less): level -> the fields that differ.
 TUNING: dict[str, dict[str, dict[str, object]]] = {
-    "oware": {"5": {"mistakes": 0.1, "temperature": 40}},
+    "oware": {
+        "2": {"mistakes": 0.3, "temperature": 120},
+        "3": {"mistakes": 0.25, "temperature": 90},
+        "4": {"mistakes": 0.12, "temperature": 50},
+        "5": {"mistakes": 0.15, "temperature": 50},
+    },
     "lasca": {
-        "3": {"mistakes": 0.3, "temperature": 100},
+        "3": {"mistakes": 0.22, "temperature": 80},
         "4": {"depth": 4, "mistakes": 0.1, "temperature": 60, "quiescence": 4},
         "5": {"depth": 6, "mistakes": 0.08, "temperature": 45},
         "6": {"depth": 8, "mistakes": 0.04, "temperature": 30, "cap": None},

@@ -38,8 +38,9 @@ last one's times the growth between the last two) fits before the deadline;
 when it does not fit it starts anyway, runs to the deadline and its partial
 result counts, unless the position is settled (the same best move and no fall
 of the score for SETTLED iterations) and SETTLED_SHARE of the time is spent.
-So a falling score gets the whole budget and a settled position may keep a
-fifth of it.
+So a falling score gets the whole budget, and a settled position stops as
+soon as the next depth would not finish, once a quarter of its time is spent
+(`python -m bench.settled` counts how often and how much time it keeps).
 Pondering on the opponent's time is games/ai/ponder.py: it fills the kept table through
 `clock`, which also reads a stop signal.
 
@@ -83,7 +84,7 @@ LMR_MORE = 6  # from this move on, two plies less
 DROP = 30  # a fall of the root score this large unsettles the position
 GROWTH = (1.5, 8.0)  # bounds of the predicted growth from one iteration to the next
 SETTLED = 4  # iterations with the same best move and no fall make a settled position
-SETTLED_SHARE = 0.8  # a settled position may stop from this share of its time on
+SETTLED_SHARE = 0.25  # a settled position may stop from this share of its time on
 
 
 class Timeout(Exception):

@@ -57,7 +57,7 @@
 #define TS_GROWTH_LOW 1.5
 #define TS_GROWTH_HIGH 8.0
 #define TS_SETTLED 4
-#define TS_SETTLED_SHARE 0.8
+#define TS_SETTLED_SHARE 0.25
 #define TS_HISTORY 4096
 #define TS_ROOT_MOVES 256
 
