@@ -206,7 +206,10 @@ class Ledger:
                 saved = await self.store.get_game(draft.row.id) if rated is not None else None
             else:
                 with self.marks.taken(draft.row.id) as marks:
-                    saved = await self.store.update_game(draft.row, marks)
+                    if marks is None:
+                        saved = await self.store.update_game(draft.row)
+                    else:  # the bookkeeping of its messages told since its last write
+                        saved = await self.store.update_game(draft.row, marks)
                 self.marks.landed(draft.row.id, marks, saved is not None)
         except ChannelBusy as error:
             raise GameAlreadyHere() from error
