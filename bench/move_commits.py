@@ -19,7 +19,9 @@ the disk (all but `execute(durable=False)`: fsyncs under SQLite's FULL); on
 PostgreSQL also the server's own count of committed transactions in the database
 (`pg_stat_database.xact_commit`: the reads, and asyncpg's reset query when a pool
 runs one on every release). Printed per move, with the median and 90th percentile of
-a move's time through the service (the `move` call) and of the whole sequence.
+a move's time through the service (the `move` call) and of the whole sequence, and
+this process's CPU time a move (the database server's not; with `--rate`, the pauses
+between moves cost none).
 """
 
 from __future__ import annotations
@@ -75,6 +77,7 @@ class Result:
     counts: Counts = field(default_factory=Counts)
     in_move: Counts = field(default_factory=Counts)
     xact_commit: int | None = None
+    cpu: float = 0.0  # this process's CPU time for all the moves (its threads too)
 
 
 def counting(db: Any, counts: Counts, postgres: bool) -> None:
@@ -181,6 +184,7 @@ async def play(url: str, moves: int, games: int, rate: float, postgres: bool) ->
         channel = 2000
         flushing = asyncio.create_task(flusher(service))
         start = time.perf_counter()
+        cpu = time.process_time()
         message = 10**15
         for n in range(moves):
             if rate > 0:
@@ -223,6 +227,7 @@ async def play(url: str, moves: int, games: int, rate: float, postgres: bool) ->
         flush = getattr(service, "write_behind", None)
         if flush is not None:
             await flush()  # what the runner writes when it stops
+        result.cpu = time.process_time() - cpu
         result.counts = counts
     finally:
         await store.close()
@@ -252,7 +257,7 @@ async def run(moves: int, games: int, rate: float, admin: str, only: str | None)
     print(
         f"{'database':<11} {'moves':>5} {'rate/s':>6} {'stmts':>6} {'commits':>7}"
         f" {'synced':>6} {'in move':>7} {'server xacts':>12} {'move p50':>8} {'p90':>6}"
-        f" {'all p50':>7} {'p90':>6}  (per move; times in ms)"
+        f" {'all p50':>7} {'p90':>6} {'CPU µs':>6}  (per move; times in ms)"
     )
     for engine in ("sqlite", "postgresql"):
         if only and engine != only:
@@ -268,6 +273,7 @@ async def run(moves: int, games: int, rate: float, admin: str, only: str | None)
             f" {done.in_move.statements / n:>7.2f}"
             f" {server:>12} {ms(done.move, 0.5):>8.2f} {ms(done.move, 0.9):>6.2f}"
             f" {ms(done.sequence, 0.5):>7.2f} {ms(done.sequence, 0.9):>6.2f}"
+            f" {done.cpu / n * 1e6:>6.0f}"
         )
 
 
