@@ -1,9 +1,10 @@
 """The games, and what runs beside them: the heartbeat, claims, server and player settings.
 
 A game's write lands only on the version it read (`WHERE id = :id AND version
-= :version`); what its messages show (`set_message`, `set_board`, `set_ping`)
-is written apart and leaves the version alone, so posting a board never makes
-a concurrent move stale.
+= :version`); what its messages show (`set_message`, `set_board`, `set_ping`,
+`write_marks`) is written apart and leaves the version alone, so posting a
+board never makes a concurrent move stale. A game's write may carry it too
+(`update_game`'s `marks`): then the move and its bookkeeping are one statement.
 """
 
 from __future__ import annotations
@@ -74,8 +75,8 @@ BOARD_REPAIR_DAYS = 7
 
 # Written on creation with the id the store draws, version 0, and `ply`.
 _INSERT = GAMES.insert("games", also=["ply"])
-# Written on update: never the id or the creation time, nor what the messages show;
-# the version is bumped.
+# Written on update: never the id or the creation time, nor what the messages show
+# (unless marks tell it: `_update_marked`); the version is bumped.
 _MESSAGES = MARKED
 _UPDATE = GAMES.update("games", without=["created_at", *_MESSAGES], also=["ply"])
 
