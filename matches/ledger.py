@@ -229,7 +229,9 @@ class Ledger:
         """Write `marks` of a game at once, with what was told of it before (one statement,
         committed without waiting for the disk: the move's commit before it did)."""
         with self.marks.taken(game_id) as told:
-            await self.store.write_marks({game_id: (told or Marks()).then(marks)}, durable=False)
+            carried = (told or Marks()).then(marks)
+            await self.store.write_marks({game_id: carried}, durable=False)
+        self.marks.landed(game_id, carried, written=True)
 
     async def write_behind(self) -> int:
         """Write the marks of every game told since its last write, in one transaction:

@@ -6,8 +6,11 @@ commit a move; here it waits instead, in this process, and goes to the database
 with the next write of its game (the turn ping's, written at once, or the next
 move's own `UPDATE`, `Ledger.change_once`) or, for a game that has none soon,
 in one transaction for all of them (`Behind.write`: the runner's write-behind
-pass each second, its repair pass and its stop). Meanwhile every read of the
-game through the ledger sees it (`Behind.on`).
+pass each second, its repair pass and its stop). Every read of the game through
+the ledger sees it meanwhile, and for a while after it is written, since a read
+that began before that write landed returns the row without it (`Behind.on`).
+This process is the only writer of its games' messages (a server's games are its
+shard's), and it writes them only through here.
 
 A board shown and lost that way (the process killed first) is safe to lose: it
 still reads as lagging (`board_ply` behind the game), so the board keeper edits
@@ -18,16 +21,18 @@ at once (`Ledger.write_now`), with the board's marks waiting.
 
 from __future__ import annotations
 
-import logging
+import time
 from collections.abc import Awaitable, Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 
 from matches.records import Status, StoredGame
 
-log = logging.getLogger(__name__)
-
 Told = int | Status | None
+# A read that began before a write of marks landed may return the row without them:
+# marks written are laid over the rows read for this long after (no read takes longer).
+LANDED_FOR = 10.0
+_LANDED_KEPT = 256  # past this many games' marks written, those older than that go
 # The columns of a game that describe its messages (never its version).
 MARKED = ("message_id", "board_ply", "board_status", "ping_message_id")
 
@@ -73,7 +78,8 @@ class Behind:
 
     def __init__(self) -> None:
         self._told: dict[int, Marks] = {}
-        self._writing: set[int] = set()
+        self._writing: dict[int, Marks] = {}  # by game: the marks a write is carrying
+        self._landed: dict[int, tuple[float, Marks]] = {}  # by game: when, and what
 
     def __len__(self) -> int:
         return len(self._told)
@@ -82,9 +88,15 @@ class Behind:
         self._told[game_id] = self._told.get(game_id, Marks()).then(marks)
 
     def on(self, row: StoredGame) -> StoredGame:
-        """`row` as read, with the marks of its game not yet written over it."""
-        marks = self._told.get(row.id)
-        return row if marks is None else marks.on(row)
+        """`row` as read, with the marks of its game not yet written over it: those being
+        written and those just written too (the read may have begun before them)."""
+        landed = self._landed.get(row.id)
+        if landed is not None and time.monotonic() - landed[0] < LANDED_FOR:
+            row = landed[1].on(row)
+        for marks in (self._writing.get(row.id), self._told.get(row.id)):
+            if marks is not None:
+                row = marks.on(row)
+        return row
 
     @contextmanager
     def taken(self, game_id: int) -> Iterator[Marks | None]:
@@ -94,18 +106,22 @@ class Behind:
             yield None
             return
         marks = self._told.pop(game_id)
-        self._writing.add(game_id)
+        self._writing[game_id] = marks
         try:
             yield marks
         except BaseException:
             self._give_back({game_id: marks})
             raise
         finally:
-            self._writing.discard(game_id)
+            del self._writing[game_id]
 
     def landed(self, game_id: int, marks: Marks | None, written: bool) -> None:
         """After `taken`: a write that did not land gives its marks back."""
-        if marks is not None and not written:
+        if marks is None:
+            return
+        if written:
+            self._land({game_id: marks})
+        else:
             self._give_back({game_id: marks})
 
     async def write(self, writer: Callable[[Mapping[int, Marks]], Awaitable[None]]) -> int:
@@ -124,8 +140,24 @@ class Behind:
             self._give_back(taken)
             raise
         finally:
-            self._writing.difference_update(taken)
+            for game_id in taken:
+                del self._writing[game_id]
+        self._land(taken)
         return len(taken)
+
+    def _land(self, written: Mapping[int, Marks]) -> None:
+        """Marks written: still laid over what is read for `LANDED_FOR` seconds."""
+        now = time.monotonic()
+        if len(self._landed) > _LANDED_KEPT:
+            self._landed = {
+                game_id: landed
+                for game_id, landed in self._landed.items()
+                if now - landed[0] < LANDED_FOR
+            }
+        for game_id, marks in written.items():
+            landed = self._landed.get(game_id)
+            before = landed[1] if landed is not None and now - landed[0] < LANDED_FOR else Marks()
+            self._landed[game_id] = (now, before.then(marks))
 
     def _give_back(self, taken: Mapping[int, Marks]) -> None:
         """Marks that did not make it, under whatever was told since."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import time
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -14,7 +15,7 @@ from typing import Any
 import pytest
 
 from matches import BadInput, FirstLegalMove, ManualClock, MatchService, Status
-from matches.marks import Behind, Marks
+from matches.marks import LANDED_FOR, Behind, Marks
 from matches.runner import Runner
 from store import open_store
 from store.kamen import KamenStore
@@ -304,6 +305,7 @@ def test_marks_given_back_by_a_write_that_did_not_land_stay_under_newer_ones() -
     behind.tell(1, Marks.board(BOARD, 0, Status.ACTIVE))
     with behind.taken(1) as carried:
         assert carried == Marks.board(BOARD, 0, Status.ACTIVE)
+        assert behind.on(row).message_id == BOARD  # read before the write lands: still seen
         behind.tell(1, Marks.board(BOARD + 1, 1, Status.ACTIVE))  # told while it was written
         with behind.taken(1) as other:
             assert other is None  # one write at a time carries a game's marks
@@ -333,3 +335,20 @@ async def test_the_write_behind_pass_leaves_a_game_whose_marks_a_move_carries() 
         1: Marks.board(BOARD, 2, Status.ACTIVE)
     }
     assert await behind.write(writer) == 0
+
+
+async def test_marks_just_written_are_still_seen_on_a_row_read_before_they_landed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    behind = Behind()
+    read_before = a_game(id=1, moves=("a1-b2",), message_id=BOARD, board_ply=0)
+
+    async def writer(marks: Any) -> None:
+        pass
+
+    behind.tell(1, Marks.board(BOARD + 1, 1, Status.ACTIVE))
+    assert await behind.write(writer) == 1
+    assert (behind.on(read_before).message_id, behind.on(read_before).board_ply) == (BOARD + 1, 1)
+    later = time.monotonic() + LANDED_FOR
+    monkeypatch.setattr("matches.marks.time.monotonic", lambda: later)
+    assert behind.on(read_before) == read_before  # long after: the row read is the truth
