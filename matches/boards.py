@@ -5,6 +5,10 @@ state; it records here what the board message shows (its move number and
 status), so that a board left behind (a failed edit, a kill between the commit
 and the reply) is found by `lagging` and repaired. None of this is part of the
 game: it never changes the game's version, so it never makes a move stale.
+A board shown is not written on its own either: it waits for the game's next
+write (the ping's, the next move's) or the runner's write-behind pass
+(`matches.marks`), and `lagging` writes what waits before it reads. A ping sent
+is written at once: its id is what deletes it when the next one is posted.
 Each player's choice of turn notifications is kept here too.
 """
 
@@ -16,6 +20,7 @@ import logging
 from matches.errors import BadInput
 from matches.inputs import snowflake
 from matches.ledger import Ledger, Where
+from matches.marks import Marks
 from matches.positions import ReplayError
 from matches.records import Status, UserSettings
 from matches.shards import Shards
@@ -35,9 +40,10 @@ class Boards:
         snowflake(message_id, "message")
         if isinstance(ply, bool) or not isinstance(ply, int) or ply < 0:
             raise ValueError(f"a board shows a move number, not {ply!r}")
-        await self.ledger.store.set_board(game_id, message_id, ply, Status(status))
+        self.ledger.marks.tell(game_id, Marks.board(message_id, ply, Status(status)))
 
     async def lagging(self, limit: int = 100, *, shards: Shards | None = None) -> list[GameView]:
+        await self.ledger.write_behind()  # a board shown and not yet written is not lagging
         views: list[GameView] = []
         for row in await self.ledger.store.lagging_boards(limit, shards=shards):
             try:
@@ -50,13 +56,13 @@ class Boards:
         game_id = await self._game_id(where)
         if message_id is not None:
             snowflake(message_id, "message")
-        await self.ledger.store.set_message(game_id, message_id)
+        self.ledger.marks.tell(game_id, Marks.message(message_id))
 
     async def ping_sent(self, where: Where, message_id: int | None) -> None:
         game_id = await self._game_id(where)
         if message_id is not None:
             snowflake(message_id, "message")
-        await self.ledger.store.set_ping(game_id, message_id)
+        await self.ledger.write_now(game_id, Marks.ping(message_id))
 
     async def pings_on(self, user_id: int) -> bool:
         return (await self.ledger.store.user_settings(snowflake(user_id, "user"))).pings

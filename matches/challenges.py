@@ -225,7 +225,7 @@ class Challenges:
         store = self.ledger.store
         if not settings.threads and await store.active_game_in(channel_id) is not None:
             raise GameAlreadyHere()
-        for open_row in await store.open_games_of(row.challenger_id):
+        for open_row in map(self.ledger.marks.on, await store.open_games_of(row.challenger_id)):
             if open_row.status is Status.CHALLENGE and _same_offer(open_row, row):
                 raise ChallengeRepeated(
                     id=open_row.id, channel_id=open_row.channel_id, message_id=open_row.message_id
@@ -244,6 +244,7 @@ class Challenges:
                 first = await self.ledger.store.live_rematch(row.rematch_of)
             if first is None:
                 continue  # over between the two reads: this one may be made now
+            first = self.ledger.marks.on(first)  # its message as last told
             same = first.challenger_id == row.challenger_id and first.status is Status.CHALLENGE
             raise ChallengeRepeated(
                 "match.challenge-repeated" if same else "match.rematch-exists",

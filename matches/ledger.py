@@ -5,7 +5,9 @@ game at once cannot both land, across processes too, and a result is
 returned only once its write has committed. The ledger owns the only retry
 loop (`change`), the position cache, and the domain events: it compares the
 row before and after each committed write and publishes what happened (a
-game started, moves played, a game finished) to the subscribers.
+game started, moves played, a game finished) to the subscribers. What a game's
+messages show waits in `marks` (`matches.marks`) and is written with the
+game's next write: a move and the bookkeeping of the move before it, one commit.
 
 A game is found by its id (components carry it) or by its channel (slash
 commands).
@@ -23,6 +25,7 @@ from matches.clock import Clock
 from matches.errors import GameAlreadyHere, MatchError, NoGameHere, StaleAction
 from matches.events import Event, Events, GameFinished, GameStarted, MovePlayed
 from matches.inputs import game_spec, snowflake
+from matches.marks import Behind, Marks
 from matches.move_times import stamped
 from matches.positions import Positions
 from matches.ratings import RatedGame, RatingChange, counts, rate_game
@@ -113,6 +116,7 @@ class Ledger:
         self.bot_user_id = bot_user_id
         self.positions = Positions(cache_size)
         self.events = events or Events()
+        self.marks = Behind()
 
     # ----------------------------------------------------------------- loading
 
@@ -142,7 +146,9 @@ class Ledger:
         return row
 
     def loaded(self, row: StoredGame) -> Loaded:
-        """A row with its rules and position (ReplayError if its moves no longer replay)."""
+        """A row with its rules and position (ReplayError if its moves no longer replay),
+        and its messages as last told (`marks`)."""
+        row = self.marks.on(row)
         return Loaded(row, self.positions.spec_of(row), self.positions.state_of(row))
 
     def view(self, loaded: Loaded) -> GameView:
@@ -199,7 +205,12 @@ class Ledger:
                 rated = await self.store.finish_rated(draft.row, rate_game)
                 saved = await self.store.get_game(draft.row.id) if rated is not None else None
             else:
-                saved = await self.store.update_game(draft.row)
+                with self.marks.taken(draft.row.id) as marks:
+                    if marks is None:
+                        saved = await self.store.update_game(draft.row)
+                    else:  # the bookkeeping of its messages told since its last write
+                        saved = await self.store.update_game(draft.row, marks)
+                self.marks.landed(draft.row.id, marks, saved is not None)
         except ChannelBusy as error:
             raise GameAlreadyHere() from error
         if draft.refusal is not None:
@@ -209,10 +220,23 @@ class Ledger:
         state = draft.state if draft.state is not None else before.state
         if draft.state is not None:
             self.positions.remember(saved.id, state)
-        after = Loaded(saved, before.spec, state)
+        after = Loaded(self.marks.on(saved), before.spec, state)
         changes = rated.changes if rated is not None else ()
         await self.events.publish(self._happened(before, after, changes))
         return Committed(before, draft, after)
+
+    async def write_now(self, game_id: int, marks: Marks) -> None:
+        """Write `marks` of a game at once, with what was told of it before (one statement,
+        committed without waiting for the disk: the move's commit before it did)."""
+        with self.marks.taken(game_id) as told:
+            carried = (told or Marks()).then(marks)
+            await self.store.write_marks({game_id: carried}, durable=False)
+        self.marks.landed(game_id, carried, written=True)
+
+    async def write_behind(self) -> int:
+        """Write the marks of every game told since its last write, in one transaction:
+        how many games'."""
+        return await self.marks.write(self.store.write_marks)
 
     # ------------------------------------------------------------------ events
 

@@ -53,7 +53,8 @@ class StoredGame:
     `board_ply` and `board_status` are what the public board (`message_id`)
     shows, None when nothing is known to show anything; `ping_message_id` is
     the last turn notification. Like `message_id` they describe messages, not
-    the game: `set_board`, `set_ping` write them, `update_game` never does.
+    the game: `set_board`, `set_ping`, `write_marks` write them, and `update_game`
+    only when its `marks` tell them (`matches.marks`), never from the row itself.
     A game has at most one time control: a per-move limit (`move_seconds`) or
     a live clock (`base_seconds` and the fields after it); `deadline` is when
     the player to move runs out of time under either.

@@ -29,6 +29,10 @@ sweep).
 - `tournaments`: the tournaments due to start or end, the results missed while
   Kamen was stopped, the pairings whose game was never opened
   (`Tournaments.catch_up`), every 5 s (1 s at least): hands their `Progress`.
+
+Beside the jobs, the boards shown that no write of their game has carried yet
+(`matches.marks`) are written each second in one transaction
+(`MatchService.write_behind`), and once more as the runner stops.
 """
 
 from __future__ import annotations
@@ -65,6 +69,9 @@ STOP_GRACE = 10.0  # seconds `stop` waits for the service's reactions in flight
 BACKOFF_FIRST = 2.0  # seconds before a failed item (or pass) is tried again; doubled each time
 BACKOFF_MOST = 300.0
 STALLED = timedelta(minutes=1)  # failing this long, a pass or an item is `stalled`
+# Seconds between two writes of the boards' bookkeeping left behind (`matches.marks`):
+# what a process killed loses at most (those boards are repaired), one commit for all.
+WRITE_BEHIND = 1.0
 
 
 @dataclasses.dataclass
@@ -287,9 +294,8 @@ class Runner:
         if self._tasks:
             return
         loop = asyncio.get_running_loop()
-        self._tasks = [
-            loop.create_task(self._run(job), name=job.name) for job in self.jobs
-        ]
+        self._tasks = [loop.create_task(self._run(job), name=job.name) for job in self.jobs]
+        self._tasks.append(loop.create_task(self._write_behind(), name="write-behind"))
 
     async def _run(self, job: Job[Any]) -> None:
         try:
@@ -315,7 +321,11 @@ class Runner:
         except TimeoutError:  # cut off: the next start's upkeep pass catches up
             log.warning("the service's reactions still running were stopped")
         await self.service.reviews.stop()  # a deep review cut off is made again when asked
-        if not self.lost.is_set():
+        if not self.lost.is_set():  # else the games are another process's to keep now
+            try:
+                await self.service.write_behind()
+            except Exception:  # the boards not written are repaired at the next start
+                log.exception("the boards' bookkeeping could not be written")
             try:
                 await self.leases.release()
             except Exception:  # the leases lapse by themselves all the same
@@ -332,6 +342,14 @@ class Runner:
         for lease in self.leases.held:
             self.leases.held[lease] = dataclasses.replace(self.leases.held[lease], last_beat=None)
         return credited
+
+    async def _write_behind(self) -> None:
+        while True:
+            await asyncio.sleep(WRITE_BEHIND)
+            try:
+                await self.service.write_behind()
+            except Exception as error:  # kept for the next try; the repair pass writes too
+                log.warning("the boards' bookkeeping is not written yet: %s", error)
 
     # ---------------------------------------------------------------- the passes
 

@@ -415,7 +415,8 @@ class MatchService:
         *,
         guild_id: int | None = None,
     ) -> None:
-        """Record that message `message_id` shows the game at move `ply` and `status`."""
+        """Record that message `message_id` shows the game at move `ply` and `status`
+        (written with the game's next write, or by `write_behind`)."""
         await self.boards.shown(Where(game_id, guild_id=guild_id), message_id, ply, status)
 
     async def lagging_boards(
@@ -428,8 +429,15 @@ class MatchService:
     async def ping_sent(
         self, game_id: int, message_id: int | None, *, guild_id: int | None = None
     ) -> None:
-        """Record the game's last turn notification (None: deleted, or none)."""
+        """Record the game's last turn notification (None: deleted, or none), at once, with
+        the board shown before it (`board_shown`)."""
         await self.boards.ping_sent(Where(game_id, guild_id=guild_id), message_id)
+
+    async def write_behind(self) -> int:
+        """Write the boards shown since their games' last write, in one transaction: how
+        many games' (the runner does, every second and as it stops; otherwise each waits
+        for its game's next write: its ping's, the next move's)."""
+        return await self.ledger.write_behind()
 
     async def pings_on(self, user_id: int) -> bool:
         """Whether the user wants a notification when it is their turn (yes, unless they said)."""

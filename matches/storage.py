@@ -10,10 +10,11 @@ Game ids are random and unguessable: never count on their order.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from datetime import datetime, timedelta
 from typing import Protocol
 
+from matches.marks import Marks
 from matches.ratings import RatedGame, RatingChange, RatingInputs, Season, SeasonScore, Standing
 from matches.records import (
     AuditEntry,
@@ -102,12 +103,22 @@ class Store(Protocol):
         """Challenges and active games the user plays in or was challenged to."""
         ...
 
-    async def update_game(self, game: StoredGame) -> StoredGame | None:
+    async def update_game(self, game: StoredGame, marks: Marks | None = None) -> StoredGame | None:
         """Write a game if it still has `game.version`: the new row, or None if it changed.
 
         Every field is written except what the messages show (`message_id`,
         `board_ply`, `board_status`, `ping_message_id`: see `set_board`,
-        `set_ping`), `id` and `created_at`; the version grows by one. Raises ChannelBusy.
+        `set_ping`), `id` and `created_at`, unless `marks` tells them: then those it
+        tells, in the same statement; the version grows by one. Raises ChannelBusy.
+        """
+        ...
+
+    async def write_marks(self, marks: Mapping[int, Marks], *, durable: bool = True) -> None:
+        """Write what each game's messages show (`marks`, by game id), in one transaction.
+
+        Leaves the versions alone, like `set_board`; a game gone is passed over. Not
+        `durable`: committed without waiting for the disk, as for one game's ping
+        (lost with the machine at worst, never with the process).
         """
         ...
 

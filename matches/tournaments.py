@@ -36,6 +36,7 @@ from matches.glicko2 import Glicko
 from matches.inputs import game_spec, snowflake, tournament_seconds, variant_of
 from matches.ledger import ATTEMPTS, Draft, Ledger, Loaded, Race, Where
 from matches.managers import Managers
+from matches.marks import Marks
 from matches.ratings import FIRST_SCORE
 from matches.records import AuditAction, Status, StoredGame
 from matches.shards import Shards
@@ -424,8 +425,7 @@ class Tournaments:
 
         await self.ledger.change(Where(game_id=game_id), moved, race=Race.RETRY)
         # The messages of the old thread are gone with it: none is the board or the ping.
-        await self.store.set_message(game_id, None)
-        await self.store.set_ping(game_id, None)
+        await self.ledger.write_now(game_id, Marks.message(None).then(Marks.ping(None)))
         return self.ledger.view(await self.ledger.load(Where(game_id=game_id)))
 
     async def game_ended(self, game_id: int) -> Progress | None:

@@ -141,16 +141,25 @@ class Database(ABC):
         """`work` in one write transaction, committed if it returns, rolled back if it raises."""
 
     @abstractmethod
-    async def _statement(self, sql: str, params: Params | None) -> list[Row]:
-        """One writing statement, its own transaction."""
+    async def _statement(self, sql: str, params: Params | None, durable: bool = True) -> list[Row]:
+        """One writing statement, its own transaction (see `execute` for `durable`)."""
 
     async def write(self, work: Work[T]) -> T:
         """Run `work` in one write transaction, to its end even if the caller gives up."""
         return await _shielded(self._transaction(work))
 
-    async def execute(self, sql: str, params: Params | None = None) -> list[Row]:
-        """One writing statement (its own transaction) and the rows it returns."""
-        return await _shielded(self._statement(sql, params))
+    async def execute(
+        self, sql: str, params: Params | None = None, *, durable: bool = True
+    ) -> list[Row]:
+        """One writing statement (its own transaction) and the rows it returns.
+
+        Not `durable`: committed without waiting for the disk (SQLite's
+        `synchronous=NORMAL` for it, PostgreSQL's `synchronous_commit=off`), for what
+        may be lost with the machine but not with the process: the commit is in the
+        database's log when this returns, and a later durable commit makes it durable
+        too. The statement ends with its `WHERE` clause (PostgreSQL adds to it).
+        """
+        return await _shielded(self._statement(sql, params, durable))
 
 
 class Tables:

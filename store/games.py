@@ -1,17 +1,21 @@
 """The games, and what runs beside them: the heartbeat, claims, server and player settings.
 
 A game's write lands only on the version it read (`WHERE id = :id AND version
-= :version`); what its messages show (`set_message`, `set_board`, `set_ping`)
-is written apart and leaves the version alone, so posting a board never makes
-a concurrent move stale.
+= :version`); what its messages show (`set_message`, `set_board`, `set_ping`,
+`write_marks`) is written apart and leaves the version alone, so posting a
+board never makes a concurrent move stale. A game's write may carry it too
+(`update_game`'s `marks`): then the move and its bookkeeping are one statement.
 """
 
 from __future__ import annotations
 
 import secrets
+from collections.abc import Mapping
 from datetime import UTC, datetime, timedelta
+from functools import lru_cache
 from typing import Any
 
+from matches.marks import MARKED, Marks
 from matches.records import GuildSettings, Status, StoredGame, UserSettings
 from matches.shards import Shards
 from matches.storage import StoreError
@@ -71,10 +75,30 @@ BOARD_REPAIR_DAYS = 7
 
 # Written on creation with the id the store draws, version 0, and `ply`.
 _INSERT = GAMES.insert("games", also=["ply"])
-# Written on update: never the id or the creation time, nor what the messages show;
-# the version is bumped.
-_MESSAGES = ("message_id", "board_ply", "board_status", "ping_message_id")
+# Written on update: never the id or the creation time, nor what the messages show
+# (unless marks tell it: `_update_marked`); the version is bumped.
+_MESSAGES = MARKED
 _UPDATE = GAMES.update("games", without=["created_at", *_MESSAGES], also=["ply"])
+
+
+@lru_cache(maxsize=16)
+def _update_marked(marked: frozenset[str]) -> str:
+    """`_UPDATE` that also writes the message columns `marked`."""
+    without = [name for name in _MESSAGES if name not in marked]
+    return GAMES.update("games", without=["created_at", *without], also=["ply"])
+
+
+@lru_cache(maxsize=16)
+def _marking(marked: frozenset[str]) -> str:
+    """The message columns `marked` of the game `:id`, its version left alone."""
+    sets = ", ".join(f"{name} = :{name}" for name in _MESSAGES if name in marked)
+    return f"UPDATE games SET {sets} WHERE id = :id"
+
+
+def _told(value: int | Status | None) -> int | str | None:
+    return value.value if isinstance(value, Status) else value
+
+
 _OPEN = "('challenge', 'active')"
 _CLOSED = "('finished', 'declined', 'expired', 'cancelled')"
 # The partial index `games_lagging` has exactly this condition.
@@ -158,9 +182,31 @@ class GameTables(Tables):
         sql = f"SELECT {GAME} FROM games WHERE {where} ORDER BY created_at, id"
         return await self._all(GAMES.read, sql, **params)
 
-    async def update_game(self, game: StoredGame) -> StoredGame | None:
-        found = await self._execute(_UPDATE, **game_values(game))
+    async def update_game(self, game: StoredGame, marks: Marks | None = None) -> StoredGame | None:
+        if marks is None or not marks.told:
+            found = await self._execute(_UPDATE, **game_values(game))
+        else:
+            sql = _update_marked(marks.columns)
+            found = await self._execute(sql, **game_values(marks.on(game)))
         return GAMES.read(found[0]) if found else None
+
+    async def write_marks(self, marks: Mapping[int, Marks], *, durable: bool = True) -> None:
+        def statement(game_id: int, told: Marks) -> tuple[str, dict[str, Any]]:
+            values = {name: _told(value) for name, value in told.told}
+            return _marking(told.columns), {**values, "id": game_id}
+
+        writes = [statement(game_id, told) for game_id, told in marks.items() if told.told]
+        if len(writes) == 1:  # one statement: no transaction around it
+            sql, values = writes[0]
+            await self.db.execute(sql, values, durable=durable)
+            return
+
+        async def written(tx: Transaction) -> None:
+            for sql, values in writes:
+                await tx.fetch(sql, values)
+
+        if writes:
+            await self._write(written)
 
     async def finished_games_of(
         self, guild_id: int, game: str, user_id: int, *, offset: int, limit: int

@@ -15,6 +15,8 @@ import types
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import fields, is_dataclass
 from datetime import UTC, datetime
+from itertools import islice
+from operator import attrgetter
 from typing import Any, Generic, TypeVar, Union, get_args, get_origin, get_type_hints
 
 from matches.shards import SHARD_SHIFT, Shards
@@ -59,9 +61,14 @@ def _converters(kind: Any) -> tuple[Convert, Convert]:
         write, read = (lambda member: member.value), kind
     else:
         write, read = _plain, _plain
-    if not optional:
+    if not optional or (write is _plain and read is _plain):  # None is plain too
         return write, read
     return (lambda v: None if v is None else write(v)), (lambda v: None if v is None else read(v))
+
+
+def _called(convert: Convert) -> Convert | None:
+    """A converter worth calling: None for a value taken as it is."""
+    return None if convert is _plain else convert
 
 
 class Shape(Generic[R]):
@@ -97,9 +104,24 @@ class Shape(Generic[R]):
                 self.columns += (column,)
                 self._parts[name] = (column, *(special.get(name) or _converters(kind)))
         self.select = ", ".join(self.columns)
+        # A record of plain fields (most are) is read and written by position in one
+        # go, its fields' order being its columns': a row is converted on every read
+        # and write of the hot path (a move reads a game and writes it back).
+        self._flat = not any(isinstance(part, Shape) for part in self._parts.values())
+        simple = [part for part in self._parts.values() if not isinstance(part, Shape)]
+        self._get = attrgetter(*self._parts) if len(self._parts) > 1 else None
+        self._writes = tuple(_called(write) for _, write, _ in simple)
+        self._reads = tuple(_called(read) for _, _, read in simple)
 
     def values(self, record: R) -> dict[str, Any]:
         """The record's row, by column."""
+        if self._flat and self._get is not None:
+            return {
+                column: value if write is None else write(value)
+                for column, write, value in zip(
+                    self.columns, self._writes, self._get(record), strict=True
+                )
+            }
         row: dict[str, Any] = {}
         for name, part in self._parts.items():
             if isinstance(part, Shape):
@@ -111,6 +133,13 @@ class Shape(Generic[R]):
 
     def read(self, row: Row, start: int = 0) -> R:
         """A row selected as `select` lists its columns (from `start`; more after them, unread)."""
+        if self._flat:
+            return self.record(
+                *[
+                    value if read is None else read(value)
+                    for read, value in zip(self._reads, islice(row, start, None), strict=False)
+                ]
+            )
         found: dict[str, Any] = {}
         for name, part in self._parts.items():
             if isinstance(part, Shape):

@@ -174,10 +174,18 @@ class SqliteDatabase(Database):
             await db.execute("COMMIT")
             return done
 
-    async def _statement(self, sql: str, params: Params | None) -> list[Row]:
+    async def _statement(self, sql: str, params: Params | None, durable: bool = True) -> list[Row]:
         db = self._writer()
         async with self._lock:
-            return await _Transaction(db).fetch(sql, params)
+            if durable or self.synchronous == "NORMAL":
+                return await _Transaction(db).fetch(sql, params)
+            # In WAL mode NORMAL commits without a sync: the next sync (a durable
+            # commit's, a checkpoint's) takes this commit to the disk with it.
+            await db.execute("PRAGMA synchronous = NORMAL")
+            try:
+                return await _Transaction(db).fetch(sql, params)
+            finally:
+                await db.execute(f"PRAGMA synchronous = {self.synchronous}")
 
 
 class _Transaction:

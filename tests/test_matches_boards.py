@@ -4,20 +4,31 @@ and a player's choice of pings."""
 
 from __future__ import annotations
 
+import asyncio
 import random
+import time
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from matches import BadInput, FirstLegalMove, ManualClock, MatchService, Status
+from matches.marks import LANDED_FOR, Behind, Marks
+from matches.runner import Runner
 from store import open_store
+from store.kamen import KamenStore
+from tests import store_support
 from tests.matches_support import refused
+from tests.store_support import a_game
 
 GUILD, CHANNEL = 1, 10
 ALICE, BOB, BOT = 100, 200, 999
 BOARD, PING = 5000, 6000
+
+# `any_store` is each backend in turn.
+store_url, any_store = store_support.store_url, store_support.any_store
 
 
 @pytest.fixture
@@ -143,3 +154,201 @@ async def test_board_bookkeeping_checks_its_ids(service: MatchService) -> None:
         await service.ping_sent(view.id, 0)
     with refused(BadInput, code="match.input.bad-id.user"):
         await service.pings_on(-5)
+
+
+# ------------------------------------------------------- one commit a move, both backends
+
+
+class Trips:
+    """What a store sends its database: statements read, writes, and commits that wait
+    for the disk (a write that need not is `execute(durable=False)`)."""
+
+    def __init__(self, store: KamenStore) -> None:
+        self.reads = self.writes = self.synced = 0
+        db = store.db
+        read, write, execute = db.read, db.write, db.execute
+
+        async def counted_read(sql: str, params: Any = None) -> Any:
+            self.reads += 1
+            return await read(sql, params)
+
+        async def counted_write(work: Any) -> Any:
+            self.writes += 1
+            self.synced += 1
+            return await write(work)
+
+        async def counted_execute(sql: str, params: Any = None, *, durable: bool = True) -> Any:
+            self.writes += 1
+            self.synced += durable
+            if durable:  # as every version of the store is called
+                return await execute(sql, params)
+            return await execute(sql, params, durable=False)
+
+        db.read, db.write, db.execute = counted_read, counted_write, counted_execute  # type: ignore[method-assign]
+
+    def since(self) -> tuple[int, int, int]:
+        """(reads, writes, synced) since the last call."""
+        counted = (self.reads, self.writes, self.synced)
+        self.reads = self.writes = self.synced = 0
+        return counted
+
+
+def service_on(store: KamenStore) -> MatchService:
+    clock = ManualClock(datetime.now(UTC))
+    return MatchService(store, bot_user_id=BOT, picker=FirstLegalMove(), clock=clock)
+
+
+async def a_game_begun(service: MatchService) -> int:
+    offered = await service.challenge(
+        guild_id=GUILD, channel_id=CHANNEL, challenger_id=ALICE, game="oska", opponent_id=BOB,
+        first="challenger",
+    )  # fmt: skip
+    view = await service.accept(offered.id, BOB)
+    await service.board_shown(view.id, BOARD, 0, Status.ACTIVE)
+    await service.ping_sent(view.id, PING)
+    return view.id
+
+
+async def test_a_move_and_its_boards_bookkeeping_take_one_synced_commit(
+    any_store: KamenStore,
+) -> None:
+    service = service_on(any_store)
+    game_id = await a_game_begun(service)
+    trips = Trips(any_store)
+    moved = await service.move(ALICE, "e1-f2", game_id=game_id, expected_ply=0, guild_id=GUILD)
+    assert trips.since() == (1, 1, 1)  # the game read, and written: two round trips
+    # The board edited in place, recorded: nothing written yet, and the game reads as shown.
+    await service.board_shown(game_id, BOARD, 1, Status.ACTIVE)
+    assert trips.since() == (0, 0, 0)
+    assert (await service.view(game_id=game_id)).board_current
+    assert trips.since() == (1, 0, 0)
+    assert await service.lagging_boards() == []  # written first, then read: not lagging
+    assert trips.since() == (1, 1, 1)
+    # Bob's move carries nothing more; its board and Alice's ping are one write, unsynced.
+    await service.move(BOB, "a5-b4", game_id=game_id, expected_ply=1)
+    await service.board_shown(game_id, BOARD, 2, Status.ACTIVE)
+    await service.ping_sent(game_id, PING + 1)
+    assert trips.since() == (1, 2, 1)
+    stored = await any_store.get_game(game_id)
+    assert stored is not None and stored.board_current and stored.ping_message_id == PING + 1
+    trips.since()
+    # A board shown and no ping: the next move writes it with itself.
+    await service.move(ALICE, "c1-d2", game_id=game_id, expected_ply=2)
+    await service.board_shown(game_id, BOARD, 3, Status.ACTIVE)
+    await service.move(BOB, "c5-d4", game_id=game_id, expected_ply=3)
+    assert trips.since() == (2, 2, 2)
+    stored = await any_store.get_game(game_id)
+    assert stored is not None and (stored.ply, stored.board_ply) == (4, 3)
+    assert stored.version == moved.view.version + 3  # the bookkeeping bumped no version
+
+
+async def test_a_board_told_and_lost_with_its_process_is_found_lagging(
+    any_store: KamenStore,
+) -> None:
+    service = service_on(any_store)
+    game_id = await a_game_begun(service)
+    await service.write_behind()
+    await service.move(ALICE, "e1-f2", game_id=game_id)
+    await service.board_shown(game_id, BOARD, 1, Status.ACTIVE)  # told, never written
+    # The process is killed; the next one finds the board behind its game, and repairs it.
+    restarted = service_on(any_store)
+    [lagging] = await restarted.lagging_boards()
+    assert (lagging.id, lagging.board_ply, lagging.ply) == (game_id, 0, 1)
+    assert lagging.ping_message_id == PING  # the ping, written at once, is known
+    # Told again by the repair, and written by the runner's write-behind pass.
+    await restarted.board_shown(game_id, BOARD, 1, Status.ACTIVE)
+    assert await restarted.write_behind() == 1 and await restarted.write_behind() == 0
+    assert await service_on(any_store).lagging_boards() == []
+
+
+async def test_a_board_promised_but_never_shown_stays_lagging(any_store: KamenStore) -> None:
+    service = service_on(any_store)
+    game_id = await a_game_begun(service)
+    await service.move(ALICE, "e1-f2", game_id=game_id)  # the board's edit then failed
+    await service.move(BOB, "a5-b4", game_id=game_id)
+    await service.write_behind()
+    [lagging] = await service.lagging_boards()
+    assert (lagging.board_ply, lagging.ply) == (0, 2)
+
+
+async def test_the_runner_writes_the_boards_left_behind_every_second_and_as_it_stops(
+    any_store: KamenStore,
+) -> None:
+    service = service_on(any_store)
+    game_id = await a_game_begun(service)
+    runner = Runner(service, repair_every=3600)
+    assert await runner.lease()
+    runner.start()
+    try:
+        await service.move(ALICE, "e1-f2", game_id=game_id)
+        await service.board_shown(game_id, BOARD, 1, Status.ACTIVE)
+        for _ in range(50):  # within the pass's second, and then some
+            stored = await any_store.get_game(game_id)
+            if stored is not None and stored.board_ply == 1:
+                break
+            await asyncio.sleep(0.1)
+        assert stored is not None and stored.board_current
+        await service.move(BOB, "a5-b4", game_id=game_id)
+        await service.board_shown(game_id, BOARD, 2, Status.ACTIVE)
+    finally:
+        await runner.stop()
+    stored = await any_store.get_game(game_id)
+    assert stored is not None and stored.board_ply == 2 and stored.board_current
+
+
+# ----------------------------------------------------------------- marks told and written
+
+
+def test_marks_given_back_by_a_write_that_did_not_land_stay_under_newer_ones() -> None:
+    behind = Behind()
+    row = a_game(id=1, moves=("a1-b2",))
+    behind.tell(1, Marks.board(BOARD, 0, Status.ACTIVE))
+    with behind.taken(1) as carried:
+        assert carried == Marks.board(BOARD, 0, Status.ACTIVE)
+        assert behind.on(row).message_id == BOARD  # read before the write lands: still seen
+        behind.tell(1, Marks.board(BOARD + 1, 1, Status.ACTIVE))  # told while it was written
+        with behind.taken(1) as other:
+            assert other is None  # one write at a time carries a game's marks
+    behind.landed(1, carried, written=False)  # the move lost its race
+    seen = behind.on(row)
+    assert (seen.message_id, seen.board_ply) == (BOARD + 1, 1)
+    with pytest.raises(RuntimeError), behind.taken(1) as carried:
+        raise RuntimeError("the database went away")
+    assert behind.on(row).board_ply == 1 and len(behind) == 1
+
+
+async def test_the_write_behind_pass_leaves_a_game_whose_marks_a_move_carries() -> None:
+    behind = Behind()
+    written: list[dict[int, Marks]] = []
+
+    async def writer(marks: Any) -> None:
+        written.append(dict(marks))
+
+    behind.tell(1, Marks.board(BOARD, 0, Status.ACTIVE))
+    behind.tell(2, Marks.board(BOARD, 1, Status.ACTIVE))
+    with behind.taken(1) as carried:
+        behind.tell(1, Marks.board(BOARD, 2, Status.ACTIVE))
+        assert await behind.write(writer) == 1
+    behind.landed(1, carried, written=True)
+    assert written == [{2: Marks.board(BOARD, 1, Status.ACTIVE)}]
+    assert await behind.write(writer) == 1 and written[1] == {
+        1: Marks.board(BOARD, 2, Status.ACTIVE)
+    }
+    assert await behind.write(writer) == 0
+
+
+async def test_marks_just_written_are_still_seen_on_a_row_read_before_they_landed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    behind = Behind()
+    read_before = a_game(id=1, moves=("a1-b2",), message_id=BOARD, board_ply=0)
+
+    async def writer(marks: Any) -> None:
+        pass
+
+    behind.tell(1, Marks.board(BOARD + 1, 1, Status.ACTIVE))
+    assert await behind.write(writer) == 1
+    assert (behind.on(read_before).message_id, behind.on(read_before).board_ply) == (BOARD + 1, 1)
+    later = time.monotonic() + LANDED_FOR
+    monkeypatch.setattr("matches.marks.time.monotonic", lambda: later)
+    assert behind.on(read_before) == read_before  # long after: the row read is the truth

@@ -12,10 +12,12 @@ import dataclasses
 import itertools
 from collections.abc import AsyncIterator
 from datetime import timedelta
+from typing import Any
 
 import asyncpg  # type: ignore[import-untyped]  # asyncpg ships no type hints
 import pytest
 
+from matches.marks import Marks
 from matches.ratings import Season, rate_game
 from matches.records import Status
 from matches.storage import StoreError
@@ -148,3 +150,57 @@ async def test_games_of_one_player_ending_together_each_rate_from_the_last(
         assert later.before == earlier.after  # each rated from the one before it
     standing = await store.standing(1, "oska", 100)
     assert standing is not None and (standing.games, standing.wins) == (8, 8)
+
+
+# ------------------------------------------------------- connections back to their pools
+
+
+async def backends(url: str) -> list[str]:
+    """The last statement of each connection of Kamen's pools to the database at `url`."""
+    sql = """
+        SELECT query FROM pg_stat_activity
+        WHERE datname = current_database() AND pid <> pg_backend_pid()
+            AND backend_type = 'client backend'"""
+    return [row[0] for row in await fetch(url, sql)]
+
+
+async def test_a_connection_goes_back_to_its_pool_without_a_reset_query(url: str) -> None:
+    store = PostgresStore(url, writers=1, readers=1)
+    await store.open()
+    try:
+        game = await store.create_game(a_game())
+        assert await store.get_game(game.id) == game
+        # No `RESET ALL` (nor the rest of asyncpg's reset) after each: one round trip each.
+        last = await backends(url)
+        assert len(last) == 2 and all(
+            query.lstrip().startswith(("SELECT", "INSERT")) for query in last
+        )
+        assert not any("RESET" in query or "unlock_all" in query for query in last)
+    finally:
+        await store.close()
+
+
+async def test_nothing_of_a_session_outlives_its_use(url: str) -> None:
+    """What makes the reset needless: locks are the transaction's, a write not synced sets
+    `synchronous_commit` for its own transaction only."""
+    store = PostgresStore(url, writers=1, readers=1)
+    await store.open()
+    try:
+        game = await store.create_game(a_game())
+
+        async def locked(tx: Any) -> None:
+            await tx.lock(f"game {game.id}")
+            held = await tx.fetch("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory'")
+            assert held[0][0] == 1
+
+        await store.db.write(locked)
+        await store.write_marks({game.id: Marks.ping(77)}, durable=False)
+        stored = await store.get_game(game.id)
+        assert stored is not None and stored.ping_message_id == 77 and stored.version == 0
+        async with store.db._pool(writing=True).acquire() as db:  # the one write connection
+            assert await db.fetchval("SHOW synchronous_commit") == "on"
+            assert (
+                await db.fetchval("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory'") == 0
+            )
+    finally:
+        await store.close()

@@ -14,9 +14,11 @@ from typing import Any
 
 import pytest
 
+from games.base import Termination
 from matches.records import FirstChoice, GuildSettings, Status, UserSettings
 from matches.storage import ChannelBusy, Store, StoreError
 from store import DEFAULT_DATABASE_URL, database_url, open_store, store_for
+from store.games import GAMES
 from store.postgres import DIALECT as POSTGRES
 from store.postgres import PostgresStore
 from store.schema import migrations
@@ -461,3 +463,21 @@ def test_postgresql_urls_open_the_postgresql_store() -> None:
 def test_bad_urls_say_what_is_wrong(url: str, words: str) -> None:
     with pytest.raises(StoreError, match=words):
         store_for(url)
+
+
+def test_a_record_of_plain_fields_is_read_back_by_position_as_it_was_written() -> None:
+    game = a_game(
+        id=7, version=3, moves=("a1-b2", "g5-f4"), reached_ms=(1, None, 3), message_id=9,
+        board_ply=1, board_status=Status.CHALLENGE, first_choice=FirstChoice.OPPONENT,
+        deadline=NOW + timedelta(days=1), rated=False, reason=Termination.RESIGNATION,
+        result="1-0", ai_level="hard",
+    )  # fmt: skip
+    values = GAMES.values(game)
+    assert values["moves"] == "a1-b2 g5-f4" and values["reached_ms"] == "1 - 3"
+    assert values["deadline"] == (NOW + timedelta(days=1)).timestamp() and values["rated"] == 0
+    assert (values["reason"], values["board_status"], values["remind_at"]) == (
+        "resignation", "challenge", None,
+    )  # fmt: skip
+    row = tuple(values[column] for column in GAMES.columns)
+    assert GAMES.read(row) == game
+    assert GAMES.read(("before", *row, "after"), 1) == game  # from `start`, more after it

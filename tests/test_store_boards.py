@@ -18,6 +18,7 @@ from typing import Any
 import asyncpg  # type: ignore[import-untyped]  # asyncpg ships no type hints
 import pytest
 
+from matches.marks import Marks
 from matches.records import Status, StoredGame, UserSettings
 from matches.storage import Store
 from store.games import ID_LIMIT
@@ -101,6 +102,41 @@ async def test_set_board_and_set_ping_leave_the_version_alone(store: Store) -> N
     await store.set_ping(game.id, None)
     after = await store.get_game(game.id)
     assert after is not None and after.ping_message_id is None and after.version == 1
+
+
+async def test_a_move_writes_the_marks_it_carries_in_its_own_statement(store: Store) -> None:
+    game = await store.create_game(a_game())
+    await store.set_board(game.id, 555, 0, Status.CHALLENGE)
+    await store.set_ping(game.id, 556)
+    # The board of the game's start, shown while its first move was being played.
+    marks = Marks.board(557, 0, Status.ACTIVE)
+    moved = await store.update_game(replace(game, moves=("a1-b2",)), marks)
+    assert moved is not None and moved.version == 1 and moved.moves == ("a1-b2",)
+    assert (moved.message_id, moved.board_ply, moved.board_status) == (557, 0, Status.ACTIVE)
+    assert moved.ping_message_id == 556  # not carried: left as it was
+    assert await store.get_game(game.id) == moved
+    pinged = await store.update_game(replace(moved, moves=("a1-b2", "g5-f4")), Marks.ping(None))
+    assert pinged is not None and pinged.ping_message_id is None and pinged.message_id == 557
+    # A move that lost its race writes neither itself nor its marks.
+    stale = await store.update_game(replace(moved, moves=("a1-b2", "e5-d4")), Marks.ping(9))
+    assert stale is None and await store.get_game(game.id) == pinged
+
+
+async def test_marks_are_written_for_many_games_at_once_without_a_version(store: Store) -> None:
+    first = await store.create_game(a_game(channel_id=1))
+    second = await store.create_game(a_game(channel_id=2, moves=("a1-b2",)))
+    await store.set_ping(second.id, 600)
+    await store.write_marks({
+        first.id: Marks.board(700, 0, Status.ACTIVE).then(Marks.ping(701)),
+        second.id: Marks.message(702),
+        123: Marks.ping(703),  # a game gone (forgotten): passed over
+    })  # fmt: skip
+    one, two = await store.get_game(first.id), await store.get_game(second.id)
+    assert one is not None and two is not None and (one.version, two.version) == (0, 0)
+    assert (one.message_id, one.board_ply, one.board_status) == (700, 0, Status.ACTIVE)
+    assert one.ping_message_id == 701 and one.board_current
+    assert (two.message_id, two.board_ply, two.ping_message_id) == (702, None, 600)
+    assert await store.get_game(123) is None
 
 
 async def test_lagging_boards_are_the_games_whose_board_is_behind(store: Store) -> None:
