@@ -227,6 +227,7 @@ class Challenges:
         if not await self._threads_allowed(interaction):
             view = await start(channel_id_of(interaction))
             message_id = await answer.send(self.table.board(view))
+            self.table.reached(answer, view, message_id)
             if message_id is not None:
                 await self.table.adopt_board(view, message_id)
             if view.bot_to_move:
@@ -287,6 +288,7 @@ class Challenges:
         )
         if thread_id is None:
             await answer.update(self.table.board(view))
+            self.table.reached(answer, view)
             if interaction.message is not None:
                 await self.table.adopt_board(view, interaction.message.id)
         else:

@@ -9,12 +9,21 @@ holds ids and, for interactions and webhooks, a token. So `name_routes` wraps
 (`POST /channels/{channel_id}/messages`: no id, no token), in a context variable
 that the trace reads. Answers to interactions go through discord.py's webhook
 adapter instead, with no route object: they are counted under `webhook`.
+
+Every request through `HTTPClient.request` carries the bot's token, and Discord counts
+it against the bot's global limit (50 a second for the whole bot, every process and
+shard together); interaction callbacks and the interaction webhook's followups, edits
+and deletes do not count. `name_routes` counts the former by the work that made them
+(`work`: an interaction, Kamen's move, the sweeper, a board repair), which a task
+passes on to the tasks it starts.
 """
 
 from __future__ import annotations
 
+import contextlib
 import contextvars
 import functools
+from collections.abc import Iterator
 from types import SimpleNamespace
 from typing import Any
 
@@ -24,6 +33,18 @@ from discord.http import HTTPClient, Route
 from runtime.metrics import Metrics
 
 _ROUTE: contextvars.ContextVar[str] = contextvars.ContextVar("kamen_route", default="webhook")
+_WORK: contextvars.ContextVar[str] = contextvars.ContextVar("kamen_work", default="other")
+
+
+@contextlib.contextmanager
+def work(kind: str) -> Iterator[None]:
+    """Count the requests on the global limit made inside the block (and by the tasks it
+    starts) as `kind`'s."""
+    token = _WORK.set(kind)
+    try:
+        yield
+    finally:
+        _WORK.reset(token)
 
 
 def trace(metrics: Metrics) -> aiohttp.TraceConfig:
@@ -41,12 +62,15 @@ def trace(metrics: Metrics) -> aiohttp.TraceConfig:
     return config
 
 
-def name_routes(http: HTTPClient) -> None:
-    """Make each request of `http` say its route (for `trace`) while it runs."""
+def name_routes(http: HTTPClient, metrics: Metrics | None = None) -> None:
+    """Make each request of `http` say its route (for `trace`) while it runs, and count it
+    into `metrics` as one on Discord's global limit, by `work`."""
     request = http.request
 
     @functools.wraps(request)
     async def named(route: Route, **kwargs: Any) -> Any:
+        if metrics is not None:
+            metrics.global_request(_WORK.get())
         token = _ROUTE.set(f"{route.method} {route.path}")
         try:
             return await request(route, **kwargs)

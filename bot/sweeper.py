@@ -12,7 +12,7 @@ import logging
 import discord
 
 import words
-from bot import replies
+from bot import replies, rest
 from bot.table import Table
 from games.record import move_number
 from matches import SweepEvent, SweepKind
@@ -29,7 +29,8 @@ class Sweeper:
 
     async def announce(self, event: SweepEvent) -> None:
         try:
-            await self._announce(event)
+            with rest.work("sweeper"):
+                await self._announce(event)
         except discord.HTTPException as error:  # the board repair shows it later
             log.warning("could not announce %s of game #%s: %s", event.kind, event.view.id, error)
 
