@@ -50,12 +50,15 @@ import asyncio
 import contextlib
 import os
 import random
+import re
+import socket
 import sqlite3
 import statistics
 import sys
 import tempfile
 import threading
 import time
+import urllib.request
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -69,6 +72,7 @@ from tests.fake_discord import Channel, FakeDiscord, Message, User
 from tests.store_support import POSTGRES_ENV, fresh_postgres
 
 GLOBAL_LIMIT = 50.0  # Discord's requests a second for the whole bot
+GLOBAL_SAMPLE = re.compile(r'kamen_global_requests_total\{[^}]*kind="(\w+)"[^}]*\} (\S+)')
 
 GAME_NAMES = ("oska", "lasca", "oware")
 
@@ -556,9 +560,11 @@ async def bench(args: argparse.Namespace, url: str) -> int:
         ]  # fmt: skip
         guild = guilds[0]
         users = [fake.add_user(f"p{i}") for i in range(2 * args.games)]
-        env = {"LOG_LEVEL": "WARNING", "KAMEN_SWEEP_INTERVAL": "5", "HEALTH_PORT": "off"}
+        env = {"LOG_LEVEL": "WARNING", "KAMEN_SWEEP_INTERVAL": "5"}
+        ports = [free_port() for _ in range(count)]  # each process's /metrics
         bots = [
-            BotProcess(fake, url, work / f"bot-{shard}.log", dict(env),
+            BotProcess(fake, url, work / f"bot-{shard}.log",
+                       {**env, "HEALTH_PORT": str(ports[shard])},
                        shards=(shard,) if count > 1 else None,
                        shard_count=count if count > 1 else None)
             for shard in range(count)
@@ -629,6 +635,7 @@ async def bench(args: argparse.Namespace, url: str) -> int:
         violations = list(fake.violations)
         errors = [line for one in bots for line in one.log().splitlines() if " ERROR " in line]
         children = sum(workers_rss(each) for each in pids)
+        by_kind = await global_requests_by_kind(ports)
         for one in bots:
             await one.stop()
 
@@ -675,6 +682,13 @@ async def bench(args: argparse.Namespace, url: str) -> int:
             f" ({tally.player} of the players' in those games included)"
         )
     print(
+        "  as the bot's /metrics counts them (kamen_global_requests_total), by kind: "
+        + (", ".join(f"{kind} {count:.0f}" for kind, count in sorted(by_kind.items())) or "none")
+    )
+    if kamen is not None and kamen[0].kamen:
+        own = by_kind.get("kamen", 0.0)
+        print(f"  Kamen's moves' own (kind kamen): {per_hundred(own, kamen[0].kamen)}")
+    print(
         f"CPU per move answered (reads included): the bot {bot_cpu / answered * 1000:.2f} ms"
         + ("" if sqlite else f", PostgreSQL {database_cpu / answered * 1000:.2f} ms")
         + f" (the bot {bot_cpu:.1f} s in all over {len(pids)} process(es))"
@@ -692,6 +706,28 @@ async def bench(args: argparse.Namespace, url: str) -> int:
         print(f"violations: {violations[:5]}\nbot errors: {errors[:5]}")
         return 1
     return 0
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+async def global_requests_by_kind(ports: list[int]) -> dict[str, float]:
+    """`kamen_global_requests_total` of the bot processes' /metrics, summed by kind."""
+
+    def fetch(port: int) -> str:
+        opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+        with opener.open(f"http://127.0.0.1:{port}/metrics", timeout=5) as answer:
+            return str(answer.read().decode())
+
+    found: dict[str, float] = {}
+    for port in ports:
+        text = await asyncio.to_thread(fetch, port)
+        for kind, value in GLOBAL_SAMPLE.findall(text):
+            found[kind] = found.get(kind, 0.0) + float(value)
+    return found
 
 
 def _summed(figures: list[dict[str, int]]) -> dict[str, int]:

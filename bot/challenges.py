@@ -261,6 +261,7 @@ class Challenges:
         await interaction.edit_original_response(
             **replies.moved_to_thread(view, thread.id, locale).edit_kwargs()
         )
+        self.table.reached(answer, view)  # its token shows the result on the thread's start
         if view.bot_to_move:
             self.table.let_bot_move(view)
 
@@ -293,6 +294,7 @@ class Challenges:
                 await self.table.adopt_board(view, interaction.message.id)
         else:
             await answer.update(replies.moved_to_thread(view, thread_id, answer.server_locale))
+            self.table.reached(answer, view)  # its token shows the result on the thread's start
             await self.table.send_board(view, self.table.board(view), strip_old=False)
         await self.table.tell_turn(view, interaction.user.id)
 

@@ -111,7 +111,7 @@ class KamenMixin:
     ) -> None:
         self.settings = settings
         self.metrics = metrics if metrics is not None else Metrics()
-        rest.name_routes(self.http, self.metrics)  # type: ignore[attr-defined]
+        rest.name_routes(self.http)  # type: ignore[attr-defined]
         self.metrics.on_scrape(self._read_gauges)
         self.clock = clock
         self.store = store

@@ -13,9 +13,9 @@ adapter instead, with no route object: they are counted under `webhook`.
 Every request through `HTTPClient.request` carries the bot's token, and Discord counts
 it against the bot's global limit (50 a second for the whole bot, every process and
 shard together); interaction callbacks and the interaction webhook's followups, edits
-and deletes do not count. `name_routes` counts the former by the work that made them
-(`work`: an interaction, Kamen's move, the sweeper, a board repair), which a task
-passes on to the tasks it starts.
+and deletes do not count. `trace` counts the former, each answer (a retry is one more),
+by the work that made them (`work`: an interaction, Kamen's move, the sweeper, a board
+repair), which a task passes on to the tasks it starts.
 """
 
 from __future__ import annotations
@@ -55,22 +55,22 @@ def trace(metrics: Metrics) -> aiohttp.TraceConfig:
         context: SimpleNamespace,
         params: aiohttp.TraceRequestEndParams,
     ) -> None:
-        metrics.rest_answer(_ROUTE.get(), params.response.status)
+        route = _ROUTE.get()
+        metrics.rest_answer(route, params.response.status)
+        if route != "webhook":  # the bot's token: on the global limit, retries included
+            metrics.global_request(_WORK.get())
 
     config = aiohttp.TraceConfig()
     config.on_request_end.append(answered)
     return config
 
 
-def name_routes(http: HTTPClient, metrics: Metrics | None = None) -> None:
-    """Make each request of `http` say its route (for `trace`) while it runs, and count it
-    into `metrics` as one on Discord's global limit, by `work`."""
+def name_routes(http: HTTPClient) -> None:
+    """Make each request of `http` say its route (for `trace`) while it runs."""
     request = http.request
 
     @functools.wraps(request)
     async def named(route: Route, **kwargs: Any) -> Any:
-        if metrics is not None:
-            metrics.global_request(_WORK.get())
         token = _ROUTE.set(f"{route.method} {route.path}")
         try:
             return await request(route, **kwargs)

@@ -64,7 +64,7 @@ class Sweeper:
                 title=replies.title(view, locale),
                 id=view.id,
             )
-            await channel.send(text, allowed_mentions=replies.MENTION_USERS)
+            await self.table.post(view, text, replies.MENTION_USERS)
         elif event.kind is SweepKind.REMINDER:
             deadline = int(view.deadline.timestamp()) if view.deadline else None
             text = words.say(
@@ -76,7 +76,7 @@ class Sweeper:
                 title=replies.title(view, locale),
                 id=view.id,
             )
-            await channel.send(text, allowed_mentions=replies.MENTION_USERS)
+            await self.table.post(view, text, replies.MENTION_USERS)
         else:
             await self.table.update_board(view, self.table.board(view))
             await self.table.announce_end(view, new_message=False)

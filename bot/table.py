@@ -100,7 +100,7 @@ class Reach:
     (the one it answered with, or was clicked on)."""
 
     webhook: discord.Webhook
-    channel_id: int
+    channel_id: int | None
     original: int | None
     until: datetime
 
@@ -440,19 +440,21 @@ class Table:
     # ---------------------------------------------------------------- interaction tokens
 
     def reached(self, answer: Answer, view: GameView, *made: int | None) -> None:
-        """`answer` went out in `view`'s game: for ~14 minutes its interaction's token posts
-        there and edits or deletes `made` (messages it answered with or posted) and its
-        original message, none of it on Discord's global limit."""
+        """`answer` went out about `view`'s game: for ~14 minutes its interaction's token
+        edits or deletes `made` (messages it answered with or posted) and its original
+        message, and, if it came from the game's channel, posts there; none of it on
+        Discord's global limit."""
         interaction = answer.interaction
-        if interaction.channel_id != view.channel_id or not answer.done:
-            return  # a followup goes to the interaction's channel, not the game's
+        if not answer.done:
+            return
         reach = Reach(
             interaction.followup,
-            view.channel_id,
+            interaction.channel_id,
             answer.original,
             interaction.expires_at - TOKEN_SPARE,
         )
-        self._keep(self._reaches, view.id, reach)
+        if interaction.channel_id == view.channel_id:  # its followups go where it came from
+            self._keep(self._reaches, view.id, reach)
         for message_id in {answer.original, *made} - {None}:
             assert message_id is not None
             self._keep(self._made, message_id, reach)
@@ -763,13 +765,16 @@ class Table:
         if abs((began - view.created_at).total_seconds()) > STARTER_SLACK:
             return
         parent = self.client.get_partial_messageable(thread.parent_id, guild_id=view.guild_id)
+        result = replies.thread_result(view, self.locale_of(view))
+        if self._reach(self._made, thread.id) is not None:  # the game's start made it
+            with contextlib.suppress(discord.HTTPException):
+                await self.edit_message(thread.parent_id, thread.id, **result.edit_kwargs())
+                return
         try:
             starter = await parent.fetch_message(thread.id)
             if starter.author == self.client.user and replies.names_game(starter, view):
                 # edited as a partial message: a full one would send its flags back (has-thread)
-                await parent.get_partial_message(thread.id).edit(
-                    **replies.thread_result(view, self.locale_of(view)).edit_kwargs()
-                )
+                await parent.get_partial_message(thread.id).edit(**result.edit_kwargs())
         except discord.HTTPException:
             log.info("game #%s: no starter message to update in the parent channel", view.id)
 
