@@ -329,9 +329,7 @@ def asks(board: Message, user: User) -> bool:
     return bool(found) and int(found[0]) == user.id and "your move" in board.content
 
 
-async def begin_against_kamen(
-    fake: FakeDiscord, user: User, parent: Channel, name: str
-) -> Message:
+async def begin_against_kamen(fake: FakeDiscord, user: User, parent: Channel, name: str) -> Message:
     """`user` challenges Kamen to `name` (level 1, moving first): the board in the new
     thread."""
     reply = await fake.slash(
@@ -761,8 +759,12 @@ def main() -> None:
         "--database", default="sqlite",
         help="sqlite (a fresh file), or a postgresql:// URL of a server to make a fresh one on",
     )  # fmt: skip
-    parser.add_argument("--kamen-games", type=int, default=4,
-                        help="games against Kamen played after the run (0: none)")
+    parser.add_argument(
+        "--kamen-games",
+        type=int,
+        default=4,
+        help="games against Kamen played after the run (0: none)",
+    )
     parser.add_argument("--kamen-seconds", type=float, default=10.0)
     parser.add_argument("--processes", type=int, choices=(1, 2), default=1,
                         help="bot processes: 2 serve shards 0 and 1 of 2")  # fmt: skip

@@ -497,16 +497,17 @@ class Table:
         if reach is not None:
             try:
                 await reach.webhook.delete_message(reach.target(message_id))
-            except discord.HTTPException as error:
-                if not token_refused(error) and not isinstance(error, discord.NotFound):
-                    raise  # tried again by the caller, the same way
-                if not token_refused(error):
+            except discord.NotFound as error:
+                if not token_refused(error):  # gone already
                     self._made.pop(message_id, None)
                     return
+            except discord.HTTPException as error:
+                if not token_refused(error):
+                    raise  # tried again by the caller, the same way
             else:
                 self._made.pop(message_id, None)
                 return
-            self._made.pop(message_id, None)
+            self._made.pop(message_id, None)  # a token Discord takes no more
         channel = self.client.get_partial_messageable(channel_id)
         with contextlib.suppress(discord.NotFound):
             await channel.get_partial_message(message_id).delete()
