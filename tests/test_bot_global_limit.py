@@ -111,6 +111,7 @@ async def test_a_ping_older_than_its_token_is_deleted_through_the_channel(
     async with shared.table() as table:
         fake, ann, bob = table.fake, table.ann, table.bob
         thread, board = await start_game(table, "oware")
+        await fake.wait_for(lambda: told(fake, ann, thread) == 1, what="Ann told to begin")
         await move_on_board(table, ann, board, options(board)[0])
         await fake.wait_for(lambda: told(fake, bob, thread) == 1, what="Bob's ping")
         await settle(fake)
