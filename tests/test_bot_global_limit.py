@@ -46,6 +46,11 @@ def told(fake: FakeDiscord, user: User, thread: Channel) -> int:
     return len(fake.notifications(user, channel=thread))
 
 
+async def told_again(fake: FakeDiscord, user: User, thread: Channel, before: int) -> None:
+    """Until one more message of the thread has notified `user`."""
+    await fake.wait_for(lambda: told(fake, user, thread) == before + 1, what="a notification")
+
+
 async def test_ordinary_moves_make_no_request_on_the_global_limit(shared: SharedBot) -> None:
     async with shared.table() as table:
         fake, ann = table.fake, table.ann
@@ -69,9 +74,7 @@ async def test_ordinary_moves_make_no_request_on_the_global_limit(shared: Shared
                 reply = await fake.slash(mover, thread, "oware move", move=options(board)[0])
                 assert reply.message is not None and not reply.ephemeral
                 board = reply.message  # the new board, the response itself
-            await fake.wait_for(
-                lambda: told(fake, waiting, thread) == notified + 1, what="the next one told"
-            )
+            await told_again(fake, waiting, thread, notified)
             await settle(fake)
             # One ping at a time: the previous one went, whoever posted it.
             assert len(pings_in(fake, thread)) <= 1
@@ -97,7 +100,7 @@ async def test_kamens_moves_edit_and_ping_through_the_players_interaction(
             notified = told(fake, ann, thread)
             await move_on_board(table, ann, board, options(board)[0])
             # Kamen answers on the same board, and Ann is told it is her move again.
-            await fake.wait_for(lambda: told(fake, ann, thread) == notified + 1, what="Ann's ping")
+            await told_again(fake, ann, thread, notified)
             await settle(fake)
             assert to_move(table, board) is ann
             assert len(pings_in(fake, thread)) == 1
