@@ -30,6 +30,14 @@ a server where its user may CREATE DATABASE; the bench makes a fresh database be
 and drops it at the end (the injected write lock is SQLite's alone). `--processes 2`
 runs two bot processes, shards 0 and 1 of 2, on one shared database, with half the
 games in a server on each shard (memory is then the two processes' sum).
+Discord's global limit (50 requests a second for the whole bot, every process and
+shard together) counts every request made with the bot's token, not interaction
+responses nor their webhook's followups, edits and deletes. The fake lists those it
+counts; printed are such requests per 100 moves of each kind: the players' moves of
+the main run (the cost of the games begun meanwhile, measured when the games first
+began, taken off) and, after it, Kamen's moves in `--kamen-games` games against Kamen
+(level 1, the players' moves in them included) for `--kamen-seconds`; with the
+ceiling it puts on the whole bot's moves a second.
 Budgets (DESIGN.md §6): median <= 20 ms, p99 <= 60 ms with 200 games and
 50 moves/s; <= 150 MiB resident with 10,000 stored games; start-up to ready
 <= 2 s after the gateway answers.
@@ -42,12 +50,15 @@ import asyncio
 import contextlib
 import os
 import random
+import re
+import socket
 import sqlite3
 import statistics
 import sys
 import tempfile
 import threading
 import time
+import urllib.request
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -59,6 +70,9 @@ from store.postgres import shown
 from tests.bot_support import MENTION, BotProcess, settle
 from tests.fake_discord import Channel, FakeDiscord, Message, User
 from tests.store_support import POSTGRES_ENV, fresh_postgres
+
+GLOBAL_LIMIT = 50.0  # Discord's requests a second for the whole bot
+GLOBAL_SAMPLE = re.compile(r'kamen_global_requests_total\{[^}]*kind="(\w+)"[^}]*\} (\S+)')
 
 GAME_NAMES = ("oska", "lasca", "oware")
 
@@ -300,6 +314,114 @@ async def read(
         figures.reads[kind].append(time.perf_counter() - started)
 
 
+@dataclass
+class KamenTally:
+    """What the games against Kamen did: moves of each side, games begun."""
+
+    player: int = 0
+    kamen: int = 0
+    begun: int = 0
+
+
+def asks(board: Message, user: User) -> bool:
+    """Whether the board asks `user` to move."""
+    found = MENTION.findall(board.content)
+    return bool(found) and int(found[0]) == user.id and "your move" in board.content
+
+
+async def begin_against_kamen(fake: FakeDiscord, user: User, parent: Channel, name: str) -> Message:
+    """`user` challenges Kamen to `name` (level 1, moving first): the board in the new
+    thread."""
+    reply = await fake.slash(
+        user, parent, f"{name} challenge", opponent=fake.bot, level="1", first="me"
+    )
+    assert reply.message is not None, reply.text
+    started = reply.message
+    await fake.wait_for(lambda: started.thread_id is not None, what="the thread")
+    thread = fake.world.channels[started.thread_id]  # type: ignore[index]
+    await fake.wait_for(lambda: bool(fake.messages(thread)), what="the first board")
+    return fake.messages(thread)[-1]
+
+
+async def against_kamen(
+    fake: FakeDiscord, user: User, parent: Channel, name: str, board: Message, until: float,
+    tally: KamenTally,
+) -> None:  # fmt: skip
+    """`user` plays Kamen at `name` until `until`, by the menu and by `/<game> move` in
+    turn; a finished game is replaced by a new one."""
+    loop = asyncio.get_running_loop()
+    turn = 0
+    while loop.time() < until:
+        choices = menu(board)
+        if "Game over" in board.content or not choices or not asks(board, user):
+            board = await begin_against_kamen(fake, user, parent, name)
+            tally.begun += 1
+            continue
+        forced = play_button(board)
+        if forced is not None:
+            reply = await fake.click(user, board, forced)
+        elif turn % 2 == 0:
+            reply = await fake.select(user, board, "Pick a move", [choices[0]])
+        else:
+            thread = fake.world.channels[board.channel_id]
+            reply = await fake.slash(user, thread, f"{name} move", move=choices[0])
+            if reply.message is not None and not reply.ephemeral:
+                board = reply.message
+        if reply.ephemeral:  # refused (a click the bot found stale): a new game
+            board = await begin_against_kamen(fake, user, parent, name)
+            tally.begun += 1
+            continue
+        turn += 1
+        tally.player += 1
+        await answered_by_kamen(fake, board, user)
+        if asks(board, user):
+            tally.kamen += 1
+
+
+async def answered_by_kamen(fake: FakeDiscord, board: Message, user: User) -> None:
+    """Until the board asks `user` to move again, or the game is over."""
+    await fake.wait_for(
+        lambda: asks(board, user) or "Game over" in board.content,
+        timeout=30.0, what="Kamen's move",
+    )  # fmt: skip
+
+
+async def kamen_phase(
+    fake: FakeDiscord, users: list[User], parent: Channel, seconds: float
+) -> tuple[KamenTally, float, int]:
+    """Games against Kamen for `seconds`: what they did, the global-limit requests one
+    game's start cost, and those made meanwhile."""
+    limited = fake.global_requests
+    before = len(limited)
+    names = [GAME_NAMES[index % len(GAME_NAMES)] for index in range(len(users))]
+    boards = [
+        await begin_against_kamen(fake, user, parent, name)
+        for user, name in zip(users, names, strict=True)
+    ]
+    await settle(fake)
+    per_start = (len(limited) - before) / len(users)
+    tally = KamenTally()
+    before = len(limited)
+    until = asyncio.get_running_loop().time() + seconds
+    await asyncio.gather(
+        *(
+            against_kamen(fake, user, parent, name, board, until, tally)
+            for user, name, board in zip(users, names, boards, strict=True)
+        )
+    )
+    await settle(fake)
+    return tally, per_start, len(limited) - before
+
+
+def per_hundred(requests: float, moves: int) -> str:
+    """Requests per 100 moves, and the moves a second the global limit then allows."""
+    if moves <= 0:
+        return "no moves"
+    each = max(requests, 0.0) / moves
+    ceiling = f"{GLOBAL_LIMIT / each:,.0f} moves/s" if each > 0 else "no ceiling from it"
+    return f"{100 * each:.1f} per 100 moves ({moves} moves; the global limit allows {ceiling})"
+
+
 class WriteLock:
     """Another connection that holds the write lock inside one game's update, now and then."""
 
@@ -436,9 +558,11 @@ async def bench(args: argparse.Namespace, url: str) -> int:
         ]  # fmt: skip
         guild = guilds[0]
         users = [fake.add_user(f"p{i}") for i in range(2 * args.games)]
-        env = {"LOG_LEVEL": "WARNING", "KAMEN_SWEEP_INTERVAL": "5", "HEALTH_PORT": "off"}
+        env = {"LOG_LEVEL": "WARNING", "KAMEN_SWEEP_INTERVAL": "5"}
+        ports = [free_port() for _ in range(count)]  # each process's /metrics
         bots = [
-            BotProcess(fake, url, work / f"bot-{shard}.log", dict(env),
+            BotProcess(fake, url, work / f"bot-{shard}.log",
+                       {**env, "HEALTH_PORT": str(ports[shard])},
                        shards=(shard,) if count > 1 else None,
                        shard_count=count if count > 1 else None)
             for shard in range(count)
@@ -470,10 +594,14 @@ async def bench(args: argparse.Namespace, url: str) -> int:
             for i in range(args.games)
         ]  # fmt: skip
         began = time.perf_counter()
+        limited = fake.global_requests
+        before = len(limited)
         for batch in range(0, len(games), 20):
             await asyncio.gather(*(begin(fake, g, rng) for g in games[batch : batch + 20]))
         print(f"{len(games)} games started in {time.perf_counter() - began:.1f} s")
         await settle(fake)
+        per_start = (len(limited) - before) / len(games)
+        before = len(limited)
 
         games[0].locked = True
         assert games[0].channel is not None
@@ -492,12 +620,20 @@ async def bench(args: argparse.Namespace, url: str) -> int:
         figures.reads = read_figures.reads
         figures.failed += read_figures.failed
         await settle(fake)
+        moves_limited = len(limited) - before - figures.restarted * per_start
+        kamen_users = [fake.add_user(f"k{i}") for i in range(args.kamen_games)]
+        kamen: tuple[KamenTally, float, int] | None = None
+        if args.kamen_games and args.kamen_seconds > 0:
+            kamen = await kamen_phase(
+                fake, kamen_users, guild.channel("games-0"), args.kamen_seconds
+            )
         bot_cpu = cpu_seconds(pids) - cpu_before[0]
         database_cpu = cpu_seconds(database_pids) - cpu_before[1]
         peak = _summed([memory_kib(each) for each in pids])
         violations = list(fake.violations)
         errors = [line for one in bots for line in one.log().splitlines() if " ERROR " in line]
         children = sum(workers_rss(each) for each in pids)
+        by_kind = await global_requests_by_kind(ports)
         for one in bots:
             await one.stop()
 
@@ -532,6 +668,25 @@ async def bench(args: argparse.Namespace, url: str) -> int:
         print(f"  reads in the other games, {kind} {quantiles(values)}")
     answered = len(latencies)
     print(
+        "requests on Discord's global limit: game starts "
+        f"{per_start:.1f} each; the players' moves "
+        f"{per_hundred(moves_limited, answered - figures.refused)}"
+    )
+    if kamen is not None:
+        tally, kamen_start, kamen_limited = kamen
+        print(
+            f"  against Kamen: starts {kamen_start:.1f} each; Kamen's moves "
+            f"{per_hundred(kamen_limited - tally.begun * kamen_start, tally.kamen)}"
+            f" ({tally.player} of the players' in those games included)"
+        )
+    print(
+        "  as the bot's /metrics counts them (kamen_global_requests_total), by kind: "
+        + (", ".join(f"{kind} {count:.0f}" for kind, count in sorted(by_kind.items())) or "none")
+    )
+    if kamen is not None and kamen[0].kamen:
+        own = by_kind.get("kamen", 0.0)
+        print(f"  Kamen's moves' own (kind kamen): {per_hundred(own, kamen[0].kamen)}")
+    print(
         f"CPU per move answered (reads included): the bot {bot_cpu / answered * 1000:.2f} ms"
         + ("" if sqlite else f", PostgreSQL {database_cpu / answered * 1000:.2f} ms")
         + f" (the bot {bot_cpu:.1f} s in all over {len(pids)} process(es))"
@@ -549,6 +704,28 @@ async def bench(args: argparse.Namespace, url: str) -> int:
         print(f"violations: {violations[:5]}\nbot errors: {errors[:5]}")
         return 1
     return 0
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+async def global_requests_by_kind(ports: list[int]) -> dict[str, float]:
+    """`kamen_global_requests_total` of the bot processes' /metrics, summed by kind."""
+
+    def fetch(port: int) -> str:
+        opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+        with opener.open(f"http://127.0.0.1:{port}/metrics", timeout=5) as answer:
+            return str(answer.read().decode())
+
+    found: dict[str, float] = {}
+    for port in ports:
+        text = await asyncio.to_thread(fetch, port)
+        for kind, value in GLOBAL_SAMPLE.findall(text):
+            found[kind] = found.get(kind, 0.0) + float(value)
+    return found
 
 
 def _summed(figures: list[dict[str, int]]) -> dict[str, int]:
@@ -582,6 +759,13 @@ def main() -> None:
         "--database", default="sqlite",
         help="sqlite (a fresh file), or a postgresql:// URL of a server to make a fresh one on",
     )  # fmt: skip
+    parser.add_argument(
+        "--kamen-games",
+        type=int,
+        default=4,
+        help="games against Kamen played after the run (0: none)",
+    )
+    parser.add_argument("--kamen-seconds", type=float, default=10.0)
     parser.add_argument("--processes", type=int, choices=(1, 2), default=1,
                         help="bot processes: 2 serve shards 0 and 1 of 2")  # fmt: skip
     args = parser.parse_args()

@@ -40,6 +40,8 @@ class Answer:
         self.public = False  # what a command's deferral shows: a public "thinking" or a private
         self.deferred = False
         self.filled = False  # the last answer edited a deferral: an edit notifies nobody
+        # The message the response made or updated (its token's `@original`), once known.
+        self.original: int | None = None
         self.game_id: int | None = None  # the game it is about, when known (for the log)
         self._lock = asyncio.Lock()
         self._timer: asyncio.Task[None] | None = None
@@ -89,6 +91,7 @@ class Answer:
             response = interaction.response
             if not response.is_done():
                 sent = await response.send_message(ephemeral=ephemeral, **out.send_kwargs())
+                self.original = sent.message_id
                 return sent.message_id
             thinking = self.deferred and interaction.type is not discord.InteractionType.component
             if thinking and ephemeral is not self.public:
@@ -96,6 +99,7 @@ class Answer:
                 message = await interaction.edit_original_response(**out.edit_kwargs())
                 self.deferred = False
                 self.filled = True
+                self.original = message.id
                 return message.id
             if thinking:  # a private answer cannot replace a public "thinking" (or the reverse)
                 with contextlib.suppress(discord.HTTPException):
@@ -115,6 +119,8 @@ class Answer:
             else:
                 await self.interaction.edit_original_response(**out.edit_kwargs())
                 self.deferred = False
+            message = self.interaction.message
+            self.original = message.id if message is not None else None
 
     async def follow(self, out: Outgoing | str) -> None:
         """A public message after the answer (a draw offered over the updated board)."""

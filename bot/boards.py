@@ -23,7 +23,7 @@ from datetime import timedelta
 
 import discord
 
-from bot import components, replies
+from bot import components, replies, rest
 from bot.table import Table
 from matches import GameView, Status
 
@@ -59,7 +59,8 @@ class BoardKeeper:
         if view.updated_at > settled or self.table.is_showing(view.id):
             return False
         try:
-            await self.repair(view)
+            with rest.work("repair"):
+                await self.repair(view)
         except discord.HTTPException as error:
             log.warning("game #%s: its board could not be repaired yet: %s", view.id, error)
             return False

@@ -227,6 +227,7 @@ class Challenges:
         if not await self._threads_allowed(interaction):
             view = await start(channel_id_of(interaction))
             message_id = await answer.send(self.table.board(view))
+            self.table.reached(answer, view, message_id)
             if message_id is not None:
                 await self.table.adopt_board(view, message_id)
             if view.bot_to_move:
@@ -260,6 +261,7 @@ class Challenges:
         await interaction.edit_original_response(
             **replies.moved_to_thread(view, thread.id, locale).edit_kwargs()
         )
+        self.table.reached(answer, view)  # its token shows the result on the thread's start
         if view.bot_to_move:
             self.table.let_bot_move(view)
 
@@ -287,10 +289,12 @@ class Challenges:
         )
         if thread_id is None:
             await answer.update(self.table.board(view))
+            self.table.reached(answer, view)
             if interaction.message is not None:
                 await self.table.adopt_board(view, interaction.message.id)
         else:
             await answer.update(replies.moved_to_thread(view, thread_id, answer.server_locale))
+            self.table.reached(answer, view)  # its token shows the result on the thread's start
             await self.table.send_board(view, self.table.board(view), strip_old=False)
         await self.table.tell_turn(view, interaction.user.id)
 

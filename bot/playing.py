@@ -111,6 +111,7 @@ class Playing:
         if notified is not None:
             out = dataclasses.replace(out, mentions=replies.mentions_of(notified))
         message_id = await answer.send(out)
+        self.table.reached(answer, result.view, message_id)  # its token pings, edits, deletes
         if message_id is not None:
             await self.table.adopt_board(result.view, message_id)
         pinged = notified is not None and not answer.filled
@@ -143,9 +144,11 @@ class Playing:
                 # 3 s (then the board keeper repairs the board).
                 shown = out if now is result.view else self.table.board(now)
                 await asyncio.wait_for(answer.update(shown), ANSWER_WITHIN)
+                self.table.reached(answer, result.view)  # its token pings and edits the board
                 await self.table.shown(now, clicked)
         else:  # a destination menu, or a board shown in a reply (after a stale click)
             await answer.update(played)
+            self.table.reached(answer, result.view)  # its token pings
             await self.table.update_board(result.view, out)
         await self.table.after_move(result, new_message=False)
 
@@ -302,6 +305,7 @@ class Playing:
             async with self.table.showing(view) as now:
                 shown = out if now is view else self.table.board(now)
                 await asyncio.wait_for(answer.update(shown), ANSWER_WITHIN)
+                self.table.reached(answer, view)
                 await self.table.shown(now, clicked)
             await answer.follow(text)
             return
@@ -327,6 +331,7 @@ class Playing:
             return
         answer.public = True
         message_id = await answer.send(self.table.board(view))
+        self.table.reached(answer, view, message_id)
         if message_id is not None:
             await self.table.adopt_board(view, message_id)
 

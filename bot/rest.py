@@ -9,12 +9,21 @@ holds ids and, for interactions and webhooks, a token. So `name_routes` wraps
 (`POST /channels/{channel_id}/messages`: no id, no token), in a context variable
 that the trace reads. Answers to interactions go through discord.py's webhook
 adapter instead, with no route object: they are counted under `webhook`.
+
+Every request through `HTTPClient.request` carries the bot's token, and Discord counts
+it against the bot's global limit (50 a second for the whole bot, every process and
+shard together); interaction callbacks and the interaction webhook's followups, edits
+and deletes do not count. `trace` counts the former, each answer (a retry is one more),
+by the work that made them (`work`: an interaction, Kamen's move, the sweeper, a board
+repair), which a task passes on to the tasks it starts.
 """
 
 from __future__ import annotations
 
+import contextlib
 import contextvars
 import functools
+from collections.abc import Iterator
 from types import SimpleNamespace
 from typing import Any
 
@@ -24,6 +33,18 @@ from discord.http import HTTPClient, Route
 from runtime.metrics import Metrics
 
 _ROUTE: contextvars.ContextVar[str] = contextvars.ContextVar("kamen_route", default="webhook")
+_WORK: contextvars.ContextVar[str] = contextvars.ContextVar("kamen_work", default="other")
+
+
+@contextlib.contextmanager
+def work(kind: str) -> Iterator[None]:
+    """Count the requests on the global limit made inside the block (and by the tasks it
+    starts) as `kind`'s."""
+    token = _WORK.set(kind)
+    try:
+        yield
+    finally:
+        _WORK.reset(token)
 
 
 def trace(metrics: Metrics) -> aiohttp.TraceConfig:
@@ -34,7 +55,10 @@ def trace(metrics: Metrics) -> aiohttp.TraceConfig:
         context: SimpleNamespace,
         params: aiohttp.TraceRequestEndParams,
     ) -> None:
-        metrics.rest_answer(_ROUTE.get(), params.response.status)
+        route = _ROUTE.get()
+        metrics.rest_answer(route, params.response.status)
+        if route != "webhook":  # the bot's token: on the global limit, retries included
+            metrics.global_request(_WORK.get())
 
     config = aiohttp.TraceConfig()
     config.on_request_end.append(answered)

@@ -12,7 +12,7 @@ import logging
 import discord
 
 import words
-from bot import replies
+from bot import replies, rest
 from bot.table import Table
 from games.record import move_number
 from matches import SweepEvent, SweepKind
@@ -29,7 +29,8 @@ class Sweeper:
 
     async def announce(self, event: SweepEvent) -> None:
         try:
-            await self._announce(event)
+            with rest.work("sweeper"):
+                await self._announce(event)
         except discord.HTTPException as error:  # the board repair shows it later
             log.warning("could not announce %s of game #%s: %s", event.kind, event.view.id, error)
 
@@ -63,7 +64,7 @@ class Sweeper:
                 title=replies.title(view, locale),
                 id=view.id,
             )
-            await channel.send(text, allowed_mentions=replies.MENTION_USERS)
+            await self.table.post(view, text, replies.MENTION_USERS)
         elif event.kind is SweepKind.REMINDER:
             deadline = int(view.deadline.timestamp()) if view.deadline else None
             text = words.say(
@@ -75,7 +76,7 @@ class Sweeper:
                 title=replies.title(view, locale),
                 id=view.id,
             )
-            await channel.send(text, allowed_mentions=replies.MENTION_USERS)
+            await self.table.post(view, text, replies.MENTION_USERS)
         else:
             await self.table.update_board(view, self.table.board(view))
             await self.table.announce_end(view, new_message=False)

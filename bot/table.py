@@ -9,6 +9,17 @@ features (`bot.tournaments`, `bot.playing`, …) are each handed it (`bot.action
 Latency: the reply that answers an interaction is sent first; bookkeeping
 (the board's message id, the old board's components, the bot's move) comes
 after, off the player's critical path.
+
+Discord's global limit (50 requests a second for the whole bot, bot/rest.py) counts
+every channel message sent, edited or deleted, but not an interaction's response nor
+what its token does for 15 minutes: followups in its channel, their edits and deletes,
+and edits of the message it answered with (or was clicked on). So the table keeps, in
+memory, each game's latest such token (`Reach`) and which messages each token made:
+a move's board is its response, the turn's ping a followup, the previous ping deleted
+and an old board's menu taken off through the token that made them, and Kamen's move
+edits the board and pings through the player's last one. Only what no live token
+reaches (a message older than ~14 minutes, or from before a restart, or a game no one
+has touched since) goes through the channel, on the global limit, counted in `/metrics`.
 """
 
 from __future__ import annotations
@@ -31,7 +42,7 @@ from typing import Any, Concatenate, Literal, ParamSpec, Protocol, TypeVar, cast
 import discord
 
 import words
-from bot import components, images, replies
+from bot import components, images, replies, rest
 from bot.answers import Answer
 from bot.languages import Languages
 from games.base import GameSpec, MoveInfo
@@ -64,6 +75,11 @@ ARCHIVE_MINUTES: Literal[10080] = 10080  # a week: a slow game's thread stays in
 STARTER_SLACK = 60.0  # seconds between a game's creation and the message its thread starts on
 POSTING = timedelta(minutes=1)  # how long a claim on posting a message once holds
 RECENT = 100  # the channel's messages read, since an attempt, for one posted before a kill
+# A token is used until a minute before its 15 are up: a slow request must not outlive it.
+TOKEN_SPARE = timedelta(minutes=1)
+# discord.py puts a webhook message's id in the request's path, where Discord also takes
+# `@original`: the message an interaction answered with, or was clicked on.
+ORIGINAL = cast(int, "@original")
 INTERACTION_KINDS = {
     discord.InteractionType.application_command: "command",
     discord.InteractionType.component: "component",
@@ -75,6 +91,28 @@ INTERACTION_KINDS = {
 def nonce_of(key: str) -> str:
     """The nonce of the message named `key`: sent again, Discord returns the one created."""
     return hashlib.sha256(key.encode()).hexdigest()[:25]  # Discord's longest nonce
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Reach:
+    """What one interaction's token reaches off Discord's global limit until `until`:
+    followups in its channel, and edits and deletes of them and of its `original` message
+    (the one it answered with, or was clicked on)."""
+
+    webhook: discord.Webhook
+    channel_id: int | None
+    original: int | None
+    until: datetime
+
+    def target(self, message_id: int) -> int:
+        """How the token names `message_id` in a request."""
+        return ORIGINAL if message_id == self.original else message_id
+
+
+def token_refused(error: discord.HTTPException) -> bool:
+    """Whether Discord refused an interaction's token itself (expired, unknown), not the
+    message it was asked about: the channel's own route is then the way."""
+    return error.status == 401 or error.code in (10015, 50027)
 
 
 class Feature(Protocol):
@@ -114,7 +152,8 @@ def guarded(
         began = time.perf_counter()
         outcome = "ok"
         try:
-            await handler(self, answer, *args, **kwargs)
+            with rest.work("interaction"):
+                await handler(self, answer, *args, **kwargs)
         except StaleAction as error:
             outcome = f"refused:{error.code}"
             await table.refuse_stale(answer, error, answer.game_id)
@@ -259,6 +298,10 @@ class Table:
         # A board may lag: the runner's board repairs come soon (matches.runner).
         self._wake_repairs = wake_repairs or (lambda: None)
         self._board_locks: dict[int, asyncio.Lock] = {}  # by game id: one board edit at a time
+        # Live interaction tokens (`Reach`): each game's latest, and the one that made each
+        # message still reachable that way; dropped once spent.
+        self._reaches: OrderedDict[int, Reach] = OrderedDict()
+        self._made: OrderedDict[int, Reach] = OrderedDict()
         self.languages = Languages(client, service, settings.locale)
         # What each rated game that ended lately did to its players' ratings (its result
         # message shows it): told by the game-finished event, read back after a restart.
@@ -394,6 +437,100 @@ class Table:
         first, second = (self.names.get(user_id) for user_id in view.players)
         return (first, second) if first and second else None
 
+    # ---------------------------------------------------------------- interaction tokens
+
+    def reached(self, answer: Answer, view: GameView, *made: int | None) -> None:
+        """`answer` went out about `view`'s game: for ~14 minutes its interaction's token
+        edits or deletes `made` (messages it answered with or posted) and its original
+        message, and, if it came from the game's channel, posts there; none of it on
+        Discord's global limit."""
+        interaction = answer.interaction
+        if not answer.done:
+            return
+        reach = Reach(
+            interaction.followup,
+            interaction.channel_id,
+            answer.original,
+            interaction.expires_at - TOKEN_SPARE,
+        )
+        if interaction.channel_id == view.channel_id:  # its followups go where it came from
+            self._keep(self._reaches, view.id, reach)
+        for message_id in {answer.original, *made} - {None}:
+            assert message_id is not None
+            self._keep(self._made, message_id, reach)
+
+    def _keep(self, reaches: OrderedDict[int, Reach], key: int, reach: Reach) -> None:
+        reaches[key] = reach
+        reaches.move_to_end(key)
+        now = self.service.clock()
+        while reaches:  # oldest first, about: the spent ones go
+            first = next(iter(reaches.values()))
+            if first.until > now and len(reaches) <= NAMES_KEPT:
+                break
+            reaches.popitem(last=False)
+
+    def _reach(self, reaches: OrderedDict[int, Reach], key: int) -> Reach | None:
+        reach = reaches.get(key)
+        if reach is not None and reach.until <= self.service.clock():
+            del reaches[key]
+            return None
+        return reach
+
+    async def edit_message(self, channel_id: int, message_id: int, **edit: Any) -> None:
+        """Edit a message of Kamen's: through the token that made it while it lives, else
+        (on the global limit) through the channel. `discord.NotFound`: it is gone."""
+        reach = self._reach(self._made, message_id)
+        if reach is not None:
+            try:
+                await reach.webhook.edit_message(reach.target(message_id), **edit)
+                return
+            except discord.HTTPException as error:
+                if not token_refused(error):
+                    raise
+                self._made.pop(message_id, None)
+        channel = self.client.get_partial_messageable(channel_id)
+        await channel.get_partial_message(message_id).edit(**edit)
+
+    async def delete_message(self, channel_id: int, message_id: int) -> None:
+        """Delete a message of Kamen's, the same way (one gone already is no error)."""
+        reach = self._reach(self._made, message_id)
+        if reach is not None:
+            try:
+                await reach.webhook.delete_message(reach.target(message_id))
+            except discord.NotFound as error:
+                if not token_refused(error):  # gone already
+                    self._made.pop(message_id, None)
+                    return
+            except discord.HTTPException as error:
+                if not token_refused(error):
+                    raise  # tried again by the caller, the same way
+            else:
+                self._made.pop(message_id, None)
+                return
+            self._made.pop(message_id, None)  # a token Discord takes no more
+        channel = self.client.get_partial_messageable(channel_id)
+        with contextlib.suppress(discord.NotFound):
+            await channel.get_partial_message(message_id).delete()
+
+    async def post(self, view: GameView, content: str, mentions: discord.AllowedMentions) -> int:
+        """A new message in the game's channel (it notifies those `mentions` let through): a
+        followup of the game's latest interaction while its token lives, else a channel
+        message (on the global limit). The new message's id."""
+        reach = self._reach(self._reaches, view.id)
+        if reach is not None and reach.channel_id == view.channel_id:
+            try:
+                sent = await reach.webhook.send(content, allowed_mentions=mentions, wait=True)
+            except discord.HTTPException as error:
+                if not token_refused(error):
+                    raise
+                self._reaches.pop(view.id, None)
+            else:
+                self._keep(self._made, sent.id, reach)
+                return sent.id
+        channel = self.client.get_partial_messageable(view.channel_id, guild_id=view.guild_id)
+        message = await channel.send(content, allowed_mentions=mentions)
+        return message.id
+
     # ---------------------------------------------------------------- boards
 
     def board(
@@ -470,11 +607,9 @@ class Table:
         await self.service.board_shown(view.id, message_id, view.ply, view.status)
 
     async def _strip(self, channel_id: int, message_id: int) -> None:
-        channel = self.client.get_partial_messageable(channel_id)
         with contextlib.suppress(discord.NotFound):
-            await again(
-                lambda: channel.get_partial_message(message_id).edit(view=None), self.retries
-            )
+            await again(lambda: self.edit_message(channel_id, message_id, view=None), self.retries)
+        self._made.pop(message_id, None)  # not to be edited again
 
     @contextlib.asynccontextmanager
     async def showing(self, view: GameView) -> AsyncIterator[GameView]:
@@ -502,9 +637,8 @@ class Table:
             if view.message_id is None:
                 await self.send_board(view, out)
                 return
-            channel = self.client.get_partial_messageable(view.channel_id, guild_id=view.guild_id)
             try:
-                await channel.get_partial_message(view.message_id).edit(**out.edit_kwargs())
+                await self.edit_message(view.channel_id, view.message_id, **out.edit_kwargs())
             except discord.NotFound:
                 await self.send_board(view, out)
                 return
@@ -569,10 +703,9 @@ class Table:
             now = await self.service.view(game_id=view.id)
             if now.ping_message_id is None:
                 return
-            channel = self.client.get_partial_messageable(view.channel_id, guild_id=view.guild_id)
-            old = channel.get_partial_message(now.ping_message_id)
+            old = now.ping_message_id
             with contextlib.suppress(discord.HTTPException):
-                await again(old.delete, self.retries)
+                await again(lambda: self.delete_message(view.channel_id, old), self.retries)
             await self.service.ping_sent(view.id, None)
 
     async def tell_turn(self, view: GameView, actor_id: int) -> None:
@@ -596,7 +729,6 @@ class Table:
             now = await self.service.view(game_id=view.id)
             if now.ply != view.ply or now.to_move_id != user:
                 return  # the game moved on meanwhile: that move pings
-            channel = self.client.get_partial_messageable(view.channel_id, guild_id=view.guild_id)
             locale = self.locale_of(view)
             text = words.say(
                 "bot.your-turn",
@@ -606,23 +738,21 @@ class Table:
                 id=view.id,
                 number=move_number(view.ply)[0],
             )
-            message = await channel.send(text, allowed_mentions=replies.mentions_of(user))
-            await self.service.ping_sent(view.id, message.id)
+            message_id = await self.post(view, text, replies.mentions_of(user))
+            await self.service.ping_sent(view.id, message_id)
             if now.ping_message_id is not None:  # no pile of old pings: the last one is enough
-                old = channel.get_partial_message(now.ping_message_id)
+                old = now.ping_message_id
                 # Tried again on its own: the new ping is out and must not be sent twice.
                 with contextlib.suppress(discord.HTTPException):
-                    await again(old.delete, self.retries)
+                    await again(lambda: self.delete_message(view.channel_id, old), self.retries)
 
     async def announce_end(self, view: GameView, *, new_message: bool) -> None:
         """Say publicly how a game ended (unless the reply already did, as a new message),
         and update the thread's starter message in the parent channel."""
         if not new_message:
-            channel = self.client.get_partial_messageable(view.channel_id, guild_id=view.guild_id)
             try:
-                await channel.send(
-                    replies.game_over(view, self.locale_of(view)),
-                    allowed_mentions=replies.MENTION_USERS,
+                await self.post(
+                    view, replies.game_over(view, self.locale_of(view)), replies.MENTION_USERS
                 )
             except discord.Forbidden:  # the board says it anyway
                 log.warning("game #%s: may not announce its result in its channel", view.id)
@@ -636,13 +766,16 @@ class Table:
         if abs((began - view.created_at).total_seconds()) > STARTER_SLACK:
             return
         parent = self.client.get_partial_messageable(thread.parent_id, guild_id=view.guild_id)
+        result = replies.thread_result(view, self.locale_of(view))
+        if self._reach(self._made, thread.id) is not None:  # the game's start made it
+            with contextlib.suppress(discord.HTTPException):
+                await self.edit_message(thread.parent_id, thread.id, **result.edit_kwargs())
+                return
         try:
             starter = await parent.fetch_message(thread.id)
             if starter.author == self.client.user and replies.names_game(starter, view):
                 # edited as a partial message: a full one would send its flags back (has-thread)
-                await parent.get_partial_message(thread.id).edit(
-                    **replies.thread_result(view, self.locale_of(view)).edit_kwargs()
-                )
+                await parent.get_partial_message(thread.id).edit(**result.edit_kwargs())
         except discord.HTTPException:
             log.info("game #%s: no starter message to update in the parent channel", view.id)
 
@@ -658,6 +791,10 @@ class Table:
         self.spawn(self._bot_turn(view.id, view.ply), f"the bot's move in game #{view.id}")
 
     async def _bot_turn(self, game_id: int, ply: int | None) -> None:
+        with rest.work("kamen"):
+            await self._bot_moves(game_id, ply)
+
+    async def _bot_moves(self, game_id: int, ply: int | None) -> None:
         try:
             with thinking_for(game_id):  # the workers' queue is fair between games
                 result = await self.service.play_bot_move(game_id, expected_ply=ply)

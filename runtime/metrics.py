@@ -90,6 +90,13 @@ class Metrics:
             "Discord's REST answers 429 (rate limited, waited out or not), by route.",
             "route",
         )
+        self.global_requests = counter(
+            "kamen_global_requests_total",
+            "REST requests on Discord's global limit (50 a second for the whole bot: all but"
+            " interaction responses and their webhook's), by the work that made them:"
+            " interaction, kamen (its moves), sweeper, repair, other.",
+            "kind",
+        )
         self.rest_errors = counter(
             "kamen_rest_errors_total",
             "Discord's REST answers 4xx and 5xx other than 429, by route and status.",
@@ -160,6 +167,10 @@ class Metrics:
             self.rate_limited.labels(self.process, route).inc()
         elif status >= 400:
             self.rest_errors.labels(self.process, route, str(status)).inc()
+
+    def global_request(self, kind: str) -> None:
+        """A REST request on Discord's global limit, made for work of `kind`."""
+        self.global_requests.labels(self.process, kind).inc()
 
     def ai_waited(self, lane: str, seconds: float) -> None:
         self.ai_wait.labels(self.process, lane).observe(seconds)

@@ -94,9 +94,11 @@ async def test_kamens_move_cut_short_by_a_kill_is_shown_after_the_restart(tmp_pa
     async with process_table(tmp_path) as table:
         fake, ann = table.fake, table.ann
         _, board = await start_against_kamen(table, "oware", "1")
-        # Kamen's move is committed; the edit that shows it is on its way when the bot dies.
+        # Kamen's move is committed; the edit that shows it (through Ann's click's token) is
+        # on its way when the bot dies. The restarted bot has no token: it edits the board
+        # through the channel.
         held = fake.fail(
-            "PATCH", r"^/channels/\{channel_id\}/messages/\{message_id\}$", 500, delay=30
+            "PATCH", r"^/webhooks/\{app_id\}/\{token\}/messages/\{message_id\}$", 500, delay=30
         )
         await fake.select(ann, board, "Pick a move", [options(board)[0]])
         await killed_when(table, held)

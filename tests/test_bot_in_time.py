@@ -19,6 +19,7 @@ import pytest
 
 from tests import bot_support
 from tests.bot_support import SharedBot, options, start_game, to_move
+from tests.fake_discord import Message, Reply
 
 # One bot process for the module, a server of its own for each test (tests/bot_support).
 pytestmark = pytest.mark.asyncio(loop_scope="module")
@@ -94,11 +95,15 @@ async def test_a_click_refused_after_its_deferral_is_told_privately(shared: Shar
             await one.wait()
             await two.wait()
         assert one.type == 6 and two.type == 6
+
+        def private(reply: Reply) -> list[Message]:  # the winner's public one is Bob's ping
+            return [m for m in reply.followups if m.ephemeral]
+
         await fake.wait_for(
-            lambda: len(one.followups) + len(two.followups) == 1, what="one private refusal"
+            lambda: len(private(one)) + len(private(two)) == 1, what="one private refusal"
         )
-        lost, won = (one, second) if one.followups else (two, first)
-        [note] = lost.followups
+        lost, won = (one, second) if private(one) else (two, first)
+        [note] = private(lost)
         assert note.ephemeral and note.text.startswith("The position changed, try again")
         assert note.attachments  # with the board as it is now
         await fake.wait_for(lambda: to_move(table, board) is bob, what="the first pick shown")

@@ -50,9 +50,17 @@ async def test_rest_429s_and_errors_by_route_latency_leases_and_store_times(
         assert limited.hits == 1
         assert table.bot is not None and table.bot.process is not None
         process = f"{socket.gethostname()}:{table.bot.process.pid}"
+        on_limit = len(fake.global_requests)
         text = await asyncio.to_thread(fetch, f"http://127.0.0.1:{port}/metrics")
+        on_limit_after = len(fake.global_requests)
 
     samples = samples_of(text, process)
+    # Every request on Discord's global limit is counted, by the work that made it: the
+    # start-up's, and the game's begun and first move answered (the edit's 429 and 500
+    # count too: Discord counts them).
+    counted = {k: v for k, v in samples.items() if k.startswith("kamen_global_requests_total")}
+    assert on_limit <= sum(counted.values()) <= on_limit_after, counted
+    assert counted['kamen_global_requests_total{kind="interaction"}'] >= 3
     assert samples[f'kamen_rest_rate_limited_total{{route="{EDIT}"}}'] == 1
     assert samples[f'kamen_rest_errors_total{{route="{EDIT}",status="500"}}'] == 1
     assert 0 <= samples['kamen_gateway_latency_seconds{shard="0"}'] < 5
@@ -80,6 +88,8 @@ async def test_the_sweepers_lag_is_how_late_it_acted_on_each_deadline(tmp_path: 
         text = await asyncio.to_thread(fetch, f"http://127.0.0.1:{port}/metrics")
 
     samples = samples_of(text, process)
+    # The reminder and the loss on time, said in the channel: the sweeper's requests.
+    assert samples['kamen_global_requests_total{kind="sweeper"}'] >= 2
     for kind in ("reminder", "timeout"):
         assert samples[f'kamen_sweeper_lag_seconds_count{{kind="{kind}",shard="0"}}'] == 1
         assert 60 <= samples[f'kamen_sweeper_lag_seconds_sum{{kind="{kind}",shard="0"}}'] < 90

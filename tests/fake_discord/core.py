@@ -55,6 +55,10 @@ class Core:
         #: The bot's messages by the nonce they were sent with (`enforce_nonce`).
         self.nonces: dict[str, Message] = {}
         self.requests: list[str] = []
+        #: The requests Discord counts against the bot's global limit (50 a second for the
+        #: whole bot), as "METHOD /route/{pattern}": all made with the bot's token, that
+        #: is all but interaction callbacks and `/webhooks/{app_id}/{token}...`.
+        self.limited: list[str] = []
         self.commands: dict[int | None, list[JSON]] = {}
         self._command_ids: dict[tuple[int | None, int, str], int] = {}
         self.command_syncs = 0

@@ -174,6 +174,13 @@ class FakeDiscord(Driver):
         return self.core.requests
 
     @property
+    def global_requests(self) -> list[str]:
+        """The REST requests on Discord's global limit (every one made with the bot's
+        token; not the interaction callbacks nor the interaction webhook's followups,
+        edits and deletes), as "METHOD /route/{pattern}", oldest first."""
+        return self.core.limited
+
+    @property
     def connections(self) -> list[Connection]:
         return self.hub.connections
 

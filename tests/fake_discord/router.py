@@ -3,7 +3,9 @@
 It parses JSON and multipart bodies the way Discord accepts them, checks the
 bot token, answers with `Content-Type: application/json` exactly (discord.py
 parses nothing else), turns `ApiError` into Discord's error JSON, and records
-unknown routes as violations.
+unknown routes as violations. Every request made with the bot's token is noted as
+one on Discord's global limit; interaction callbacks and the interaction webhook's
+routes (`auth=False`: the token is in the URL) are not.
 """
 
 from __future__ import annotations
@@ -123,6 +125,8 @@ class Router:
             core.log_request(method, path, status)
             return json_response({"message": message, "code": 0}, status)
         route, match = chosen
+        if route.auth:  # the bot's token: Discord's global limit counts it (see Core.limited)
+            core.limited.append(f"{method} {route.pattern}")
         fault = core.faults.take(method, path, route.pattern)
         if fault is not None and not fault.carried_out:
             if fault.delay:
