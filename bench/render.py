@@ -13,12 +13,21 @@ printed; last, the replay of a 150-move Oware game (capped at 30 s of play).
 Caches are warmed first: a running bot has drawn its boards before.
 Budgets (DESIGN.md §6): a board <= 5 ms and <= 40 KiB; a 60-move replay
 <= 1 s and <= 2 MiB.
+
+A second table puts each board beside the same board drawn the naive way
+(`bench.naive`: plain `ImageDraw` on RGB, nothing kept, Pillow's default PNG),
+timed alternately position by position so the machine's load falls on both
+alike, and beside the review's better-move board of the same position
+(`render.review.better_move_board`, the first legal move played and the last
+one better). Goals (issue 32): a board <= 0.25x the naive one, a review board
+<= 2x a plain one. The load average is printed with it.
 """
 
 from __future__ import annotations
 
 import argparse
 import io
+import os
 import random
 import statistics
 import time
@@ -27,10 +36,13 @@ from collections.abc import Callable
 from PIL import Image
 
 import render
+from bench import naive
 from games.base import GameState, MoveInfo
 from games.registry import GAMES
+from render.review import BoardLabels, better_move_board
 
 BOARD_MS, BOARD_KIB = 5.0, 40
+NAIVE_RATIO, REVIEW_RATIO = 0.25, 2.0
 REPLAY_S, REPLAY_KIB = 1.0, 2048
 MOVES = 60
 
@@ -100,6 +112,51 @@ def board_figures(
     return statistics.median(times), p95, int(statistics.median(sizes)), max(sizes)
 
 
+def review_board(state: GameState, info: MoveInfo | None) -> bytes | None:
+    """The review's board of `state`: its first legal move played, its last one better."""
+    legal = state.legal_moves()
+    if len(legal) < 2:
+        return None
+    labels = BoardLabels(f"Played: {legal[0]}", f"Better: {legal[-1]}")
+    return better_move_board(state, legal[0], legal[-1], labels, players=("Ann", "Bob"))
+
+
+def side_by_side(name: str, game: GameState, rounds: int) -> tuple[float, float, float, int]:
+    """Median ms of a board, of the naive board and of the review board; the naive PNG's bytes.
+
+    The three are timed one after the other for each position, so that a change
+    of load falls on all of them alike.
+    """
+    shots = positions(name, game)
+    for state, info in shots:  # warm the caches (the naive side keeps none but fonts)
+        plain(state, info)
+        naive.board(state, info)
+        review_board(state, info)
+    ours: list[float] = []
+    theirs: list[float] = []
+    reviews: list[float] = []
+    sizes: list[int] = []
+    for _ in range(rounds):
+        for state, info in shots:
+            began = time.perf_counter()
+            plain(state, info)
+            middle = time.perf_counter()
+            data = naive.board(state, info)
+            ended = time.perf_counter()
+            ours.append((middle - began) * 1000)
+            theirs.append((ended - middle) * 1000)
+            sizes.append(len(data))
+            began = time.perf_counter()
+            if review_board(state, info) is not None:
+                reviews.append((time.perf_counter() - began) * 1000)
+    return (
+        statistics.median(ours),
+        statistics.median(theirs),
+        statistics.median(reviews),
+        int(statistics.median(sizes)),
+    )
+
+
 def plays_for(data: bytes) -> float:
     """How long a GIF plays once through, in seconds."""
     gif = Image.open(io.BytesIO(data))
@@ -163,6 +220,19 @@ def main() -> None:
             f"{name:<7}{len(game.moves):>6}{median_ms:>10.2f}{p95_ms:>8.2f}{hints_ms:>10.2f}"
             f"{picked_ms:>11.2f}{png / 1024:>9.1f}{largest / 1024:>9.1f}{gif_s:>8.3f}"
             f"{first:>9.3f}{gif / 1024:>9.0f}{plays:>9.1f}  {'ok' if ok else 'OVER BUDGET'}"
+        )
+    print(f"\nside by side, load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    print(
+        f"{'game':<7}{'board ms':>10}{'naive ms':>10}{'ratio':>7}{'naive KiB':>11}"
+        f"{'review ms':>11}{'÷ board':>9}  verdict"
+    )
+    for name in GAMES:
+        game = sample_game(name, args.seed)
+        ours, theirs, review, naive_bytes = side_by_side(name, game, args.rounds)
+        ok = ours <= NAIVE_RATIO * theirs and review <= REVIEW_RATIO * ours
+        print(
+            f"{name:<7}{ours:>10.2f}{theirs:>10.2f}{ours / theirs:>7.2f}{naive_bytes / 1024:>11.1f}"
+            f"{review:>11.2f}{review / ours:>9.1f}  {'ok' if ok else 'OVER GOAL'}"
         )
     long = long_oware(args.seed)
     began = time.perf_counter()
