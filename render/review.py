@@ -32,12 +32,14 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import pairwise
+from typing import cast
 
 from PIL import Image, ImageDraw
 
 from games.ai.review import MARKS, Review
 from games.base import GameState, MoveInfo, Side
 from render.boards import centre, frame
+from render.compose import Item, groups
 from render.draw import fitted, indexed, palette, png, write
 from render.painters import painter_for
 from render.tables import Palette, cut, fit, put_text, text_width
@@ -341,26 +343,113 @@ def better_move_image(
         theme=theme,
     )
     scale = Scale(size)
-    canvas = board.convert("RGB")
     inks = _board_inks(theme)
-    overlay = Image.new("RGBA", (canvas.width * 4, canvas.height * 4), (0, 0, 0, 0))
-    draw = ImageDraw.Draw(overlay)
     layout = painter_for(state.spec).layout(size, Side(perspective), theme)
     shape = _Shape(_spacing(layout.centres.values()), layout.height / 2)
-    rings = []
-    for move, (ink, edge), dashed in ((played, inks[0], True), (better, inks[1], False)):
-        points = _points(state, state.describe(move), size, perspective)
-        _mark_move(draw, points, ink, edge, dashed, scale, shape)
-        rings.append(len(points) == 1)
-    reduced = overlay.reduce(4)
-    canvas.paste(reduced, (0, 0), reduced)
-
     band = scale(SIZES.legend) * 2 + scale(8)
-    out = Image.new("RGB", (canvas.width, canvas.height + band), theme.panel)
-    out.paste(canvas, (0, 0))
-    _board_legend(out, canvas.height, labels, inks, scale, theme, rings)
     # The board's own palette holds the theme's colours (the arrows' among them) and its shades.
-    return indexed(out, board)
+    out = Image.new("P", (board.width, board.height + band))
+    out.putpalette(board.getpalette() or [])
+    out.paste(board, (0, 0))
+    marks: list[_Mark] = []
+    items = []
+    rings = []
+    for move, colours, dashed in ((played, inks[0], True), (better, inks[1], False)):
+        points = tuple(_points(state, state.describe(move), size, perspective))
+        rings.append(len(points) == 1)
+        if not points:
+            continue
+        reach = _reach(len(points), shape.spacing, scale)
+        xs, ys = [x for x, _ in points], [y for _, y in points]
+        box = (min(xs) - reach, min(ys) - reach, max(xs) + reach, max(ys) + reach)
+        items.append(Item(box, (len(marks),)))
+        marks.append(_Mark(points, colours, dashed, points[0][1] > shape.middle))
+    shades = board.palette.tobytes() if board.palette else b""
+    legend = _legend_band(board.width, band, labels, size, theme, tuple(rings), shades)
+    out.paste(legend, (0, board.height))
+    # Only where the marks are is drawn on and mapped again; marks that meet are drawn
+    # together, the better over the played.
+    for box, group in groups(items, *board.size):
+        together = [marks[cast(int, index)] for (index,) in group]
+        x, y = together[0].points[0]
+        moved = tuple(mark.moved(-x, -y) for mark in together)
+        sprite, (dx, dy) = _marks_sprite(moved, size, shape.spacing)
+        canvas = out.crop(box).convert("RGB")
+        canvas.paste(sprite, (x + dx - box[0], y + dy - box[1]), sprite)
+        out.paste(indexed(canvas, board), box[:2])
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class _Mark:
+    """A move to mark: the centres it passes through, its ink and lining, dashed or solid,
+    and whether it starts in the board's lower half (a ring opens downwards there)."""
+
+    points: tuple[tuple[int, int], ...]
+    colours: tuple[RGB, RGB]
+    dashed: bool
+    below: bool
+
+    def moved(self, dx: int, dy: int) -> _Mark:
+        points = tuple((x + dx, y + dy) for x, y in self.points)
+        return _Mark(points, self.colours, self.dashed, self.below)
+
+
+def _reach(points: int, spacing: float, scale: Scale) -> int:
+    """How far a mark of that many points reaches past them."""
+    if points == 1:  # a ring: its radius, half its lined width and a pixel
+        return math.ceil(spacing * 0.5 + scale(6) / 2 + scale(2) + 2)
+    return scale(26)  # an arrow: its head's wings (0.62 of its length, lined) reach furthest
+
+
+@lru_cache(maxsize=256)
+def _marks_sprite(
+    marks: tuple[_Mark, ...], size: int, spacing: float
+) -> tuple[Image.Image, tuple[int, int]]:
+    """The marks drawn together, four times larger and scaled down like the sprites, and
+    where the sprite's top left is from 0, 0 (where the first mark starts, as given).
+
+    A mark depends on nothing but these, so the same steps, or a ring on the same side of
+    the board, are drawn once. `spacing`: between neighbouring centres.
+    """
+    k = 4
+    scale = Scale(size)
+    boxes = []
+    for mark in marks:
+        reach = _reach(len(mark.points), spacing, scale)
+        xs, ys = [x for x, _ in mark.points], [y for _, y in mark.points]
+        boxes.append((min(xs) - reach, min(ys) - reach, max(xs) + reach, max(ys) + reach))
+    x0, y0 = min(box[0] for box in boxes), min(box[1] for box in boxes)
+    x1, y1 = max(box[2] for box in boxes), max(box[3] for box in boxes)
+    # Premultiplied: every pixel drawn is opaque or untouched, so it is the same picture as
+    # RGBA, and `reduce` averages it as it is instead of converting it there and back.
+    overlay = Image.new("RGBa", ((x1 - x0) * k, (y1 - y0) * k), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(overlay)
+    for mark in marks:
+        shifted = [(x - x0, y - y0) for x, y in mark.points]
+        middle = shifted[0][1] + (-1 if mark.below else 1)
+        ink, edge = mark.colours
+        _mark_move(draw, shifted, ink, edge, mark.dashed, scale, _Shape(spacing, middle))
+    return overlay.reduce(k).convert("RGBA"), (x0, y0)
+
+
+@lru_cache(maxsize=64)
+def _legend_band(
+    width: int,
+    band: int,
+    labels: BoardLabels,
+    size: int,
+    theme: Theme,
+    rings: tuple[bool, ...],
+    colours: bytes,
+) -> Image.Image:
+    """The legend under the board, `width` x `band`, mapped onto the palette `colours` (the
+    board's, as bytes: what keeps it apart in the cache)."""
+    image = Image.new("RGB", (width, band), theme.panel)
+    _board_legend(image, 0, labels, _board_inks(theme), Scale(size), theme, rings)
+    palette = Image.new("P", (1, 1))
+    palette.putpalette(colours)
+    return indexed(image, palette)
 
 
 def _board_inks(theme: Theme) -> tuple[tuple[RGB, RGB], tuple[RGB, RGB]]:
