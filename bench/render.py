@@ -20,7 +20,15 @@ timed alternately position by position so the machine's load falls on both
 alike, and beside the review's better-move board of the same position
 (`render.review.better_move_board`, the first legal move played and the last
 one better). Goals (issue 32): a board <= 0.25x the naive one, a review board
-<= 2x a plain one. The load average is printed with it.
+<= 2x a plain one. `cold ms` is a board drawn with the painters' patches and
+captions forgotten first, as a position never drawn before is. The load
+average is printed with it.
+
+    python -m bench.render --encodings
+
+measures instead the PNG encoder's settings (`render.draw.png`) on the frames
+of every position: zlib's level and strategy, Pillow's `optimize`, with the
+median milliseconds to encode a frame and the median and largest PNG.
 """
 
 from __future__ import annotations
@@ -31,6 +39,7 @@ import os
 import random
 import statistics
 import time
+import zlib
 from collections.abc import Callable
 
 from PIL import Image
@@ -39,6 +48,7 @@ import render
 from bench import naive
 from games.base import GameState, MoveInfo
 from games.registry import GAMES
+from render import lasca, oska, oware
 from render.review import BoardLabels, better_move_board
 
 BOARD_MS, BOARD_KIB = 5.0, 40
@@ -121,6 +131,19 @@ def review_board(state: GameState, info: MoveInfo | None) -> bytes | None:
     return better_move_board(state, legal[0], legal[-1], labels, players=("Ann", "Bob"))
 
 
+def forget_patches() -> None:
+    """Empty the painters' caches of patches and captions (`render.compose`): what a board
+    costs the first time its position is drawn. The kits, sprites and fonts stay."""
+    for module in (oska, lasca, oware):
+        module._patch.cache_clear()
+        module._caption.cache_clear()
+
+
+def cold(state: GameState, info: MoveInfo | None) -> bytes:
+    forget_patches()
+    return render.board(state, last_move=info)
+
+
 def side_by_side(name: str, game: GameState, rounds: int) -> tuple[float, float, float, int]:
     """Median ms of a board, of the naive board and of the review board; the naive PNG's bytes.
 
@@ -155,6 +178,42 @@ def side_by_side(name: str, game: GameState, rounds: int) -> tuple[float, float,
         statistics.median(reviews),
         int(statistics.median(sizes)),
     )
+
+
+ENCODINGS: tuple[tuple[str, dict[str, int | bool]], ...] = (
+    *((f"level {level}", {"compress_level": level}) for level in (0, 1, 2, 3, 4, 6, 9)),
+    *(
+        (f"level {level} {name}", {"compress_level": level, "compress_type": strategy})
+        for level in (1, 3)
+        for name, strategy in (("filtered", zlib.Z_FILTERED), ("rle", zlib.Z_RLE))
+    ),
+    ("optimize", {"optimize": True}),
+)
+
+
+def encodings(rounds: int, seed: int) -> None:
+    """Time and size of each of `ENCODINGS` on the frames of each game's sample."""
+    print(f"{'game':<7}{'encoding':<20}{'ms':>7}{'KiB':>7}{'max KiB':>9}")
+    for name in GAMES:
+        frames = [
+            render.frame(state, last_move=info)
+            for state, info in positions(name, sample_game(name, seed))
+        ]
+        for label, options in ENCODINGS:
+            times: list[float] = []
+            sizes: list[int] = []
+            for _ in range(rounds):
+                for image in frames:
+                    out = io.BytesIO()
+                    began = time.perf_counter()
+                    image.save(out, "PNG", **options)
+                    times.append((time.perf_counter() - began) * 1000)
+                    sizes.append(out.tell())
+            print(
+                f"{name:<7}{label:<20}{statistics.median(times):>7.2f}"
+                f"{statistics.median(sizes) / 1024:>7.1f}{max(sizes) / 1024:>9.1f}"
+            )
+    print(f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
 
 def plays_for(data: bytes) -> float:
@@ -197,7 +256,11 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=10, help="renders of every position")
     parser.add_argument("--builds", type=int, default=5, help="replay builds timed")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--encodings", action="store_true", help="compare PNG encoder settings")
     args = parser.parse_args()
+    if args.encodings:
+        encodings(args.rounds, args.seed)
+        return
     print(
         f"{'game':<7}{'moves':>6}{'board ms':>10}{'p95 ms':>8}{'hints ms':>10}{'picked ms':>11}"
         f"{'PNG KiB':>9}{'max KiB':>9}{'GIF s':>8}{'first s':>9}{'GIF KiB':>9}{'plays s':>9}"
@@ -224,15 +287,16 @@ def main() -> None:
     print(f"\nside by side, load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     print(
         f"{'game':<7}{'board ms':>10}{'naive ms':>10}{'ratio':>7}{'naive KiB':>11}"
-        f"{'review ms':>11}{'÷ board':>9}  verdict"
+        f"{'review ms':>11}{'÷ board':>9}{'cold ms':>9}  verdict"
     )
     for name in GAMES:
         game = sample_game(name, args.seed)
         ours, theirs, review, naive_bytes = side_by_side(name, game, args.rounds)
+        cold_ms = board_figures(name, game, max(1, args.rounds // 2), cold)[0]
         ok = ours <= NAIVE_RATIO * theirs and review <= REVIEW_RATIO * ours
         print(
             f"{name:<7}{ours:>10.2f}{theirs:>10.2f}{ours / theirs:>7.2f}{naive_bytes / 1024:>11.1f}"
-            f"{review:>11.2f}{review / ours:>9.1f}  {'ok' if ok else 'OVER GOAL'}"
+            f"{review:>11.2f}{review / ours:>9.1f}{cold_ms:>9.2f}  {'ok' if ok else 'OVER GOAL'}"
         )
     long = long_oware(args.seed)
     began = time.perf_counter()

@@ -376,8 +376,18 @@ def better_move_image(
         sprite, (dx, dy) = _marks_sprite(moved, size, shape.spacing)
         canvas = out.crop(box).convert("RGB")
         canvas.paste(sprite, (x + dx - box[0], y + dy - box[1]), sprite)
-        out.paste(indexed(canvas, board), box[:2])
+        out.paste(indexed(canvas, _palette(shades)), box[:2])
     return out
+
+
+@lru_cache(maxsize=16)
+def _palette(shades: bytes) -> Image.Image:
+    """A palette image of `shades` (a board's palette, as bytes), kept: Pillow builds its
+    colour lookup in a palette the first time it maps onto it, a millisecond to do again
+    on every frame's own copy."""
+    image = Image.new("P", (1, 1))
+    image.putpalette(shades)
+    return image
 
 
 @dataclass(frozen=True, slots=True)
@@ -447,9 +457,7 @@ def _legend_band(
     board's, as bytes: what keeps it apart in the cache)."""
     image = Image.new("RGB", (width, band), theme.panel)
     _board_legend(image, 0, labels, _board_inks(theme), Scale(size), theme, rings)
-    palette = Image.new("P", (1, 1))
-    palette.putpalette(colours)
-    return indexed(image, palette)
+    return indexed(image, _palette(colours))
 
 
 def _board_inks(theme: Theme) -> tuple[tuple[RGB, RGB], tuple[RGB, RGB]]:
