@@ -19,7 +19,8 @@ A second table puts each board beside the same board drawn the naive way
 timed alternately position by position so the machine's load falls on both
 alike, and beside the review's better-move board of the same position
 (`render.review.better_move_board`, the first legal move played and the last
-one better). Goals (issue 32): a board <= 0.25x the naive one, a review board
+one better, given the last move as the plain board is, so that neither replays
+the game). Goals (issue 32): a board <= 0.25x the naive one, a review board
 <= 2x a plain one. `cold ms` is a board drawn with the painters' patches and
 captions forgotten first, as a position never drawn before is. The load
 average is printed with it.
@@ -128,7 +129,8 @@ def review_board(state: GameState, info: MoveInfo | None) -> bytes | None:
     if len(legal) < 2:
         return None
     labels = BoardLabels(f"Played: {legal[0]}", f"Better: {legal[-1]}")
-    return better_move_board(state, legal[0], legal[-1], labels, players=("Ann", "Bob"))
+    players = ("Ann", "Bob")
+    return better_move_board(state, legal[0], legal[-1], labels, players=players, last_move=info)
 
 
 def forget_patches() -> None:

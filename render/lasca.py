@@ -74,6 +74,7 @@ class _Geometry:
     legend: Box  # the band under the file letters: how a soldier and an officer look
 
 
+@lru_cache(maxsize=16)  # read-only once made: every frame, centre() and layout() ask for it
 def _geometry(size: int, perspective: Side) -> _Geometry:
     scale = Scale(size)
     margin, label = scale(SIZES.margin), scale(SIZES.label)

@@ -38,6 +38,7 @@ class _Geometry:
     files: dict[int, int]  # file index -> x
 
 
+@lru_cache(maxsize=16)  # read-only once made: every frame, centre() and layout() ask for it
 def _geometry(size: int, perspective: Side) -> _Geometry:
     scale = Scale(size)
     margin, label = scale(SIZES.margin), scale(SIZES.label)

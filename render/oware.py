@@ -57,6 +57,7 @@ class _Geometry:
     outward: dict[str, int]  # pit -> -1 (top row) or 1 (bottom row)
 
 
+@lru_cache(maxsize=16)  # read-only once made: every frame, centre() and layout() ask for it
 def _geometry(size: int, perspective: Side) -> _Geometry:
     scale = Scale(size)
     margin, label, pad = scale(SIZES.margin), scale(SIZES.label), scale(SIZES.plate_pad)

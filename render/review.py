@@ -4,8 +4,9 @@ marked move's board.
     review_chart(review, labels, *, theme="dark") -> bytes          # a PNG
     review_chart_image(review, labels, *, theme="dark") -> Image    # the RGB image
     better_move_board(state, played, better, labels, *, perspective=Side.FIRST,
-                      size=640, players=None, locale=None) -> bytes  # a PNG
-    better_move_image(...) -> Image                                  # the same in RGB
+                      size=640, players=None, locale=None,
+                      last_move=None) -> bytes                       # a PNG
+    better_move_image(...) -> Image                      # the same in palette mode
 
 The chart draws the first player's advantage over the game (`Review.curve`):
 moves on x, numbered as the record numbers them; the upper half is the first
@@ -28,7 +29,7 @@ is worded, so the caller translates it.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import pairwise
@@ -299,10 +300,12 @@ def better_move_board(
     players: tuple[str, str] | None = None,
     locale: str | None = None,
     theme: Theme = THEME,
+    last_move: MoveInfo | None = None,
 ) -> bytes:
     """The PNG of `state` (the position before a marked move) with the move `played`
     and the `better` one drawn on it, and `labels` in a legend under the board.
-    ValueError when either move is not legal in `state`."""
+    ValueError when either move is not legal in `state`. `last_move` is the move that
+    led to `state`, as `render.board` takes it: found by replaying the game when None."""
     image = better_move_image(
         state,
         played,
@@ -313,6 +316,7 @@ def better_move_board(
         players=players,
         locale=locale,
         theme=theme,
+        last_move=last_move,
     )
     return png(image)
 
@@ -328,6 +332,7 @@ def better_move_image(
     players: tuple[str, str] | None = None,
     locale: str | None = None,
     theme: Theme = THEME,
+    last_move: MoveInfo | None = None,
 ) -> Image.Image:
     """The image `better_move_board` encodes, in palette mode."""
     legal = state.legal_moves()
@@ -336,6 +341,7 @@ def better_move_image(
             raise ValueError(f"{move!r} is not a legal move here (legal: {', '.join(legal)})")
     board = frame(
         state,
+        last_move=last_move,
         perspective=perspective,
         size=size,
         players=players,
@@ -345,7 +351,7 @@ def better_move_image(
     scale = Scale(size)
     inks = _board_inks(theme)
     layout = painter_for(state.spec).layout(size, Side(perspective), theme)
-    shape = _Shape(_spacing(layout.centres.values()), layout.height / 2)
+    shape = _Shape(_spacing(tuple(layout.centres.values())), layout.height / 2)
     band = scale(SIZES.legend) * 2 + scale(8)
     # The board's own palette holds the theme's colours (the arrows' among them) and its shades.
     out = Image.new("P", (board.width, board.height + band))
@@ -482,7 +488,8 @@ class _Shape:
     middle: float
 
 
-def _spacing(centres: Iterable[tuple[int, int]]) -> float:
+@lru_cache(maxsize=16)
+def _spacing(centres: tuple[tuple[int, int], ...]) -> float:
     points = list(centres)
     return min(math.dist(a, b) for i, a in enumerate(points) for b in points[i + 1 :] if a != b)
 
