@@ -318,7 +318,7 @@ def _compose(kit: _Kit, plan: _Plan, words: Caption, theme: Theme) -> Image.Imag
     return canvas
 
 
-@lru_cache(maxsize=1024)  # a patch is a brick or two (8 KiB at 640 px) or a caption line
+@lru_cache(maxsize=512)  # about 4 MiB: most patches a brick or two, some a caption line
 def _patch(
     size: int, perspective: Side, theme: Theme, box: Box, whats: tuple[What, ...]
 ) -> Image.Image:

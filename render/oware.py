@@ -346,7 +346,7 @@ def _compose(
     return canvas
 
 
-@lru_cache(maxsize=1024)  # a patch is a pit or two (7 KiB at 640 px) or a caption line
+@lru_cache(maxsize=512)  # about 4 MiB: most patches a pit or two, some a caption line
 def _patch(
     size: int, perspective: Side, theme: Theme, box: Box, whats: tuple[What, ...]
 ) -> Image.Image:
