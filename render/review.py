@@ -460,9 +460,10 @@ def _legend_band(
     colours: bytes,
 ) -> Image.Image:
     """The legend under the board, `width` x `band`, mapped onto the palette `colours` (the
-    board's, as bytes: what keeps it apart in the cache)."""
-    image = Image.new("RGB", (width, band), theme.panel)
-    _board_legend(image, 0, labels, _board_inks(theme), Scale(size), theme, rings)
+    board's, as bytes: what keeps it apart in the cache). Two moves' words are rarely
+    the same twice, so only the samples are kept apart from them."""
+    image = _legend_samples(width, band, size, theme, rings).copy()
+    _legend_words(image, labels, Scale(size), theme)
     return indexed(image, _palette(colours))
 
 
@@ -613,24 +614,22 @@ def _ring(
         draw.arc(box, a - grow, a + 0.6 * span + grow, fill=colour, width=width)
 
 
-def _board_legend(
-    image: Image.Image,
-    top: int,
-    labels: BoardLabels,
-    inks: tuple[tuple[RGB, RGB], tuple[RGB, RGB]],
-    scale: Scale,
-    theme: Theme,
-    rings: Sequence[bool],
-) -> None:
-    """Two lines under the board: a sample of each mark as the board draws it, then its label."""
+@lru_cache(maxsize=16)
+def _legend_samples(
+    width: int, band: int, size: int, theme: Theme, rings: tuple[bool, ...]
+) -> Image.Image:
+    """The legend band with a sample of each mark as the board draws it, words aside (kept:
+    copy it to write on it)."""
+    image = Image.new("RGB", (width, band), theme.panel)
+    inks = _board_inks(theme)
+    scale = Scale(size)
     line = scale(SIZES.legend)
     x0 = scale(SIZES.margin)
     sample = scale(52)
     small = Scale(round(scale.size * 0.7))
     k = 4
-    rows = ((labels.played, inks[0], True), (labels.better, inks[1], False))
-    for row, ((text, (ink, edge), dashed), ring) in enumerate(zip(rows, rings, strict=True)):
-        y = top + scale(4) + line * row + line // 2
+    for row, ((ink, edge), dashed, ring) in enumerate(zip(inks, (True, False), rings, strict=True)):
+        y = scale(4) + line * row + line // 2
         overlay = Image.new("RGBA", ((sample + scale(16)) * k, line * k), (0, 0, 0, 0))
         draw = ImageDraw.Draw(overlay)
         middle = line // 2
@@ -639,6 +638,16 @@ def _board_legend(
         _mark_move(draw, points, ink, edge, dashed, small, _Shape(line * 0.9, -1.0))
         reduced = overlay.reduce(k)
         image.paste(reduced, (x0, y - middle), reduced)
+    return image
+
+
+def _legend_words(image: Image.Image, labels: BoardLabels, scale: Scale, theme: Theme) -> None:
+    """Each mark's label after its sample, on the legend band."""
+    line = scale(SIZES.legend)
+    x0 = scale(SIZES.margin)
+    sample = scale(52)
+    for row, text in enumerate((labels.played, labels.better)):
+        y = scale(4) + line * row + line // 2
         room = image.width - x0 * 2 - sample - scale(20)
         words, face = fitted(text, scale(SIZES.legend_font), room, scale(12))
         write(ImageDraw.Draw(image), (x0 + sample + scale(20), y), words, face, theme.text, "lm")
