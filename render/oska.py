@@ -6,7 +6,8 @@ a glance; files a-g run under the board, rows 1-5 beside it. Blue's home is
 row 1, at the bottom unless Red's perspective turns the board round.
 
 Everything but the stones and marks is drawn once per size and perspective
-(`_kit`) and copied for each frame.
+(`_kit`); a frame is that board with patches of stones and marks pasted on,
+each drawn once (`render.compose`).
 """
 
 from __future__ import annotations
