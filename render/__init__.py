@@ -14,7 +14,8 @@ One module per game (`oska`, `lasca`, `oware`) draws its board, and
 proportions and the shipped font; `scene` builds the caption every image
 carries (whose turn or the result, the last move, the rules), worded by
 `words`; `hints` finds what to mark for the player to move (`hints`,
-`selected`); `alt_text` says a position in words for screen readers.
+`selected`); `alt_text` says a position in words for screen readers;
+`compose` puts a frame together in palette mode from patches each drawn once.
 Nothing here does I/O or knows Discord, and only Pillow, `games` and
 `words` are imported: the bytes go wherever the caller sends them. Every word
 an image carries is in the reader's language, `locale` (`cs`; English when

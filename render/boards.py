@@ -81,6 +81,40 @@ def frame(
     clocks: tuple[str, str] | None = None,
 ) -> Image.Image:
     """The image `board` encodes, in palette mode (what replays and tests use)."""
+    painter = painter_for(state.spec)
+    return painter.paint(
+        state,
+        scene(
+            state,
+            last_move=last_move,
+            hints=hints,
+            selected=selected,
+            perspective=perspective,
+            size=size,
+            players=players,
+            outcome=outcome,
+            theme=theme,
+            locale=locale,
+            clocks=clocks,
+        ),
+    )
+
+
+def scene(
+    state: GameState,
+    *,
+    last_move: MoveInfo | None = None,
+    hints: bool = False,
+    selected: str | None = None,
+    perspective: Side = Side.FIRST,
+    size: int = 640,
+    players: tuple[str, str] | None = None,
+    outcome: Outcome | None = None,
+    theme: Theme = THEME,
+    locale: str | None = None,
+    clocks: tuple[str, str] | None = None,
+) -> Scene:
+    """What `frame` shows besides the position: the marks, the hints and the caption's words."""
     check_size(size)
     spec = state.spec
     painter = painter_for(spec)
@@ -91,8 +125,7 @@ def frame(
     marked = hints_of(state, painter, hints=hints, selected=selected, over=outcome is not None)
     words = caption(spec, painter, state, last_move, outcome, players, locale, clocks)
     mover_of_last = _mover_of_last(state)
-    scene = Scene(last_move, mover_of_last, marked, words, Side(perspective), size, theme, locale)
-    return painter.paint(state, scene)
+    return Scene(last_move, mover_of_last, marked, words, Side(perspective), size, theme, locale)
 
 
 def last_move_of(state: GameState) -> MoveInfo | None:

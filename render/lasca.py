@@ -18,13 +18,15 @@ once per size and column text (`bbW`) and pasted, the legend once per locale.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from functools import lru_cache
+from functools import lru_cache, partial
+from typing import cast
 
 from PIL import Image, ImageDraw
 
 import words
 from games.base import Side, Variant
 from games.lasca import FILES, QUIET_LIMIT, SQUARES, LascaState
+from render.compose import Item, What, compose, draw_text, paste_item, put_at, sprite_item
 from render.draw import (
     cross,
     crown,
@@ -33,7 +35,6 @@ from render.draw import (
     indexed,
     palette,
     pill,
-    put,
     spot,
     sprite,
     write,
@@ -45,8 +46,8 @@ from render.scene import (
     Painter,
     Scene,
     caption_box,
+    caption_items,
     marks,
-    paint_caption,
 )
 from render.theme import (
     DISC_WIDTH,
@@ -66,12 +67,14 @@ _COORD = {name: (FILES.index(name[0]), int(name[1])) for name in SQUARES}
 @dataclass(frozen=True)
 class _Geometry:
     layout: Layout
+    perspective: Side
     square: int
     board: Box
     boxes: dict[tuple[int, int], Box]  # (file, rank) -> the square's box, every square
     legend: Box  # the band under the file letters: how a soldier and an officer look
 
 
+@lru_cache(maxsize=16)  # read-only once made: every frame, centre() and layout() ask for it
 def _geometry(size: int, perspective: Side) -> _Geometry:
     scale = Scale(size)
     margin, label = scale(SIZES.margin), scale(SIZES.label)
@@ -94,7 +97,7 @@ def _geometry(size: int, perspective: Side) -> _Geometry:
     layout = Layout(width, size, caption_box(scale, width), centres)
     board = (left, top, left + 7 * square, top + 7 * square)
     legend = (margin, board[3] + label, width - margin, board[3] + label + scale(SIZES.legend))
-    return _Geometry(layout, square, board, boxes, legend)
+    return _Geometry(layout, perspective, square, board, boxes, legend)
 
 
 def layout(size: int, perspective: Side, theme: Theme) -> Layout:
@@ -218,6 +221,8 @@ class _Kit:
     marks: dict[str, Image.Image]  # `dot`, `dot!` (may land), `x` (captured, empty), `corner_x`
     chips: tuple[Image.Image, Image.Image]
     palette: Image.Image
+    board: Image.Image  # `base` mapped onto `palette`
+    theme: Theme
 
 
 @lru_cache(maxsize=4)  # a kit holds a whole board image; a bot uses one size, two sides
@@ -238,6 +243,8 @@ def _kit(size: int, perspective: Side, theme: Theme) -> _Kit:
         },
         chips=(_stack(chip, theme, "w"), _stack(chip, theme, "b")),
         palette=Image.new("P", (1, 1)),
+        board=Image.new("P", (1, 1)),
+        theme=theme,
     )
     return _with_palette(kit, theme)
 
@@ -294,7 +301,8 @@ def _with_palette(kit: _Kit, theme: Theme) -> _Kit:
         "White to move: Ann", "Move 12: Black played c5xe3, taking d4", "Lasca", Side.FIRST
     )
     specimen = _compose(kit, plan, words, theme)
-    return replace(kit, palette=palette(theme.colours(), [specimen, *kit.chips]))
+    colours = palette(theme.colours(), [specimen, *kit.chips])
+    return replace(kit, palette=colours, board=indexed(kit.base, colours))
 
 
 # ------------------------------------------------------------------ frames
@@ -309,44 +317,102 @@ class _Plan:
     origins: dict[str, bool]  # the columns that may move: True for a forced capture
 
 
-def _compose(
+def _items(
     kit: _Kit, plan: _Plan, words: Caption, theme: Theme, locale: str | None = None
-) -> Image.Image:
-    canvas = kit.base.copy()
-    draw = ImageDraw.Draw(canvas)
+) -> list[Item]:
+    """What goes on the board, in drawing order, as items `_draw` draws."""
     geometry = kit.geometry
-    edge = kit.scale(SIZES.edge)
-    fills = {
-        "from": theme.came_from_dark,
-        "path": theme.went_to,
-        "to": theme.went_to,
-        "chosen": theme.hint,
-        "chosen!": theme.must,
-    }
+    items = []
     for square, kind in plan.tiles.items():
-        box = _inclusive(geometry.boxes[_COORD[square]])
-        draw.rectangle(box, fill=fills[kind])
-        if kind == "to":
-            draw.rectangle(box, outline=theme.went_to_edge, width=edge)
+        items.append(Item(geometry.boxes[_COORD[square]], ("tile", kind, square)))
     for square, forced in plan.origins.items():
-        _frame(draw, _inclusive(geometry.boxes[_COORD[square]]), edge, theme, forced)
+        items.append(Item(geometry.boxes[_COORD[square]], ("frame", forced, square)))
     centres = geometry.layout.centres
     for square, forced in plan.dots.items():
-        put(canvas, kit.marks["dot!" if forced else "dot"], centres[square])
+        kind = "dot!" if forced else "dot"
+        items.append(sprite_item(kit.marks[kind], centres[square], ("mark", kind)))
     for square, column in plan.columns.items():
-        _put_column(canvas, kit, theme, square, column, locale)
+        items.extend(_column_items(kit, theme, square, column, locale))
     for square in plan.captured:
         if plan.columns.get(square):
             x0, y0, _, _ = geometry.boxes[_COORD[square]]
-            mark = kit.marks["corner_x"]
-            canvas.paste(mark, (x0 + 1, y0 + 1), mark)
+            items.append(paste_item(kit.marks["corner_x"], (x0 + 1, y0 + 1), ("mark", "corner_x")))
         else:
-            put(canvas, kit.marks["x"], centres[square])
-    chip = kit.chips[words.side] if words.side is not None else None
-    paint_caption(canvas, geometry.layout.caption, words, kit.scale, theme, chip)
+            items.append(sprite_item(kit.marks["x"], centres[square], ("mark", "x")))
+    if kit.board.size == (1, 1):  # the kit is being made: its palette's specimen
+        chip = kit.chips[words.side] if words.side is not None else None
+        items += caption_items(kit.geometry.layout.caption, words, kit.scale, theme, chip)
+    else:
+        items += _caption(kit.scale.size, kit.geometry.perspective, theme, words)
     legend = _legend(kit.scale.size, geometry.legend, theme, locale)
-    canvas.paste(legend, geometry.legend[:2], legend)
+    items.append(paste_item(legend, geometry.legend[:2], ("legend", locale)))
+    return items
+
+
+@lru_cache(maxsize=256)
+def _caption(size: int, perspective: Side, theme: Theme, words: Caption) -> tuple[Item, ...]:
+    kit = _kit(size, perspective, theme)
+    chip = kit.chips[words.side] if words.side is not None else None
+    return tuple(caption_items(kit.geometry.layout.caption, words, kit.scale, theme, chip))
+
+
+def _draw(kit: _Kit, canvas: Image.Image, what: What, offset: tuple[int, int]) -> None:
+    """Draw one of `_items`' items on `canvas`, whose top left is at `offset` of the frame."""
+    kind, theme, scale = what[0], kit.theme, kit.scale
+    if kind == "text":
+        draw_text(canvas, what, offset)
+        return
+    if kind in ("tile", "frame"):
+        x0, y0, x1, y1 = _inclusive(kit.geometry.boxes[_COORD[str(what[2])]])
+        box = (x0 - offset[0], y0 - offset[1], x1 - offset[0], y1 - offset[1])
+        draw = ImageDraw.Draw(canvas)
+        edge = scale(SIZES.edge)
+        if kind == "frame":
+            _frame(draw, box, edge, theme, bool(what[1]))
+            return
+        fills = {
+            "from": theme.came_from_dark,
+            "path": theme.went_to,
+            "to": theme.went_to,
+            "chosen": theme.hint,
+            "chosen!": theme.must,
+        }
+        draw.rectangle(box, fill=fills[str(what[1])])
+        if what[1] == "to":
+            draw.rectangle(box, outline=theme.went_to_edge, width=edge)
+        return
+    if kind == "mark":
+        image = kit.marks[str(what[1])]
+    elif kind == "stack":
+        image = _stack(kit.geometry.square, theme, str(what[1]))
+    elif kind == "badge":
+        image = _badge(scale(SIZES.badge_font), str(what[1]), theme)
+    elif kind == "chip":
+        image = kit.chips[cast(Side, what[1])]
+    else:  # the legend
+        image = _legend(scale.size, kit.geometry.legend, theme, cast(str | None, what[1]))
+    put_at(canvas, image, what, offset)
+
+
+def _compose(
+    kit: _Kit, plan: _Plan, words: Caption, theme: Theme, locale: str | None = None
+) -> Image.Image:
+    """The frame in RGB, drawn whole (what the palette is made from)."""
+    canvas = kit.base.copy()
+    for item in _items(kit, plan, words, theme, locale):
+        _draw(kit, canvas, item.what, (0, 0))
     return canvas
+
+
+@lru_cache(maxsize=512)  # about 4 MiB: most patches a square or two, some a caption line
+def _patch(
+    size: int, perspective: Side, theme: Theme, box: Box, whats: tuple[What, ...]
+) -> Image.Image:
+    kit = _kit(size, perspective, theme)
+    canvas = kit.base.crop(box)
+    for what in whats:
+        _draw(kit, canvas, what, box[:2])
+    return indexed(canvas, kit.palette)
 
 
 def _frame(draw: ImageDraw.ImageDraw, box: Box, edge: int, theme: Theme, forced: bool) -> None:
@@ -395,19 +461,20 @@ def _legend(size: int, box: Box, theme: Theme, locale: str | None) -> Image.Imag
     return image
 
 
-def _put_column(
-    canvas: Image.Image, kit: _Kit, theme: Theme, square: str, column: str, locale: str | None
-) -> None:
+def _column_items(
+    kit: _Kit, theme: Theme, square: str, column: str, locale: str | None
+) -> list[Item]:
     hidden = len(column) - VISIBLE_PIECES + 1 if len(column) > VISIBLE_PIECES else 0
     shown = column[hidden:]
     stack = _stack(kit.geometry.square, theme, shown)
-    cx, cy = kit.geometry.layout.centres[square]
-    put(canvas, stack, (cx, cy))
+    items = [sprite_item(stack, kit.geometry.layout.centres[square], ("stack", shown))]
     if hidden:
         text = words.say("board.lasca.hidden", locale, count=hidden)
         badge = _badge(kit.scale(SIZES.badge_font), text, theme)
         _, _, x1, y1 = kit.geometry.boxes[_COORD[square]]
-        canvas.paste(badge, (x1 - badge.width - 1, y1 - badge.height - 1), badge)
+        at = (x1 - badge.width - 1, y1 - badge.height - 1)
+        items.append(paste_item(badge, at, ("badge", text)))
+    return items
 
 
 def paint(state: LascaState, scene: Scene) -> Image.Image:
@@ -428,8 +495,9 @@ def paint(state: LascaState, scene: Scene) -> Image.Image:
     origins = dict.fromkeys(hints.origins - {hints.selected}, hints.forced)
     dots = dict.fromkeys(hints.targets, hints.forced)
     plan = _Plan(columns, tiles, frozenset(seen.captured), dots, origins)
-    canvas = _compose(kit, plan, scene.caption, scene.theme, scene.locale)
-    return indexed(canvas, kit.palette)
+    items = _items(kit, plan, scene.caption, scene.theme, scene.locale)
+    patch = partial(_patch, scene.size, scene.perspective, scene.theme)
+    return compose(kit.board, items, patch)
 
 
 def note(state: LascaState, locale: str | None = None) -> str:

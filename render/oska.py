@@ -6,20 +6,23 @@ a glance; files a-g run under the board, rows 1-5 beside it. Blue's home is
 row 1, at the bottom unless Red's perspective turns the board round.
 
 Everything but the stones and marks is drawn once per size and perspective
-(`_kit`) and copied for each frame.
+(`_kit`); a frame is that board with patches of stones and marks pasted on,
+each drawn once (`render.compose`).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from functools import lru_cache
+from functools import lru_cache, partial
+from typing import cast
 
 from PIL import Image, ImageDraw
 
 from games.base import Side, Variant
 from games.oska import SQUARES, OskaState
+from render.compose import Box, Item, What, compose, draw_text, paste_item, put_at, sprite_item
 from render.draw import cross, ellipse, indexed, palette, put, ring, spot, sprite, write
-from render.scene import Caption, Layout, Painter, Point, Scene, caption_box, marks, paint_caption
+from render.scene import Caption, Layout, Painter, Point, Scene, caption_box, caption_items, marks
 from render.theme import BRICK_RATIO, RGB, SIZES, STONE, Scale, Theme, font
 
 FILES = "abcdefg"
@@ -29,12 +32,14 @@ _COORD = {name: (FILES.index(name[0]), int(name[1])) for name in SQUARES}
 @dataclass(frozen=True)
 class _Geometry:
     layout: Layout
+    perspective: Side
     brick: tuple[int, int]  # width, height
     board: tuple[int, int, int, int]  # the box the bricks fill
     rows: dict[int, int]  # row number -> y
     files: dict[int, int]  # file index -> x
 
 
+@lru_cache(maxsize=16)  # read-only once made: every frame, centre() and layout() ask for it
 def _geometry(size: int, perspective: Side) -> _Geometry:
     scale = Scale(size)
     margin, label = scale(SIZES.margin), scale(SIZES.label)
@@ -49,9 +54,8 @@ def _geometry(size: int, perspective: Side) -> _Geometry:
     centres = {name: (files[f], rows[r]) for name, (f, r) in _COORD.items()}
     image_width = left + 4 * width + label + margin
     layout = Layout(image_width, size, caption_box(scale, image_width), centres)
-    return _Geometry(
-        layout, (width, height), (left, top, left + 4 * width, top + 5 * height), rows, files
-    )
+    board = (left, top, left + 4 * width, top + 5 * height)
+    return _Geometry(layout, perspective, (width, height), board, rows, files)
 
 
 def layout(size: int, perspective: Side, theme: Theme) -> Layout:
@@ -121,6 +125,7 @@ class _Kit:
     hints: dict[str, Image.Image]  # `ring`/`dot` (a move), `ring!`/`dot!` (a forced capture)
     chips: tuple[Image.Image, Image.Image]
     palette: Image.Image
+    board: Image.Image  # `base` mapped onto `palette`
 
 
 @lru_cache(maxsize=4)  # a kit holds a whole board image; a bot uses one size, two sides
@@ -172,6 +177,7 @@ def _kit(size: int, perspective: Side, theme: Theme) -> _Kit:
             _stone(chip, theme.red, theme.red_rim, theme),
         ),
         palette=Image.new("P", (1, 1)),
+        board=Image.new("P", (1, 1)),
     )
     return _with_palette(kit, theme)
 
@@ -233,7 +239,7 @@ def _with_palette(kit: _Kit, theme: Theme) -> _Kit:
     words = Caption("Blue to move: Ann", "Move 12: Red played a5xc3, taking b4", "Oska", Side.FIRST)
     specimen = _compose(kit, plan, words, theme)
     colours = palette(theme.colours(), [specimen, *kit.tiles.values(), *kit.chips])
-    return replace(kit, palette=colours)
+    return replace(kit, palette=colours, board=indexed(kit.base, colours))
 
 
 # ------------------------------------------------------------------ frames
@@ -250,25 +256,78 @@ class _Plan:
     rings: dict[str, bool]  # the stones that may move: True for a forced capture
 
 
-def _compose(kit: _Kit, plan: _Plan, words: Caption, theme: Theme) -> Image.Image:
-    canvas = kit.base.copy()
+def _items(kit: _Kit, plan: _Plan, words: Caption, theme: Theme) -> list[Item]:
+    """What goes on the board, in drawing order, as items `_draw` draws."""
     centres = kit.geometry.layout.centres
+    items = []
     for square, kind in plan.tiles.items():
-        put(canvas, kit.tiles[kind], centres[square])
+        items.append(sprite_item(kit.tiles[kind], centres[square], ("tile", kind)))
         image, at = kit.names[square]
-        image = kit.inked_names.get(kind, {}).get(square, image)
-        canvas.paste(image, at, image)
+        ink = kind if square in kit.inked_names.get(kind, {}) else "plain"
+        items.append(paste_item(image, at, ("name", ink, square)))
     for square, side in plan.ghosts.items():
-        put(canvas, kit.ghosts[side], centres[square])
+        items.append(sprite_item(kit.ghosts[side], centres[square], ("ghost", side)))
     for square, forced in plan.dots.items():
-        put(canvas, kit.hints["dot!" if forced else "dot"], centres[square])
+        kind = "dot!" if forced else "dot"
+        items.append(sprite_item(kit.hints[kind], centres[square], ("hint", kind)))
     for square, side in plan.stones.items():
-        put(canvas, kit.stones[side], centres[square])
+        items.append(sprite_item(kit.stones[side], centres[square], ("stone", side)))
     for square, forced in plan.rings.items():
-        put(canvas, kit.hints["ring!" if forced else "ring"], centres[square])
+        kind = "ring!" if forced else "ring"
+        items.append(sprite_item(kit.hints[kind], centres[square], ("hint", kind)))
+    if kit.board.size == (1, 1):  # the kit is being made: its palette's specimen
+        chip = kit.chips[words.side] if words.side is not None else None
+        items += caption_items(kit.geometry.layout.caption, words, kit.scale, theme, chip)
+    else:
+        items += _caption(kit.scale.size, kit.geometry.perspective, theme, words)
+    return items
+
+
+@lru_cache(maxsize=256)
+def _caption(size: int, perspective: Side, theme: Theme, words: Caption) -> tuple[Item, ...]:
+    kit = _kit(size, perspective, theme)
     chip = kit.chips[words.side] if words.side is not None else None
-    paint_caption(canvas, kit.geometry.layout.caption, words, kit.scale, theme, chip)
+    return tuple(caption_items(kit.geometry.layout.caption, words, kit.scale, theme, chip))
+
+
+def _draw(kit: _Kit, canvas: Image.Image, what: What, offset: tuple[int, int]) -> None:
+    """Draw one of `_items`' items on `canvas`, whose top left is at `offset` of the frame."""
+    kind = what[0]
+    if kind == "text":
+        draw_text(canvas, what, offset)
+        return
+    name = str(what[1])
+    if kind == "name":
+        square = str(what[2])
+        image = kit.inked_names[name][square] if name != "plain" else kit.names[square][0]
+    elif kind == "tile":
+        image = kit.tiles[name]
+    elif kind == "hint":
+        image = kit.hints[name]
+    else:
+        side = cast(Side, what[1])
+        images = {"ghost": kit.ghosts, "stone": kit.stones, "chip": kit.chips}[str(kind)]
+        image = images[side]
+    put_at(canvas, image, what, offset)
+
+
+def _compose(kit: _Kit, plan: _Plan, words: Caption, theme: Theme) -> Image.Image:
+    """The frame in RGB, drawn whole (what the palette is made from)."""
+    canvas = kit.base.copy()
+    for item in _items(kit, plan, words, theme):
+        _draw(kit, canvas, item.what, (0, 0))
     return canvas
+
+
+@lru_cache(maxsize=512)  # about 4 MiB: most patches a brick or two, some a caption line
+def _patch(
+    size: int, perspective: Side, theme: Theme, box: Box, whats: tuple[What, ...]
+) -> Image.Image:
+    kit = _kit(size, perspective, theme)
+    canvas = kit.base.crop(box)
+    for what in whats:
+        _draw(kit, canvas, what, box[:2])
+    return indexed(canvas, kit.palette)
 
 
 def paint(state: OskaState, scene: Scene) -> Image.Image:
@@ -293,7 +352,9 @@ def paint(state: OskaState, scene: Scene) -> Image.Image:
         tiles[hints.selected] = "chosen!" if hints.forced else "chosen"
     rings = dict.fromkeys(hints.origins - {hints.selected}, hints.forced)
     plan = _Plan(stones, tiles, ghosts, dict.fromkeys(hints.targets, hints.forced), rings)
-    return indexed(_compose(kit, plan, scene.caption, scene.theme), kit.palette)
+    items = _items(kit, plan, scene.caption, scene.theme)
+    patch = partial(_patch, scene.size, scene.perspective, scene.theme)
+    return compose(kit.board, items, patch)
 
 
 def note(state: OskaState, locale: str | None = None) -> str:

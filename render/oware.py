@@ -11,13 +11,15 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
-from functools import lru_cache
+from functools import lru_cache, partial
+from typing import cast
 
 from PIL import Image, ImageDraw
 
 import words
 from games.base import MoveInfo, Side, Variant
 from games.oware import LAST, PITS, SPEC, OwareState
+from render.compose import Item, What, compose, draw_text, put_at, sprite_item, text_item
 from render.draw import cross, ellipse, indexed, palette, pill, put, ring, sprite, write
 from render.scene import (
     Box,
@@ -27,7 +29,7 @@ from render.scene import (
     Point,
     Scene,
     caption_box,
-    paint_caption,
+    caption_items,
     sides,
 )
 from render.theme import (
@@ -48,12 +50,14 @@ _GOLDEN = math.pi * (3 - math.sqrt(5))
 @dataclass(frozen=True)
 class _Geometry:
     layout: Layout
+    perspective: Side
     cell: int
     plate: Box
     stores: tuple[Box, Box]  # South's, North's
     outward: dict[str, int]  # pit -> -1 (top row) or 1 (bottom row)
 
 
+@lru_cache(maxsize=16)  # read-only once made: every frame, centre() and layout() ask for it
 def _geometry(size: int, perspective: Side) -> _Geometry:
     scale = Scale(size)
     margin, label, pad = scale(SIZES.margin), scale(SIZES.label), scale(SIZES.plate_pad)
@@ -80,7 +84,7 @@ def _geometry(size: int, perspective: Side) -> _Geometry:
     stores = (right, left) if bottom_side is Side.FIRST else (left, right)
     height = plate[3] + label + margin
     layout = Layout(size, height, caption_box(scale, size), centres)
-    return _Geometry(layout, cell, plate, stores, outward)
+    return _Geometry(layout, perspective, cell, plate, stores, outward)
 
 
 def layout(size: int, perspective: Side, theme: Theme) -> Layout:
@@ -159,6 +163,8 @@ class _Kit:
     lands: Image.Image  # where the pit picked sows its last seed: a beaded ring
     taken: Image.Image
     palette: Image.Image
+    board: Image.Image  # `base` mapped onto `palette`
+    theme: Theme
 
 
 @lru_cache(maxsize=4)  # a kit holds a whole board image; a bot uses one size, two sides
@@ -186,6 +192,8 @@ def _kit(size: int, perspective: Side, theme: Theme) -> _Kit:
         lands=ring(around + 2 * scale(2), scale(SIZES.ring) + scale(4), hint, dotted=True),
         taken=sprite(pit, pit, taken),
         palette=Image.new("P", (1, 1)),
+        board=Image.new("P", (1, 1)),
+        theme=theme,
     )
     return _with_palette(kit, theme)
 
@@ -227,7 +235,8 @@ def _with_palette(kit: _Kit, theme: Theme) -> _Kit:
         "South to move: Ann", "Move 12: North played e, capturing B and C", "Oware", None
     )
     specimen = _compose(kit, plan, words, theme)
-    return replace(kit, palette=palette(theme.colours(), [specimen]))
+    colours = palette(theme.colours(), [specimen])
+    return replace(kit, palette=colours, board=indexed(kit.base, colours))
 
 
 # ------------------------------------------------------------------ frames
@@ -244,65 +253,108 @@ class _Plan:
     lands: str | None = None  # where its last seed goes
 
 
-def _compose(
-    kit: _Kit, plan: _Plan, words: Caption, theme: Theme, names: tuple[str, str] = SPEC.side_names
-) -> Image.Image:
-    """The frame in RGB; `names` are the sides' names written on their stores."""
-    canvas = kit.base.copy()
+def _items(
+    kit: _Kit, plan: _Plan, words: Caption, theme: Theme, names: tuple[str, str]
+) -> list[Item]:
+    """What goes on the board, in drawing order, as items `_draw` draws; `names` are the
+    sides' names written on their stores."""
     geometry = kit.geometry
     centres = geometry.layout.centres
+    items = []
+    rings = [(kit.playable, "playable", pit_name) for pit_name in plan.playable]
+    rings += [(kit.sown, "sown", pit_name) for pit_name in plan.sown]
+    if plan.chosen is not None:
+        rings.append((kit.chosen, "chosen", plan.chosen))
+    if plan.lands is not None:
+        rings.append((kit.lands, "lands", plan.lands))
+    items += [sprite_item(image, centres[pit], ("ring", kind)) for image, kind, pit in rings]
     badge_pixels = kit.scale(SIZES.count_font)
     inner = round(kit.pit * 0.8)
     radius = kit.pit / 2
-    for pit_name in plan.playable:
-        put(canvas, kit.playable, centres[pit_name])
-    for pit_name in plan.sown:
-        put(canvas, kit.sown, centres[pit_name])
-    if plan.chosen is not None:
-        put(canvas, kit.chosen, centres[plan.chosen])
-    if plan.lands is not None:
-        put(canvas, kit.lands, centres[plan.lands])
     for index, pit_name in enumerate(PITS):
         seeds = plan.pits[index]
         x, y = centres[pit_name]
         if seeds:
-            heap = _heap(inner, inner, kit.seed, min(seeds, SEEDS_DRAWN), SEEDS_DRAWN, theme)
+            drawn = min(seeds, SEEDS_DRAWN)
+            heap = _heap(inner, inner, kit.seed, drawn, SEEDS_DRAWN, theme)
             # Off the badge, which covers the pit's outer rim.
-            put(canvas, heap, (x, y - geometry.outward[pit_name] * radius * 0.1))
+            at = (x, y - geometry.outward[pit_name] * radius * 0.1)
+            items.append(sprite_item(heap, at, ("heap", inner, inner, drawn, SEEDS_DRAWN)))
         if pit_name in plan.taken:
-            put(canvas, kit.taken, (x, y))
+            items.append(sprite_item(kit.taken, (x, y), ("taken",)))
         badge = _count(badge_pixels, seeds, theme)
-        put(canvas, badge, (x, y + geometry.outward[pit_name] * radius * 1.02))
-    draw = ImageDraw.Draw(canvas)
+        at = (x, y + geometry.outward[pit_name] * radius * 1.02)
+        items.append(sprite_item(badge, at, ("count", seeds)))
     for side in Side:
-        store = geometry.stores[side]
-        _paint_store(canvas, draw, kit, theme, store, names[side], plan.stores[side])
-    paint_caption(canvas, geometry.layout.caption, words, kit.scale, theme, None)
-    return canvas
+        items += _store_items(kit, theme, geometry.stores[side], names[side], plan.stores[side])
+    if kit.board.size == (1, 1):  # the kit is being made: its palette's specimen
+        items += caption_items(kit.geometry.layout.caption, words, kit.scale, theme, None)
+    else:
+        items += _caption(kit.scale.size, kit.geometry.perspective, theme, words)
+    return items
 
 
-def _paint_store(
-    canvas: Image.Image,
-    draw: ImageDraw.ImageDraw,
-    kit: _Kit,
-    theme: Theme,
-    box: Box,
-    name: str,
-    seeds: int,
-) -> None:
+@lru_cache(maxsize=256)
+def _caption(size: int, perspective: Side, theme: Theme, words: Caption) -> tuple[Item, ...]:
+    kit = _kit(size, perspective, theme)
+    return tuple(caption_items(kit.geometry.layout.caption, words, kit.scale, theme, None))
+
+
+def _store_items(kit: _Kit, theme: Theme, box: Box, name: str, seeds: int) -> list[Item]:
     x0, y0, x1, y1 = box
     scale = kit.scale
     name_y, count_y = y0 + scale(14), y1 - scale(19)
-    name_font = font(scale(SIZES.store_name_font))
-    write(draw, ((x0 + x1) / 2, name_y), name, name_font, theme.text)
-    count_font = font(scale(SIZES.store_count_font))
-    write(draw, ((x0 + x1) / 2, count_y), str(seeds), count_font, theme.text)
+    items = [
+        text_item(((x0 + x1) / 2, name_y), name, scale(SIZES.store_name_font), theme.text),
+        text_item(((x0 + x1) / 2, count_y), str(seeds), scale(SIZES.store_count_font), theme.text),
+    ]
     if seeds:
         width, height = x1 - x0 - scale(10), (count_y - name_y) - scale(34)
-        heap = _heap(
-            width, height, kit.seed, min(seeds, STORE_SEEDS_DRAWN), STORE_SEEDS_DRAWN, theme
-        )
-        put(canvas, heap, ((x0 + x1) / 2, (name_y + count_y) / 2))
+        drawn = min(seeds, STORE_SEEDS_DRAWN)
+        heap = _heap(width, height, kit.seed, drawn, STORE_SEEDS_DRAWN, theme)
+        at = ((x0 + x1) / 2, (name_y + count_y) / 2)
+        items.append(sprite_item(heap, at, ("heap", width, height, drawn, STORE_SEEDS_DRAWN)))
+    return items
+
+
+def _draw(kit: _Kit, canvas: Image.Image, what: What, offset: tuple[int, int]) -> None:
+    """Draw one of `_items`' items on `canvas`, whose top left is at `offset` of the frame."""
+    kind = what[0]
+    if kind == "text":
+        draw_text(canvas, what, offset)
+        return
+    if kind == "ring":
+        image = {"playable": kit.playable, "sown": kit.sown, "chosen": kit.chosen,
+                 "lands": kit.lands}[str(what[1])]  # fmt: skip
+    elif kind == "heap":
+        width, height, drawn, full = cast(tuple[int, int, int, int], what[1:5])
+        image = _heap(width, height, kit.seed, drawn, full, kit.theme)
+    elif kind == "taken":
+        image = kit.taken
+    else:  # a pit's count
+        image = _count(kit.scale(SIZES.count_font), cast(int, what[1]), kit.theme)
+    put_at(canvas, image, what, offset)
+
+
+def _compose(
+    kit: _Kit, plan: _Plan, words: Caption, theme: Theme, names: tuple[str, str] = SPEC.side_names
+) -> Image.Image:
+    """The frame in RGB, drawn whole (what the palette is made from)."""
+    canvas = kit.base.copy()
+    for item in _items(kit, plan, words, theme, names):
+        _draw(kit, canvas, item.what, (0, 0))
+    return canvas
+
+
+@lru_cache(maxsize=512)  # about 4 MiB: most patches a pit or two, some a caption line
+def _patch(
+    size: int, perspective: Side, theme: Theme, box: Box, whats: tuple[What, ...]
+) -> Image.Image:
+    kit = _kit(size, perspective, theme)
+    canvas = kit.base.crop(box)
+    for what in whats:
+        _draw(kit, canvas, what, box[:2])
+    return indexed(canvas, kit.palette)
 
 
 def paint(state: OwareState, scene: Scene) -> Image.Image:
@@ -316,7 +368,9 @@ def paint(state: OwareState, scene: Scene) -> Image.Image:
     lands = next(iter(hints.targets), None)
     plan = _Plan(state.pits, state.stores, sown, taken, hints.origins, hints.selected, lands)
     names = sides(state.spec, scene.locale)
-    return indexed(_compose(kit, plan, scene.caption, scene.theme, names), kit.palette)
+    items = _items(kit, plan, scene.caption, scene.theme, names)
+    patch = partial(_patch, scene.size, scene.perspective, scene.theme)
+    return compose(kit.board, items, patch)
 
 
 def note(state: OwareState, locale: str | None = None) -> str:

@@ -4,8 +4,9 @@ marked move's board.
     review_chart(review, labels, *, theme="dark") -> bytes          # a PNG
     review_chart_image(review, labels, *, theme="dark") -> Image    # the RGB image
     better_move_board(state, played, better, labels, *, perspective=Side.FIRST,
-                      size=640, players=None, locale=None) -> bytes  # a PNG
-    better_move_image(...) -> Image                                  # the same in RGB
+                      size=640, players=None, locale=None,
+                      last_move=None) -> bytes                       # a PNG
+    better_move_image(...) -> Image                      # the same in palette mode
 
 The chart draws the first player's advantage over the game (`Review.curve`):
 moves on x, numbered as the record numbers them; the upper half is the first
@@ -28,16 +29,18 @@ is worded, so the caller translates it.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import pairwise
+from typing import cast
 
 from PIL import Image, ImageDraw
 
 from games.ai.review import MARKS, Review
 from games.base import GameState, MoveInfo, Side
 from render.boards import centre, frame
+from render.compose import Item, groups
 from render.draw import fitted, indexed, palette, png, write
 from render.painters import painter_for
 from render.tables import Palette, cut, fit, put_text, text_width
@@ -297,10 +300,12 @@ def better_move_board(
     players: tuple[str, str] | None = None,
     locale: str | None = None,
     theme: Theme = THEME,
+    last_move: MoveInfo | None = None,
 ) -> bytes:
     """The PNG of `state` (the position before a marked move) with the move `played`
     and the `better` one drawn on it, and `labels` in a legend under the board.
-    ValueError when either move is not legal in `state`."""
+    ValueError when either move is not legal in `state`. `last_move` is the move that
+    led to `state`, as `render.board` takes it: found by replaying the game when None."""
     image = better_move_image(
         state,
         played,
@@ -311,6 +316,7 @@ def better_move_board(
         players=players,
         locale=locale,
         theme=theme,
+        last_move=last_move,
     )
     return png(image)
 
@@ -326,6 +332,7 @@ def better_move_image(
     players: tuple[str, str] | None = None,
     locale: str | None = None,
     theme: Theme = THEME,
+    last_move: MoveInfo | None = None,
 ) -> Image.Image:
     """The image `better_move_board` encodes, in palette mode."""
     legal = state.legal_moves()
@@ -334,6 +341,7 @@ def better_move_image(
             raise ValueError(f"{move!r} is not a legal move here (legal: {', '.join(legal)})")
     board = frame(
         state,
+        last_move=last_move,
         perspective=perspective,
         size=size,
         players=players,
@@ -341,26 +349,122 @@ def better_move_image(
         theme=theme,
     )
     scale = Scale(size)
-    canvas = board.convert("RGB")
     inks = _board_inks(theme)
-    overlay = Image.new("RGBA", (canvas.width * 4, canvas.height * 4), (0, 0, 0, 0))
-    draw = ImageDraw.Draw(overlay)
     layout = painter_for(state.spec).layout(size, Side(perspective), theme)
-    shape = _Shape(_spacing(layout.centres.values()), layout.height / 2)
-    rings = []
-    for move, (ink, edge), dashed in ((played, inks[0], True), (better, inks[1], False)):
-        points = _points(state, state.describe(move), size, perspective)
-        _mark_move(draw, points, ink, edge, dashed, scale, shape)
-        rings.append(len(points) == 1)
-    reduced = overlay.reduce(4)
-    canvas.paste(reduced, (0, 0), reduced)
-
+    shape = _Shape(_spacing(tuple(layout.centres.values())), layout.height / 2)
     band = scale(SIZES.legend) * 2 + scale(8)
-    out = Image.new("RGB", (canvas.width, canvas.height + band), theme.panel)
-    out.paste(canvas, (0, 0))
-    _board_legend(out, canvas.height, labels, inks, scale, theme, rings)
     # The board's own palette holds the theme's colours (the arrows' among them) and its shades.
-    return indexed(out, board)
+    out = Image.new("P", (board.width, board.height + band))
+    out.putpalette(board.getpalette() or [])
+    out.paste(board, (0, 0))
+    marks: list[_Mark] = []
+    items = []
+    rings = []
+    for move, colours, dashed in ((played, inks[0], True), (better, inks[1], False)):
+        points = tuple(_points(state, state.describe(move), size, perspective))
+        rings.append(len(points) == 1)
+        if not points:
+            continue
+        reach = _reach(len(points), shape.spacing, scale)
+        xs, ys = [x for x, _ in points], [y for _, y in points]
+        box = (min(xs) - reach, min(ys) - reach, max(xs) + reach, max(ys) + reach)
+        items.append(Item(box, (len(marks),)))
+        marks.append(_Mark(points, colours, dashed, points[0][1] > shape.middle))
+    shades = board.palette.tobytes() if board.palette else b""
+    legend = _legend_band(board.width, band, labels, size, theme, tuple(rings), shades)
+    out.paste(legend, (0, board.height))
+    # Only where the marks are is drawn on and mapped again; marks that meet are drawn
+    # together, the better over the played.
+    for box, group in groups(items, *board.size):
+        together = [marks[cast(int, index)] for (index,) in group]
+        x, y = together[0].points[0]
+        moved = tuple(mark.moved(-x, -y) for mark in together)
+        sprite, (dx, dy) = _marks_sprite(moved, size, shape.spacing)
+        canvas = out.crop(box).convert("RGB")
+        canvas.paste(sprite, (x + dx - box[0], y + dy - box[1]), sprite)
+        out.paste(indexed(canvas, _palette(shades)), box[:2])
+    return out
+
+
+@lru_cache(maxsize=16)
+def _palette(shades: bytes) -> Image.Image:
+    """A palette image of `shades` (a board's palette, as bytes), kept: Pillow builds its
+    colour lookup in a palette the first time it maps onto it, a millisecond to do again
+    on every frame's own copy."""
+    image = Image.new("P", (1, 1))
+    image.putpalette(shades)
+    return image
+
+
+@dataclass(frozen=True, slots=True)
+class _Mark:
+    """A move to mark: the centres it passes through, its ink and lining, dashed or solid,
+    and whether it starts in the board's lower half (a ring opens downwards there)."""
+
+    points: tuple[tuple[int, int], ...]
+    colours: tuple[RGB, RGB]
+    dashed: bool
+    below: bool
+
+    def moved(self, dx: int, dy: int) -> _Mark:
+        points = tuple((x + dx, y + dy) for x, y in self.points)
+        return _Mark(points, self.colours, self.dashed, self.below)
+
+
+def _reach(points: int, spacing: float, scale: Scale) -> int:
+    """How far a mark of that many points reaches past them."""
+    if points == 1:  # a ring: its radius, half its lined width and a pixel
+        return math.ceil(spacing * 0.5 + scale(6) / 2 + scale(2) + 2)
+    return scale(26)  # an arrow: its head's wings (0.62 of its length, lined) reach furthest
+
+
+@lru_cache(maxsize=256)
+def _marks_sprite(
+    marks: tuple[_Mark, ...], size: int, spacing: float
+) -> tuple[Image.Image, tuple[int, int]]:
+    """The marks drawn together, four times larger and scaled down like the sprites, and
+    where the sprite's top left is from 0, 0 (where the first mark starts, as given).
+
+    A mark depends on nothing but these, so the same steps, or a ring on the same side of
+    the board, are drawn once. `spacing`: between neighbouring centres.
+    """
+    k = 4
+    scale = Scale(size)
+    boxes = []
+    for mark in marks:
+        reach = _reach(len(mark.points), spacing, scale)
+        xs, ys = [x for x, _ in mark.points], [y for _, y in mark.points]
+        boxes.append((min(xs) - reach, min(ys) - reach, max(xs) + reach, max(ys) + reach))
+    x0, y0 = min(box[0] for box in boxes), min(box[1] for box in boxes)
+    x1, y1 = max(box[2] for box in boxes), max(box[3] for box in boxes)
+    # Premultiplied: every pixel drawn is opaque or untouched, so it is the same picture as
+    # RGBA, and `reduce` averages it as it is instead of converting it there and back.
+    overlay = Image.new("RGBa", ((x1 - x0) * k, (y1 - y0) * k), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(overlay)
+    for mark in marks:
+        shifted = [(x - x0, y - y0) for x, y in mark.points]
+        middle = shifted[0][1] + (-1 if mark.below else 1)
+        ink, edge = mark.colours
+        _mark_move(draw, shifted, ink, edge, mark.dashed, scale, _Shape(spacing, middle))
+    return overlay.reduce(k).convert("RGBA"), (x0, y0)
+
+
+@lru_cache(maxsize=64)
+def _legend_band(
+    width: int,
+    band: int,
+    labels: BoardLabels,
+    size: int,
+    theme: Theme,
+    rings: tuple[bool, ...],
+    colours: bytes,
+) -> Image.Image:
+    """The legend under the board, `width` x `band`, mapped onto the palette `colours` (the
+    board's, as bytes: what keeps it apart in the cache). Two moves' words are rarely
+    the same twice, so only the samples are kept apart from them."""
+    image = _legend_samples(width, band, size, theme, rings).copy()
+    _legend_words(image, labels, Scale(size), theme)
+    return indexed(image, _palette(colours))
 
 
 def _board_inks(theme: Theme) -> tuple[tuple[RGB, RGB], tuple[RGB, RGB]]:
@@ -385,7 +489,8 @@ class _Shape:
     middle: float
 
 
-def _spacing(centres: Iterable[tuple[int, int]]) -> float:
+@lru_cache(maxsize=16)
+def _spacing(centres: tuple[tuple[int, int], ...]) -> float:
     points = list(centres)
     return min(math.dist(a, b) for i, a in enumerate(points) for b in points[i + 1 :] if a != b)
 
@@ -509,24 +614,22 @@ def _ring(
         draw.arc(box, a - grow, a + 0.6 * span + grow, fill=colour, width=width)
 
 
-def _board_legend(
-    image: Image.Image,
-    top: int,
-    labels: BoardLabels,
-    inks: tuple[tuple[RGB, RGB], tuple[RGB, RGB]],
-    scale: Scale,
-    theme: Theme,
-    rings: Sequence[bool],
-) -> None:
-    """Two lines under the board: a sample of each mark as the board draws it, then its label."""
+@lru_cache(maxsize=16)
+def _legend_samples(
+    width: int, band: int, size: int, theme: Theme, rings: tuple[bool, ...]
+) -> Image.Image:
+    """The legend band with a sample of each mark as the board draws it, words aside (kept:
+    copy it to write on it)."""
+    image = Image.new("RGB", (width, band), theme.panel)
+    inks = _board_inks(theme)
+    scale = Scale(size)
     line = scale(SIZES.legend)
     x0 = scale(SIZES.margin)
     sample = scale(52)
     small = Scale(round(scale.size * 0.7))
     k = 4
-    rows = ((labels.played, inks[0], True), (labels.better, inks[1], False))
-    for row, ((text, (ink, edge), dashed), ring) in enumerate(zip(rows, rings, strict=True)):
-        y = top + scale(4) + line * row + line // 2
+    for row, ((ink, edge), dashed, ring) in enumerate(zip(inks, (True, False), rings, strict=True)):
+        y = scale(4) + line * row + line // 2
         overlay = Image.new("RGBA", ((sample + scale(16)) * k, line * k), (0, 0, 0, 0))
         draw = ImageDraw.Draw(overlay)
         middle = line // 2
@@ -535,6 +638,16 @@ def _board_legend(
         _mark_move(draw, points, ink, edge, dashed, small, _Shape(line * 0.9, -1.0))
         reduced = overlay.reduce(k)
         image.paste(reduced, (x0, y - middle), reduced)
+    return image
+
+
+def _legend_words(image: Image.Image, labels: BoardLabels, scale: Scale, theme: Theme) -> None:
+    """Each mark's label after its sample, on the legend band."""
+    line = scale(SIZES.legend)
+    x0 = scale(SIZES.margin)
+    sample = scale(52)
+    for row, text in enumerate((labels.played, labels.better)):
+        y = scale(4) + line * row + line // 2
         room = image.width - x0 * 2 - sample - scale(20)
         words, face = fitted(text, scale(SIZES.legend_font), room, scale(12))
         write(ImageDraw.Draw(image), (x0 + sample + scale(20), y), words, face, theme.text, "lm")

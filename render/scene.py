@@ -15,12 +15,13 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from PIL import Image, ImageDraw
+from PIL import Image
 
 import words
 from games.base import GameSpec, GameState, MoveInfo, Outcome, Side, Variant
 from games.record import move_number
-from render.draw import fitted, put, write
+from render.compose import Item, sprite_item, text_item
+from render.draw import fitted
 from render.theme import SIZES, Scale, Theme
 from words.games import outcome_text, side_names, title
 
@@ -261,31 +262,32 @@ def _sentence(text: str) -> str:
 # --------------------------------------------------------------- painting
 
 
-def paint_caption(
-    canvas: Image.Image,
+def caption_items(
     box: Box,
     words: Caption,
     scale: Scale,
     theme: Theme,
     chip: Image.Image | None,
-) -> None:
-    """Write the caption into `box` of an RGB canvas, a piece of the side before the title."""
-    draw = ImageDraw.Draw(canvas)
+) -> list[Item]:
+    """The caption in `box` as items (`render.compose`): the chip (`("chip", side)`, the
+    painter's sprite of the side's piece) before the title, then the three lines."""
     x0, y0, x1, y1 = box
     line_height = (y1 - y0) / 4
     title_y = y0 + line_height * 1.0
     x = x0
-    if chip is not None:
-        put(canvas, chip, (x + chip.width / 2, title_y))
+    items = []
+    if chip is not None and words.side is not None:
+        items.append(sprite_item(chip, (x + chip.width / 2, title_y), ("chip", words.side)))
         x += chip.width + scale(10)
     title, face = fitted(words.title, scale(SIZES.title_font), x1 - x, scale(16))
-    write(draw, (x, title_y), title, face, theme.text, anchor="lm")
+    items.append(text_item((x, title_y), title, int(face.size), theme.text, "lm"))
     small = scale(SIZES.line_font)
     move, face = fitted(words.move, small, x1 - x0, scale(SIZES.smallest_font))
-    write(draw, (x0, y0 + line_height * 2.25), move, face, theme.text, anchor="lm")
+    items.append(text_item((x0, y0 + line_height * 2.25), move, int(face.size), theme.text, "lm"))
     note, face = fitted(words.note, small, x1 - x0, scale(SIZES.smallest_font))
     colour = theme.text if words.finished else theme.muted
-    write(draw, (x0, y0 + line_height * 3.3), note, face, colour, anchor="lm")
+    items.append(text_item((x0, y0 + line_height * 3.3), note, int(face.size), colour, "lm"))
+    return items
 
 
 def caption_box(scale: Scale, width: int) -> Box:
