@@ -26,7 +26,8 @@ from matches.records import StoredGame
 from matches.transitions import PASS
 from matches.views import GameView
 
-EASY = ALIASES["easy"]  # the one level at which Kamen grants takebacks
+# The learners' rungs of the ladder, the only ones at which Kamen grants takebacks.
+TAKEBACK_LEVELS = (ALIASES["easy"], "2")
 
 
 class TakebackEvent(enum.Enum):
@@ -126,7 +127,7 @@ def _allowed(loaded: Loaded, user_id: int, now: datetime, bot_user_id: int | Non
         raise BadInput("match.takeback.rated")
     if row.base_seconds is not None:
         raise BadInput("match.takeback.live-clock")
-    if row.ai_level is not None and row.ai_level != EASY:
+    if row.ai_level is not None and row.ai_level not in TAKEBACK_LEVELS:
         raise BadInput("match.takeback.level", level=row.ai_level)
     if user_id == bot_user_id:
         raise NotAPlayer()

@@ -89,7 +89,8 @@ async def test_a_takeback_while_kamen_thinks_leaves_the_board_with_its_menu(
         fake, ann = table.fake, table.ann
         bot = table.bot
         assert isinstance(bot, BotProcess) and bot.process is not None
-        thread, board = await start_against_kamen(table, "lasca", "1")
+        # Level 2 grants takebacks and searches in Kamen's worker (level 1 answers at once).
+        thread, board = await start_against_kamen(table, "oware", "2")
         # Kamen's worker is held: Kamen is still thinking about Ann's first move while she
         # takes it back and plays another.
         pid = bot.process.pid
@@ -98,16 +99,14 @@ async def test_a_takeback_while_kamen_thinks_leaves_the_board_with_its_menu(
         for worker in held:
             os.kill(worker, signal.SIGSTOP)
         try:
-            # After a3-b4 Kamen's one move is c5xa3: that is what it thinks about.
-            await fake.select(ann, board, "Pick a move", ["a3-b4"])
+            await fake.select(ann, board, "Pick a move", ["C"])
             assert "is thinking" in board.content and options(board) == []
             # Once the bot has recorded that board, it has set Kamen thinking.
             await fake.wait_for(lambda: board_ply(table) == 1, what="Kamen set thinking")
-            taken = await fake.slash(ann, thread, "lasca takeback")
-            assert not taken.ephemeral and taken.text.endswith("took back a3-b4.")  # hers alone
-            await fake.wait_for(lambda: "c3-b4" in options(board), what="Ann's menu again")
-            # After c3-b4 Kamen's one move is a5xc3; c5xa3 is no move at all.
-            await fake.select(ann, board, "Pick a move", ["c3-b4"])
+            taken = await fake.slash(ann, thread, "oware takeback")
+            assert not taken.ephemeral and taken.text.endswith("took back C.")  # hers alone
+            await fake.wait_for(lambda: "D" in options(board), what="Ann's menu again")
+            await fake.select(ann, board, "Pick a move", ["D"])
             assert "is thinking" in board.content and options(board) == []
         finally:
             for worker in held:
@@ -117,9 +116,21 @@ async def test_a_takeback_while_kamen_thinks_leaves_the_board_with_its_menu(
             lambda: "your move" in board.content, timeout=20, what="Kamen's move on the board"
         )
         await settle(fake)
-        assert to_move(table, board) is ann and "a5xc3" in board.text
+        first, reply = game_moves(table)  # her second move stands, and Kamen answered it
+        assert first == "D" and f"North played {reply}." in board.text
+        assert to_move(table, board) is ann
         assert options(board)  # Ann's menu, for the position as it is
         assert table.new_violations() == []
+
+
+def game_moves(table: Table) -> list[str]:
+    """The moves of the (one) game, as the database holds them."""
+    db = sqlite3.connect(urlsplit(table.database_url).path[1:])
+    try:
+        [(moves,)] = db.execute("SELECT moves FROM games").fetchall()
+        return str(moves).split()
+    finally:
+        db.close()
 
 
 def board_ply(table: Table) -> int | None:

@@ -106,10 +106,10 @@ async def test_no_takeback_where_a_rating_or_a_live_clock_hangs_on_it(
         await service.ask_takeback(ALICE, game_id=live.id)
 
 
-async def test_kamen_grants_a_takeback_at_easy_only_and_takes_its_reply_back_too(
+async def test_kamen_grants_a_takeback_at_levels_1_and_2_only_and_takes_its_reply_back_too(
     service: MatchService,
 ) -> None:
-    for level, channel in (("easy", 20), ("medium", 21)):
+    for level, channel in (("easy", 20), ("2", 21), ("medium", 22)):
         game = await service.challenge(
             guild_id=GUILD, channel_id=channel, challenger_id=ALICE, game="oska",
             opponent_id=BOT, first="challenger", level=level,
@@ -118,12 +118,12 @@ async def test_kamen_grants_a_takeback_at_easy_only_and_takes_its_reply_back_too
         await service.play_bot_move(game.id)  # Kamen's reply
         now = await service.view(game_id=game.id)
         assert len(now.moves) == 2 and now.to_move_id == ALICE
-        if level == "easy":
+        if level != "medium":
             taken = await service.ask_takeback(ALICE, game_id=game.id)
             assert taken.event is TakebackEvent.TAKEN and len(taken.taken) == 2
             assert taken.view.moves == () and taken.view.to_move_id == ALICE
         else:
-            with refused(BadInput, "easy"):
+            with refused(BadInput, "only at levels 1 and 2; this game is at level 3"):
                 await service.ask_takeback(ALICE, game_id=game.id)
 
 

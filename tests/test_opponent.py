@@ -131,12 +131,12 @@ async def test_the_queue_tells_its_depth_by_lane_and_how_long_each_job_waited() 
     asked = loop.time()
     first = asyncio.create_task(queue.submit(1, str, "move 1"))
     await settle()
-    second_asked = loop.time()
     later = [
         asyncio.create_task(queue.submit(2, str, "move 2")),
         asyncio.create_task(queue.submit_deferred(str, "review")),
     ]
     await settle()
+    second_asked = loop.time()  # after the queue took the second move: no earlier than that
     assert queue.depth() == {"move": 1, "deferred": 1, "ponder": 0}
     waited = loop.time()
     pool.finish("move 1")

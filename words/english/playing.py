@@ -87,7 +87,7 @@ TEXTS: dict[str, str | Plural] = {
     ),
     "match.takeback.live-clock": "Moves cannot be taken back in a game on a live clock.",
     "match.takeback.level": (
-        "Kamen lets you take moves back only at level 1 (easy); this game is at level {level}."
+        "Kamen lets you take moves back only at levels 1 and 2; this game is at level {level}."
     ),
     "match.takeback.study": "Studying alone, you can go back with a new import instead.",
     "match.takeback.answered": (
