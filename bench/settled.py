@@ -22,8 +22,9 @@ import os
 import random
 import statistics
 
+from games.ai.adapters import adapter_for
 from games.ai.levels import level_of
-from games.ai.player import instant_move, think
+from games.ai.player import think
 from games.base import GameState
 from games.registry import GAMES
 
@@ -41,9 +42,15 @@ def positions(game: str, count: int, seed: int) -> list[GameState]:
             if not legal:
                 break
             state = state.play(rng.choice(legal))
-        if state.legal_moves() and instant_move(state, "hard", 1) is None:
+        if len(state.legal_moves()) > 1 and not _tables_settle(state):
             found.append(state)
     return found
+
+
+def _tables_settle(state: GameState) -> bool:
+    """Whether `hard` plays the position from a table without searching (Oware's endgames)."""
+    solved = adapter_for(state.spec).solved
+    return solved is not None and solved(state, level_of("hard"), random.Random(1)) is not None
 
 
 def main() -> None:
