@@ -22,11 +22,14 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass
-from typing import cast
+from functools import lru_cache
+from typing import Protocol, TypeVar, cast
 
 from PIL import Image, ImageDraw
 
-from render.theme import RGB, font
+from games.base import Side
+from render.draw import indexed
+from render.theme import RGB, Theme, font
 
 Box = tuple[int, int, int, int]
 What = tuple[Hashable, ...]
@@ -130,3 +133,49 @@ def put_at(canvas: Image.Image, image: Image.Image, what: What, offset: tuple[in
     x, y = cast(tuple[int, int], what[-2:])
     at = (x - offset[0], y - offset[1])
     canvas.paste(image, at, image)
+
+
+# A painter's patches kept: about 4 MiB, most a piece or two, some a caption line.
+PATCHES_KEPT = 512
+
+
+class Kit(Protocol):
+    """What `patches` and `drawn_whole` read of a painter's kit (its static board)."""
+
+    @property
+    def base(self) -> Image.Image: ...  # the static board in RGB
+
+    @property
+    def palette(self) -> Image.Image: ...  # the palette its frames are mapped onto
+
+
+K = TypeVar("K", bound=Kit)
+Draw = Callable[[K, Image.Image, What, tuple[int, int]], None]
+PatchOf = Callable[[int, Side, Theme, Box, tuple[What, ...]], Image.Image]
+
+
+def patches(kit_of: Callable[[int, Side, Theme], K], draw: Draw[K]) -> PatchOf:
+    """A painter's `patch` for `compose`, by size, perspective, theme, box and items: the
+    items drawn with `draw` in order on that box cut from the kit's RGB board, mapped onto
+    its palette; kept (`PATCHES_KEPT`), so each is drawn and mapped once."""
+
+    @lru_cache(maxsize=PATCHES_KEPT)
+    def patch(
+        size: int, perspective: Side, theme: Theme, box: Box, whats: tuple[What, ...]
+    ) -> Image.Image:
+        kit = kit_of(size, perspective, theme)
+        canvas = kit.base.crop(box)
+        for what in whats:
+            draw(kit, canvas, what, box[:2])
+        return indexed(canvas, kit.palette)
+
+    return patch
+
+
+def drawn_whole(kit: K, items: Iterable[Item], draw: Draw[K]) -> Image.Image:
+    """A frame in RGB, its items drawn with `draw` on the kit's whole board (what a
+    painter's palette is made from)."""
+    canvas = kit.base.copy()
+    for item in items:
+        draw(kit, canvas, item.what, (0, 0))
+    return canvas

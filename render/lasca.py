@@ -26,7 +26,17 @@ from PIL import Image, ImageDraw
 import words
 from games.base import Side, Variant
 from games.lasca import FILES, QUIET_LIMIT, SQUARES, LascaState
-from render.compose import Item, What, compose, draw_text, paste_item, put_at, sprite_item
+from render.compose import (
+    Item,
+    What,
+    compose,
+    draw_text,
+    drawn_whole,
+    paste_item,
+    patches,
+    put_at,
+    sprite_item,
+)
 from render.draw import (
     cross,
     crown,
@@ -300,7 +310,7 @@ def _with_palette(kit: _Kit, theme: Theme) -> _Kit:
     words = Caption(
         "White to move: Ann", "Move 12: Black played c5xe3, taking d4", "Lasca", Side.FIRST
     )
-    specimen = _compose(kit, plan, words, theme)
+    specimen = drawn_whole(kit, _items(kit, plan, words, theme), _draw)
     colours = palette(theme.colours(), [specimen, *kit.chips])
     return replace(kit, palette=colours, board=indexed(kit.base, colours))
 
@@ -394,25 +404,7 @@ def _draw(kit: _Kit, canvas: Image.Image, what: What, offset: tuple[int, int]) -
     put_at(canvas, image, what, offset)
 
 
-def _compose(
-    kit: _Kit, plan: _Plan, words: Caption, theme: Theme, locale: str | None = None
-) -> Image.Image:
-    """The frame in RGB, drawn whole (what the palette is made from)."""
-    canvas = kit.base.copy()
-    for item in _items(kit, plan, words, theme, locale):
-        _draw(kit, canvas, item.what, (0, 0))
-    return canvas
-
-
-@lru_cache(maxsize=512)  # about 4 MiB: most patches a square or two, some a caption line
-def _patch(
-    size: int, perspective: Side, theme: Theme, box: Box, whats: tuple[What, ...]
-) -> Image.Image:
-    kit = _kit(size, perspective, theme)
-    canvas = kit.base.crop(box)
-    for what in whats:
-        _draw(kit, canvas, what, box[:2])
-    return indexed(canvas, kit.palette)
+_patch = patches(_kit, _draw)
 
 
 def _frame(draw: ImageDraw.ImageDraw, box: Box, edge: int, theme: Theme, forced: bool) -> None:

@@ -20,7 +20,17 @@ from PIL import Image, ImageDraw
 
 from games.base import Side, Variant
 from games.oska import SQUARES, OskaState
-from render.compose import Box, Item, What, compose, draw_text, paste_item, put_at, sprite_item
+from render.compose import (
+    Item,
+    What,
+    compose,
+    draw_text,
+    drawn_whole,
+    paste_item,
+    patches,
+    put_at,
+    sprite_item,
+)
 from render.draw import cross, ellipse, indexed, palette, put, ring, spot, sprite, write
 from render.scene import Caption, Layout, Painter, Point, Scene, caption_box, caption_items, marks
 from render.theme import BRICK_RATIO, RGB, SIZES, STONE, Scale, Theme, font
@@ -237,7 +247,7 @@ def _with_palette(kit: _Kit, theme: Theme) -> _Kit:
     # Specimen text, never shown: it seeds the palette with shades of antialiased glyphs
     # (not words for players, so not in `words`; new text would shift every image's palette).
     words = Caption("Blue to move: Ann", "Move 12: Red played a5xc3, taking b4", "Oska", Side.FIRST)
-    specimen = _compose(kit, plan, words, theme)
+    specimen = drawn_whole(kit, _items(kit, plan, words, theme), _draw)
     colours = palette(theme.colours(), [specimen, *kit.tiles.values(), *kit.chips])
     return replace(kit, palette=colours, board=indexed(kit.base, colours))
 
@@ -311,23 +321,7 @@ def _draw(kit: _Kit, canvas: Image.Image, what: What, offset: tuple[int, int]) -
     put_at(canvas, image, what, offset)
 
 
-def _compose(kit: _Kit, plan: _Plan, words: Caption, theme: Theme) -> Image.Image:
-    """The frame in RGB, drawn whole (what the palette is made from)."""
-    canvas = kit.base.copy()
-    for item in _items(kit, plan, words, theme):
-        _draw(kit, canvas, item.what, (0, 0))
-    return canvas
-
-
-@lru_cache(maxsize=512)  # about 4 MiB: most patches a brick or two, some a caption line
-def _patch(
-    size: int, perspective: Side, theme: Theme, box: Box, whats: tuple[What, ...]
-) -> Image.Image:
-    kit = _kit(size, perspective, theme)
-    canvas = kit.base.crop(box)
-    for what in whats:
-        _draw(kit, canvas, what, box[:2])
-    return indexed(canvas, kit.palette)
+_patch = patches(_kit, _draw)
 
 
 def paint(state: OskaState, scene: Scene) -> Image.Image:

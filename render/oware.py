@@ -19,7 +19,17 @@ from PIL import Image, ImageDraw
 import words
 from games.base import MoveInfo, Side, Variant
 from games.oware import LAST, PITS, SPEC, OwareState
-from render.compose import Item, What, compose, draw_text, put_at, sprite_item, text_item
+from render.compose import (
+    Item,
+    What,
+    compose,
+    draw_text,
+    drawn_whole,
+    patches,
+    put_at,
+    sprite_item,
+    text_item,
+)
 from render.draw import cross, ellipse, indexed, palette, pill, put, ring, sprite, write
 from render.scene import (
     Box,
@@ -234,7 +244,7 @@ def _with_palette(kit: _Kit, theme: Theme) -> _Kit:
     words = Caption(
         "South to move: Ann", "Move 12: North played e, capturing B and C", "Oware", None
     )
-    specimen = _compose(kit, plan, words, theme)
+    specimen = drawn_whole(kit, _items(kit, plan, words, theme, SPEC.side_names), _draw)
     colours = palette(theme.colours(), [specimen])
     return replace(kit, palette=colours, board=indexed(kit.base, colours))
 
@@ -336,25 +346,7 @@ def _draw(kit: _Kit, canvas: Image.Image, what: What, offset: tuple[int, int]) -
     put_at(canvas, image, what, offset)
 
 
-def _compose(
-    kit: _Kit, plan: _Plan, words: Caption, theme: Theme, names: tuple[str, str] = SPEC.side_names
-) -> Image.Image:
-    """The frame in RGB, drawn whole (what the palette is made from)."""
-    canvas = kit.base.copy()
-    for item in _items(kit, plan, words, theme, names):
-        _draw(kit, canvas, item.what, (0, 0))
-    return canvas
-
-
-@lru_cache(maxsize=512)  # about 4 MiB: most patches a pit or two, some a caption line
-def _patch(
-    size: int, perspective: Side, theme: Theme, box: Box, whats: tuple[What, ...]
-) -> Image.Image:
-    kit = _kit(size, perspective, theme)
-    canvas = kit.base.crop(box)
-    for what in whats:
-        _draw(kit, canvas, what, box[:2])
-    return indexed(canvas, kit.palette)
+_patch = patches(_kit, _draw)
 
 
 def paint(state: OwareState, scene: Scene) -> Image.Image:
