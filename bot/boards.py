@@ -77,7 +77,7 @@ class BoardKeeper:
             log.info("game #%s: its challenge was posted again", view.id)
             return
         await table.ratings_of(view)  # a rated result shows the ratings' change
-        out = table.board_now(view)
+        out = await table.board_now(view)
         if view.board_status is Status.CHALLENGE and view.message_id == view.channel_id:
             # An accept cut short: the game went to the thread started on its challenge.
             await self.close_challenge(view, view.message_id)

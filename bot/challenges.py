@@ -226,7 +226,7 @@ class Challenges:
         interaction = answer.interaction
         if not await self._threads_allowed(interaction):
             view = await start(channel_id_of(interaction))
-            message_id = await answer.send(self.table.board(view))
+            message_id = await answer.send(await self.table.board(view))
             self.table.reached(answer, view, message_id)
             if message_id is not None:
                 await self.table.adopt_board(view, message_id)
@@ -257,7 +257,7 @@ class Challenges:
             )
             await interaction.edit_original_response(content=failed)
             raise
-        await self.table.send_board(view, self.table.board(view))
+        await self.table.send_board(view, await self.table.board(view))
         await interaction.edit_original_response(
             **replies.moved_to_thread(view, thread.id, locale).edit_kwargs()
         )
@@ -288,14 +288,14 @@ class Challenges:
             game_id, interaction.user.id, channel_id=thread_id, guild_id=interaction.guild_id
         )
         if thread_id is None:
-            await answer.update(self.table.board(view))
+            await answer.update(await self.table.board(view))
             self.table.reached(answer, view)
             if interaction.message is not None:
                 await self.table.adopt_board(view, interaction.message.id)
         else:
             await answer.update(replies.moved_to_thread(view, thread_id, answer.server_locale))
             self.table.reached(answer, view)  # its token shows the result on the thread's start
-            await self.table.send_board(view, self.table.board(view), strip_old=False)
+            await self.table.send_board(view, await self.table.board(view), strip_old=False)
         await self.table.tell_turn(view, interaction.user.id)
 
     async def _thread_for(self, interaction: discord.Interaction, offered: GameView) -> int | None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import functools
 import logging
 import re
 from typing import Annotated, Any
@@ -106,7 +107,7 @@ class Playing:
             interaction.user.id, str(move), channel_id=channel_id_of(interaction), game=spec.name
         )
         answer.game_id = result.view.id
-        out = self.table.board_after(result)
+        out = await self.table.board_after(result)
         notified = await self.table.notified_by_board(result)  # the new board is their ping
         if notified is not None:
             out = dataclasses.replace(out, mentions=replies.mentions_of(notified))
@@ -135,14 +136,14 @@ class Playing:
             expected_ply=ply,
             guild_id=interaction.guild_id,
         )
-        out = self.table.board_after(result)
+        out = await self.table.board_after(result)
         clicked = interaction.message.id if interaction.message is not None else None
         played = replies.Outgoing(words.say("bot.you-played", answer.locale, move=result.move))
         if not second_step and clicked is not None and clicked == result.view.message_id:
             async with self.table.showing(result.view) as now:
                 # Not held for long: an answer Discord keeps failing is given up after its
                 # 3 s (then the board keeper repairs the board).
-                shown = out if now is result.view else self.table.board(now)
+                shown = out if now is result.view else await self.table.board_now(now)
                 await asyncio.wait_for(answer.update(shown), ANSWER_WITHIN)
                 self.table.reached(answer, result.view)  # its token pings and edits the board
                 await self.table.shown(now, clicked)
@@ -169,8 +170,10 @@ class Playing:
         menu = components.destination_view(view, moves, answer.locale)
         # Privately, the board with the picked piece and where it can go marked.
         picked = square if square in {origin(view.state, move) for move in moves} else None
-        png = images.board_png(view.state, players=self.table.players(view), locale=answer.locale,
-                               selected=picked)  # fmt: skip
+        png = await images.drawn(functools.partial(
+            images.board_png, view.state, players=self.table.players(view),
+            locale=answer.locale, selected=picked,
+        ))  # fmt: skip
         alt = images.board_alt(view.state, players=self.table.players(view), locale=answer.locale)
         await answer.say(
             replies.Outgoing(
@@ -229,7 +232,7 @@ class Playing:
             interaction.user.id, game_id=game_id, guild_id=interaction.guild_id
         )
         await answer.update(replies.Outgoing(words.say("bot.resigned", answer.locale, id=view.id)))
-        await self.table.update_board(view, self.table.board(view))
+        await self.table.update_board(view, await self.table.board(view))
         await self.table.announce_end(view, new_message=False)
 
     @guarded
@@ -252,7 +255,7 @@ class Playing:
             guild_id=interaction.guild_id,
         )
         view = result.view
-        out = self.table.board(view)
+        out = await self.table.board(view)
         locale = self.table.locale_of(view)
         if result.event is DrawEvent.ACCEPTED:
             text = words.say("bot.draw.accepted", locale, player=replies.mention(user))
@@ -277,7 +280,7 @@ class Playing:
         )
         locale = self.table.locale_of(result.view)
         text = words.say("bot.draw.declined", locale, player=replies.mention(interaction.user.id))
-        await self._answer_on_board(answer, result.view, self.table.board(result.view), text)
+        await self._answer_on_board(answer, result.view, await self.table.board(result.view), text)
 
     @guarded
     async def claim(self, answer: Answer, *, game_id: int) -> None:
@@ -292,7 +295,7 @@ class Playing:
             "bot.claimed", locale, player=replies.mention(user),
             other=replies.mention(_other(view, user)), id=view.id, days=CLAIM_AFTER.days,
         )  # fmt: skip
-        await self._answer_on_board(answer, view, self.table.board(view), text)
+        await self._answer_on_board(answer, view, await self.table.board(view), text)
         await self.table.announce_end(view, new_message=True)
 
     async def _answer_on_board(
@@ -303,7 +306,7 @@ class Playing:
         clicked = message.id if message is not None else None
         if clicked is not None and clicked == view.message_id:
             async with self.table.showing(view) as now:
-                shown = out if now is view else self.table.board(now)
+                shown = out if now is view else await self.table.board_now(now)
                 await asyncio.wait_for(answer.update(shown), ANSWER_WITHIN)
                 self.table.reached(answer, view)
                 await self.table.shown(now, clicked)
@@ -319,7 +322,7 @@ class Playing:
         if view.to_move_id != interaction.user.id:
             # Someone just looking: the board for their eyes only, no ping, and the live
             # board (with its menu) stays where it is. It is in their own language.
-            out = self.table.board(view, locale=answer.locale)
+            out = await self.table.board(view, locale=answer.locale)
             look = replies.Outgoing(
                 out.content,
                 out.embed,
@@ -330,14 +333,15 @@ class Playing:
             await answer.say(look)
             return
         answer.public = True
-        message_id = await answer.send(self.table.board(view))
+        message_id = await answer.send(await self.table.board(view))
         self.table.reached(answer, view, message_id)
         if message_id is not None:
             await self.table.adopt_board(view, message_id)
 
     @guarded
     async def rules(self, answer: Answer, spec: GameSpec) -> None:
-        png = images.board_png(spec.new(), locale=answer.locale)
+        start = spec.new()
+        png = await images.drawn(functools.partial(images.board_png, start, locale=answer.locale))
         await answer.say(replies.Outgoing("", replies.rules(spec, answer.locale), png))
 
     @guarded
@@ -357,7 +361,7 @@ class Playing:
         answer.public = True
         await answer.send(self.takeback_message(result, answer.server_locale))
         if result.event is TakebackEvent.TAKEN:
-            await self.table.update_board(result.view, self.table.board(result.view))
+            await self.table.update_board(result.view, await self.table.board(result.view))
 
     @guarded
     async def answer_takeback(self, answer: Answer, game_id: int, ply: int, accept: bool) -> None:
@@ -370,7 +374,7 @@ class Playing:
         )  # fmt: skip
         await answer.update(self.takeback_message(result, answer.server_locale))
         if result.event is TakebackEvent.TAKEN:
-            await self.table.update_board(result.view, self.table.board(result.view))
+            await self.table.update_board(result.view, await self.table.board(result.view))
 
     def takeback_message(self, result: TakebackResult, locale: str) -> Outgoing:
         view = result.view

@@ -78,5 +78,5 @@ class Sweeper:
             )
             await self.table.post(view, text, replies.MENTION_USERS)
         else:
-            await self.table.update_board(view, self.table.board(view))
+            await self.table.update_board(view, await self.table.board(view))
             await self.table.announce_end(view, new_message=False)

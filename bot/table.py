@@ -533,7 +533,7 @@ class Table:
 
     # ---------------------------------------------------------------- boards
 
-    def board(
+    async def board(
         self,
         view: GameView,
         *,
@@ -541,20 +541,23 @@ class Table:
         last_move: MoveInfo | None = None,
         locale: str | None = None,
     ) -> replies.Outgoing:
-        """The game's board message: the image (drawn here, ~4 ms), text and components, in
+        """The game's board message: the image (drawn off the event loop), text and components, in
         its server's language (or in `locale`, for one player's eyes)."""
         locale = locale or self.locale_of(view)
         clock = view.live_clock(self.service.clock())
         players = self.players(view)
-        png = images.board_png(
-            view.state,
-            last_move=last_move,
-            players=players,
-            outcome=view.outcome,
-            locale=locale,
-            clock=clock,
-            # The player to move sees what can move (Kamen needs no hints).
-            hints=view.status is Status.ACTIVE and not view.bot_to_move,
+        png = await images.drawn(
+            functools.partial(
+                images.board_png,
+                view.state,
+                last_move=last_move,
+                players=players,
+                outcome=view.outcome,
+                locale=locale,
+                clock=clock,
+                # The player to move sees what can move (Kamen needs no hints).
+                hints=view.status is Status.ACTIVE and not view.bot_to_move,
+            )
         )
         menu = components.board_view(view, self.settings.move_menu_max, locale)
         out = replies.board(view, png, locale, headline=headline, components=menu, clock=clock)
@@ -569,19 +572,19 @@ class Table:
             )
         return out
 
-    def board_now(self, view: GameView) -> replies.Outgoing:
+    async def board_now(self, view: GameView) -> replies.Outgoing:
         """The board as a repair shows it: with the last move named, when there was one."""
         if view.status is not Status.ACTIVE or view.last_move is None or view.to_move is None:
-            return self.board(view)
+            return await self.board(view)
         parts = (
             ("headline.played", {"side": view.to_move.other, "move": view.last_move}),
             ("headline.to-move", {"side": view.to_move}),
         )
-        return self.board(view, headline=said_parts(parts, view.game, self.locale_of(view)))
+        return await self.board(view, headline=said_parts(parts, view.game, self.locale_of(view)))
 
-    def board_after(self, result: MoveResult) -> replies.Outgoing:
+    async def board_after(self, result: MoveResult) -> replies.Outgoing:
         headline = move_headline(result, self.locale_of(result.view))
-        return self.board(result.view, headline=headline, last_move=result.info)
+        return await self.board(result.view, headline=headline, last_move=result.info)
 
     async def send_board(
         self, view: GameView, out: replies.Outgoing, *, strip_old: bool = True
@@ -632,8 +635,8 @@ class Table:
     async def update_board(self, view: GameView, out: replies.Outgoing) -> None:
         """Edit the game's board message in place; post a new one if it is gone."""
         async with self.showing(view) as now:
-            if now is not view:
-                view, out = now, self.board(now)
+            if now is not view:  # the game moved on: its board names its last move
+                view, out = now, await self.board_now(now)
             if view.message_id is None:
                 await self.send_board(view, out)
                 return
@@ -657,7 +660,7 @@ class Table:
         if view is None or view.status is not Status.ACTIVE:
             await answer.refuse(error)
             return
-        current = self.board(view, locale=answer.locale)
+        current = await self.board(view, locale=answer.locale)
         out = replies.Outgoing(
             replies.stale_text(error, view, answer.locale),
             current.embed,
@@ -809,7 +812,7 @@ class Table:
                 self.spawn(self._bot_turn(game_id, None), f"the bot's move in game #{game_id}")
         if result is None:
             return
-        await self.update_board(result.view, self.board_after(result))
+        await self.update_board(result.view, await self.board_after(result))
         await self.after_move(result, new_message=False)
 
     async def resume_bot_turns(self) -> None:

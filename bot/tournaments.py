@@ -407,7 +407,7 @@ class Tournaments:
         opened, the standings, the end."""
         tid = progress.tournament.id
         for view in progress.resigned:
-            await self.table.update_board(view, self.table.board(view))
+            await self.table.update_board(view, await self.table.board(view))
             await self.table.announce_end(view, new_message=False)
         if progress.tournament.stage is Stage.SIGNUP:  # a player forgotten before the start
             await self._refresh_signup(tid)
@@ -633,7 +633,7 @@ class Tournaments:
             code, locale, first=mention(first), second=mention(second),
             name=_name(tournament), round=pairing.round,
         )  # fmt: skip
-        out = self.table.board(view)
+        out = await self.table.board(view)
         out = dataclasses.replace(
             out, content=f"{ping}\n{out.content}", mentions=mentions_of(first, second)
         )
