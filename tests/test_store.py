@@ -66,7 +66,7 @@ async def test_open_creates_the_folder_and_sets_the_pragmas(tmp_path: Path) -> N
 
 async def test_a_fresh_database_has_every_migration(store: Store) -> None:
     assert await store.schema_version() == len(migrations())
-    assert len(migrations()) == 25
+    assert len(migrations()) == 26
 
 
 def test_migrations_split_into_statements() -> None:
