@@ -13,6 +13,8 @@ with a service as it runs (its positions' cache warm from the runs before):
   then the same lines (`bot.replies.games_list`).
 
 Prints p50 and p99 in milliseconds, and the load average the machine had.
+`--url postgresql://...` copies the database there (`store.copy`, the tables
+emptied first: a database of its own) and times it on PostgreSQL.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from games.registry import GAMES as SPECS
 from matches import FirstLegalMove, ManualClock, MatchService
 from matches.records import GamesPage, GameSummary, Status, StoredGame
 from store import open_store
+from store.copy import copy
 from store.games import GAMES, game_values
 
 GUILD = 1
@@ -88,8 +91,8 @@ def percentiles(samples: list[float]) -> tuple[float, float]:
     return statistics.median(ordered), ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
 
 
-async def measure(path: Path, runs: int) -> None:
-    store = await open_store(f"sqlite:///{path}")
+async def measure(url: str, runs: int) -> None:
+    store = await open_store(url)
     service = MatchService(store, bot_user_id=1, picker=FirstLegalMove(), clock=ManualClock())
     shown = replies.GAMES_LISTED
     timings: dict[str, list[float]] = {"before": [], "after": []}
@@ -127,6 +130,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--stored", type=int, default=100_000)
     parser.add_argument("--active", type=int, default=2_000)
     parser.add_argument("--runs", type=int, default=30)
+    parser.add_argument("--url", help="a PostgreSQL database of its own to time it on")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as directory:
         path = Path(directory) / "kamen.db"
@@ -134,7 +138,11 @@ def main(argv: list[str] | None = None) -> int:
         asyncio.run(build(path, args.stored, args.active))
         print(f"built {args.stored} games, {args.active} being played in one server, in "
               f"{time.perf_counter() - began:.1f} s")  # fmt: skip
-        asyncio.run(measure(path, args.runs))
+        url = f"sqlite:///{path}"
+        if args.url:
+            asyncio.run(copy(url, args.url, replace=True))
+            url = args.url
+        asyncio.run(measure(url, args.runs))
     return 0
 
 
