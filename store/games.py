@@ -179,8 +179,8 @@ class GameTables(Tables):
         return await self._games("guild_id = :guild AND status = 'active'", guild=guild_id)
 
     async def active_page(self, guild_id: int, *, limit: int, offset: int = 0) -> GamesPage:
-        # Both read the partial index `games_active_by_guild` (guild, created_at, id): the
-        # page is `limit` rows of it, the count its entries for the server (no row read).
+        # The page is `limit` entries of the partial index `games_active_by_guild` (guild,
+        # created_at, id) and their rows; the count reads an index alone (no row read).
         sql = (
             f"SELECT {SUMMARIES.select} FROM games"
             " WHERE guild_id = :guild AND status = 'active'"
