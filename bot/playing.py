@@ -347,8 +347,8 @@ class Playing:
     @guarded
     async def list_games(self, answer: Answer) -> None:
         guild_id = guild_id_of(answer.interaction)
-        views = await self.service.active_games(guild_id)
-        await answer.say(replies.games_list(views, guild_id, answer.locale))
+        page = await self.service.active_page(guild_id, limit=replies.GAMES_LISTED)
+        await answer.say(replies.games_list(page, guild_id, answer.locale))
 
     @guarded
     async def ask_takeback(self, answer: Answer, spec: GameSpec) -> None:

@@ -26,6 +26,7 @@ from matches.glicko2 import PROVISIONAL_RD
 from matches.inputs import time_control
 from matches.live_clocks import LiveClock, clock_text
 from matches.ratings import RatingChange
+from matches.records import GamesPage, GameSummary
 from words.catalogue import DEFAULT_LOCALE, source_text
 from words.games import option_help, outcome_text, rules_card, side_names, summary
 from words.games import title as title_of
@@ -621,42 +622,43 @@ def your_games(views: list[GameView], guild_id: int, locale: str) -> str:
     return "\n".join(lines)
 
 
-def board_link(view: GameView, guild_id: int) -> str:
+def board_link(view: GameView | GameSummary, guild_id: int) -> str:
     """A link to a game's board, else a mention of its channel."""
     if view.message_id:
         return f"https://discord.com/channels/{guild_id}/{view.channel_id}/{view.message_id}"
     return f"<#{view.channel_id}>"
 
 
-def games_list(views: list[GameView], guild_id: int, locale: str) -> str:
-    """`/games`: the server's ongoing games, one a line, with a link to each board."""
-    if not views:
+# `/games` lists this many games; past them it says how many more there are.
+GAMES_LISTED = 40
+
+
+def games_list(page: GamesPage, guild_id: int, locale: str) -> str:
+    """`/games`: the server's ongoing games, one a line, with a link to each board (the
+    first page of them, `GAMES_LISTED`, and how many more)."""
+    if not page.total:
         return words.say("bot.games.none", locale)
-    lines = [words.say("bot.games.head", locale, count=len(views))]
-    for view in views[:40]:
-        where = board_link(view, guild_id)
-        first, second = view.players or (0, 0)
-        to_move = view.to_move
-        turn = (
-            words.say("bot.games.to-move", locale, side=side(view, to_move, locale))
-            if to_move is not None
-            else ""
+    lines = [words.say("bot.games.head", locale, count=page.total)]
+    for game in page.games:
+        first, second = game.players or (0, 0)
+        turn = words.say(
+            "bot.games.to-move", locale, side=side_names(game.game, locale)[game.to_move]
         )
         lines.append(
             words.say(
                 "bot.games.line",
                 locale,
-                title=title(view, locale),
-                id=view.id,
+                title=title_of(game.game, locale),
+                id=game.id,
                 first=mention(first, locale),
                 second=mention(second, locale),
-                number=move_number(view.ply)[0],
+                number=move_number(game.ply)[0],
                 turn=turn,
-                where=where,
+                where=board_link(game, guild_id),
             )
         )
-    if len(views) > 40:
-        lines.append(words.say("bot.games.more", locale, count=len(views) - 40))
+    if page.after:
+        lines.append(words.say("bot.games.more", locale, count=page.after))
     return clip("\n".join(lines))
 
 

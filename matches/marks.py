@@ -98,6 +98,19 @@ class Behind:
                 row = marks.on(row)
         return row
 
+    def message_of(self, game_id: int, read: int | None) -> int | None:
+        """The game's board message as `on` would lay it over a row that read `read`: for a
+        listing that reads no whole row (`matches.records.GameSummary`)."""
+        landed = self._landed.get(game_id)
+        layers = [self._writing.get(game_id), self._told.get(game_id)]
+        if landed is not None and time.monotonic() - landed[0] < LANDED_FOR:
+            layers.insert(0, landed[1])
+        message = read
+        for marks in layers:
+            if marks is not None:
+                message = dict(marks.told).get("message_id", message)  # type: ignore[assignment]
+        return message
+
     @contextmanager
     def taken(self, game_id: int) -> Iterator[Marks | None]:
         """The game's marks to write with its next write (None: none, or another write is

@@ -12,7 +12,7 @@ import enum
 from dataclasses import dataclass
 from datetime import datetime
 
-from games.base import Termination
+from games.base import Side, Termination
 
 
 class Status(enum.StrEnum):
@@ -123,6 +123,53 @@ class StoredGame:
         if self.first_id is None or self.second_id is None:
             return None
         return self.first_id, self.second_id
+
+
+@dataclass(frozen=True, slots=True)
+class GameSummary:
+    """A game being played as a listing shows it (`/games`): read from its row alone,
+    neither its moves nor its position.
+
+    The side to move follows from `ply`: every game starts from its game's start
+    position with the first side to move, and every move (a pass too, played or
+    automatic) hands the move to the other side, in all three games.
+    """
+
+    id: int
+    guild_id: int
+    channel_id: int
+    game: str
+    created_at: datetime
+    message_id: int | None = None
+    first_id: int | None = None
+    second_id: int | None = None
+    ply: int = 0
+
+    @property
+    def players(self) -> tuple[int, int] | None:
+        """The first and second player's user ids (an active game has both)."""
+        if self.first_id is None or self.second_id is None:
+            return None
+        return self.first_id, self.second_id
+
+    @property
+    def to_move(self) -> Side:
+        """The side to move."""
+        return Side(self.ply % 2)
+
+
+@dataclass(frozen=True, slots=True)
+class GamesPage:
+    """One page of a server's games being played, oldest first, and how many there are."""
+
+    games: tuple[GameSummary, ...]
+    total: int
+    offset: int = 0
+
+    @property
+    def after(self) -> int:
+        """How many games come after this page."""
+        return max(0, self.total - self.offset - len(self.games))
 
 
 CHAMPION_GAMES = 5  # a server's default minimum of rated games for a season's champion

@@ -44,7 +44,7 @@ from matches.picker import MovePicker
 from matches.play import Play
 from matches.positions import Positions
 from matches.puzzles import Puzzles
-from matches.records import FirstChoice, GuildSettings, Status, UserSettings
+from matches.records import FirstChoice, GamesPage, GuildSettings, Status, UserSettings
 from matches.reviews import Reviewer, Reviews
 from matches.seasons import Seasons
 from matches.shards import Shards
@@ -480,6 +480,19 @@ class MatchService:
         """The games being played in a server, oldest first."""
         rows = await self.store.active_games(snowflake(guild_id, "server"))
         return [self.ledger.view_of(row) for row in rows]
+
+    async def active_page(self, guild_id: int, *, limit: int, offset: int = 0) -> GamesPage:
+        """A page of the games being played in a server, oldest first, and how many there
+        are: summaries read from their rows, no position replayed (`/games`)."""
+        page = await self.store.active_page(
+            snowflake(guild_id, "server"), limit=limit, offset=offset
+        )
+        marks = self.ledger.marks
+        games = tuple(
+            dataclasses.replace(game, message_id=marks.message_of(game.id, game.message_id))
+            for game in page.games
+        )
+        return dataclasses.replace(page, games=games)
 
     async def open_games_of(self, user_id: int) -> list[GameView]:
         """The challenges and games a user is part of."""

@@ -18,6 +18,7 @@ from matches.marks import Marks
 from matches.ratings import RatedGame, RatingChange, RatingInputs, Season, SeasonScore, Standing
 from matches.records import (
     AuditEntry,
+    GamesPage,
     GuildSettings,
     Status,
     StoredGame,
@@ -89,6 +90,11 @@ class Store(Protocol):
 
     async def active_games(self, guild_id: int) -> list[StoredGame]:
         """The games being played in a server, oldest first."""
+        ...
+
+    async def active_page(self, guild_id: int, *, limit: int, offset: int = 0) -> GamesPage:
+        """A page of the games being played in a server, oldest first, as summaries read
+        from their rows (no moves), and how many there are in all."""
         ...
 
     async def active_counts(self) -> dict[int, int]:

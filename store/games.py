@@ -16,7 +16,14 @@ from functools import lru_cache
 from typing import Any
 
 from matches.marks import MARKED, Marks
-from matches.records import GuildSettings, Status, StoredGame, UserSettings
+from matches.records import (
+    GamesPage,
+    GameSummary,
+    GuildSettings,
+    Status,
+    StoredGame,
+    UserSettings,
+)
 from matches.shards import Shards
 from matches.storage import StoreError
 from store.database import Duplicate, Tables, Transaction
@@ -60,6 +67,8 @@ GUILD_SETTINGS = Shape(
     },
 )
 USER_SETTINGS = Shape(UserSettings)
+# A game being played as `/games` lists it: columns of its row, never its moves.
+SUMMARIES = Shape(GameSummary)
 
 
 def game_values(game: StoredGame) -> dict[str, Any]:
@@ -168,6 +177,21 @@ class GameTables(Tables):
 
     async def active_games(self, guild_id: int) -> list[StoredGame]:
         return await self._games("guild_id = :guild AND status = 'active'", guild=guild_id)
+
+    async def active_page(self, guild_id: int, *, limit: int, offset: int = 0) -> GamesPage:
+        # The page is `limit` entries of the partial index `games_active_by_guild` (guild,
+        # created_at, id) and their rows; the count reads an index alone (no row read).
+        sql = (
+            f"SELECT {SUMMARIES.select} FROM games"
+            " WHERE guild_id = :guild AND status = 'active'"
+            " ORDER BY created_at, id LIMIT :limit OFFSET :offset"
+        )
+        count = "SELECT count(*) FROM games WHERE guild_id = :guild AND status = 'active'"
+        found = await self._all(
+            SUMMARIES.read, sql, guild=guild_id, limit=limit, offset=max(0, offset)
+        )
+        total = await self.db.read(count, {"guild": guild_id})
+        return GamesPage(tuple(found), int(total[0][0]), max(0, offset))
 
     async def active_counts(self) -> dict[int, int]:
         sql = "SELECT guild_id, count(*) FROM games WHERE status = 'active' GROUP BY guild_id"

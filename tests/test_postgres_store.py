@@ -77,7 +77,7 @@ async def test_a_database_of_the_old_postgresql_history_joins_the_one_history(
     finally:
         await db.close()
     async with PostgresStore(url) as store:
-        assert await store.schema_version() == len(migrations()) == 25
+        assert await store.schema_version() == len(migrations()) == 26
         game = await store.get_game(7)
         assert game is not None and game.moves == ("a1-b2",)
         await store.save_review(7, "{}", NOW)  # the table of migration 16, made or kept
