@@ -7,7 +7,7 @@ The anchor: fixed reference programs whose strength does not depend on the
 machine, a uniformly random mover (`random`) and plain full-width alpha-beta
 on material alone, no capture search, to 1, 2 and 4 plies (`ab1`, `ab2`,
 `ab4`; games.ai.reference.baseline_move, `ab4` is bench/ai.py's baseline).
-The scale is fixed by `ab4` = 1000 in every game: "medium-hard ≈ 1300" means
+The scale is fixed by `ab4` = 1000 in every game: level "5 ≈ 1300" means
 a level expected to score about 85 % against that program (a rating 300
 above). It is not the players' rating scale (no rated person has played
 these programs), so the bot says "Kamen's engine scale" with the number.
@@ -15,15 +15,15 @@ these programs), so the bot says "Kamen's engine scale" with the number.
 For each game these pairs play N games each (default 10), sides swapped,
 each pair of games from the same random opening plies:
 - the references' chain: random-ab1, ab1-ab2, ab2-ab4;
-- the links to the levels: ab2-easy, ab4-easy, ab4-medium, ab4-medium-hard;
+- the links to the levels: ab2-1, ab4-1, ab4-3, ab4-5;
 - the levels' steps, every pair of neighbours in games.ai.levels.LEVELS
-  (easy-medium, medium-medium-hard, ...); with `--wide`, every pair two
+  (1-2, 2-3, ...); with `--wide`, every pair two
   apart too (more games for the fit, most of them one-sided).
 `hard` and `max` think for their own budget times F (default 1; a smaller F
 makes a quicker, rougher measurement of them, whose strength grows with
 time); the fixed-depth levels search their depths within their whole budget,
 as in the bot. With `--old`, Oware and Lasca add the `hard` of before issue 17
-(bench/baseline_ai/, shown as `old-hard`) against `medium` and `hard`.
+(bench/baseline_ai/, shown as `old-hard`) against levels 3 (medium) and 7 (hard).
 
 Prints every pair's wins, draws and losses (of the first named, the weaker
 one), then each step of the ladder with the stronger level's score (wins
@@ -65,7 +65,7 @@ MAX_PLIES = 1000
 def pairs(old: bool, wide: bool = False) -> list[tuple[str, str]]:
     """The pairs to play, the weaker first: the references' chain, their
     links to the levels, the levels' neighbours; with `wide` those two apart
-    too, with `old` OLD against `medium` and `hard`."""
+    too, with `old` OLD against levels 3 and 7."""
     chain = (RANDOM, *REFERENCES)
     found = [(chain[i], chain[i + 1]) for i in range(len(chain) - 1)]
     found += [link for link in LINKS if link[1] in LEVELS]

@@ -150,7 +150,6 @@ class PooledPicker:
         self.queue = FairQueue(self._new_pool, workers, stop=self._stop)
         self.ponders: set[asyncio.Task[PonderReport | None]] = set()
         self._random = random.Random()
-        self.instant = 0  # moves answered without a worker (`_instant`)
 
     def _new_pool(self) -> ProcessPoolExecutor:
         return ProcessPoolExecutor(
@@ -201,13 +200,10 @@ class PooledPicker:
         a table, or a level that searches two plies), found in a thread of this process
         at once rather than queued behind other games' searches; None to ask a worker."""
         try:
-            move = await asyncio.to_thread(instant_move, state, level, seed)
+            return await asyncio.to_thread(instant_move, state, level, seed)
         except Exception:
             log.exception("the instant move failed in game %s; asking a worker", state.spec.name)
             return None
-        if move is not None:
-            self.instant += 1
-        return move
 
     def _ponder_after(self, key: Hashable, state: GameState, move: str, level: str) -> None:
         """Ask for a ponder of the position after Kamen's `move`, when it is worth it and no
